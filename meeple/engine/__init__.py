@@ -1,0 +1,35 @@
+"""meeple's game-agnostic core: game specs, states, actions, randomness, records, talk.
+
+It imports no game, bot, lab or interface. The public names are re-exported here.
+"""
+
+from meeple.engine.action import Action
+from meeple.engine.agent import Agent, Bot
+from meeple.engine.episode import play_episode
+from meeple.engine.errors import (
+    ActionParseError,
+    GameOverError,
+    IllegalActionError,
+    MeepleError,
+    NotYourTurnError,
+    ParameterError,
+    RecordError,
+    TalkError,
+    UnknownGameError,
+    UnknownVariantError,
+)
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.params import Parameter, Variant
+from meeple.engine.record import Record, replay
+from meeple.engine.registry import game_class, game_names, load_game, register
+from meeple.engine.rng import derive_seed
+from meeple.engine.state import State
+from meeple.engine.talk import Message, TalkLog
+
+__all__ = [
+    "Action", "ActionParseError", "Agent", "Bot", "Capabilities", "Game", "GameOverError",
+    "IllegalActionError", "MeepleError", "Message", "NotYourTurnError", "Parameter",
+    "ParameterError", "Record", "RecordError", "State", "TalkError", "TalkLog",
+    "UnknownGameError", "UnknownVariantError", "Variant", "derive_seed", "game_class",
+    "game_names", "load_game", "play_episode", "register", "replay",
+]

@@ -1,0 +1,35 @@
+"""Actions: immutable values with a canonical text form.
+
+Every game defines its own action classes deriving from :class:`Action`. An action must be
+hashable and compare by value, must never change after creation, and must print (``str``) in
+the game's canonical notation, which ``game.parse_action(text, seat)`` reads back to an equal
+action. Its JSON form (records, the web) is that same text; games whose actions belong to one
+seat expose it as ``seat`` so ``state.apply_action(action)`` knows who acts. Where an RL adapter
+needs it, ``code`` is a stable integer built from a table, unique per game instance.
+"""
+
+from __future__ import annotations
+
+
+class Action:
+    """Base of all action values. Subclasses define ``__str__``, ``__eq__``, ``__hash__``."""
+
+    __slots__ = ()
+
+    #: The seat this action belongs to, or None when the action is not tied to one seat.
+    seat: int | None = None
+
+    @property
+    def code(self) -> int:
+        """A stable non-negative integer for this action within its game instance."""
+        raise TypeError(f"{type(self).__name__} has no integer code")
+
+    def to_json(self) -> str:
+        """The action's JSON form: its canonical text."""
+        return str(self)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")

@@ -1,0 +1,56 @@
+"""Agents and the bot base class.
+
+An agent picks an action from its seat's view and legal actions, never from the state
+(engine-patterns 5). :class:`Bot` gives every bot its own random stream derived from the
+playtest seed, the bot's name and its seat (rules-questions X-1), so a bot's thinking never
+changes the game's chance outcomes. Game-specific bots live in their game's package and derive
+from :class:`Bot`; game-agnostic bots live in ``meeple.bots``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from meeple.engine.rng import derive_seed
+
+if TYPE_CHECKING:
+    from meeple.engine.action import Action
+    from meeple.engine.game import Game
+    from meeple.engine.talk import Message
+
+
+class Agent(Protocol):
+    """Anything that picks an action from a view: bots and human front ends."""
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """Return one of ``legal_actions`` given the seat's ``view``."""
+        ...
+
+
+class Bot(ABC):
+    """Base class of bots.
+
+    Args:
+        game: the game spec (public: rules and parameters, never a state).
+        seat: the seat this bot plays.
+        seed: the playtest's seed; the bot's stream is ``derive_seed(seed, "bot", name, seat)``.
+    """
+
+    #: The name used in ``--bots`` lists and reports.
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(derive_seed(seed, "bot", self.name, seat))
+
+    @abstractmethod
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """Choose one of ``legal_actions`` (never empty) from this seat's ``view``."""
+
+    def hear(self, message: Message) -> None:
+        """Receive a table-talk message visible to this seat (default: ignore it)."""
+        return None

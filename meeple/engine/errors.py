@@ -1,0 +1,51 @@
+"""Typed errors raised by the engine and by every game.
+
+Every error meeple raises on purpose derives from :class:`MeepleError`, so an interface (the
+terminal, later the web server) can catch that one class and show the message instead of a
+traceback. Each subclass also derives from the closest built-in exception (``ValueError``,
+``KeyError``, ``LookupError``) so generic code that expects those keeps working.
+
+When an action is refused, the state is left exactly as it was before the call.
+"""
+
+from __future__ import annotations
+
+
+class MeepleError(Exception):
+    """Base class of every error meeple raises deliberately."""
+
+
+class UnknownGameError(MeepleError, LookupError):
+    """``load_game`` was given a name that no registered game has."""
+
+
+class UnknownVariantError(MeepleError, LookupError):
+    """A game was asked for a variant it does not define."""
+
+
+class ParameterError(MeepleError, ValueError):
+    """A game parameter is unknown, of the wrong type or out of its allowed range."""
+
+
+class ActionParseError(MeepleError, ValueError):
+    """An action's text could not be read in the game's action notation."""
+
+
+class IllegalActionError(MeepleError, ValueError):
+    """A well-formed action that the rules do not allow now (the state is unchanged)."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat tried to act at a decision where it is not among the acting seats."""
+
+
+class GameOverError(IllegalActionError):
+    """An action was applied to a terminal state."""
+
+
+class TalkError(MeepleError, ValueError):
+    """A table-talk message breaks the game's talk policy (mode, sender or recipients)."""
+
+
+class RecordError(MeepleError, ValueError):
+    """A record is malformed, or replaying it does not reach the final state it recorded."""

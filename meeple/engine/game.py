@@ -1,0 +1,206 @@
+"""The immutable game spec: name, seats, parameters, variant and declared capabilities.
+
+A :class:`Game` is what ``load_game`` returns. It never changes after construction; every
+playthrough lives in a :class:`~meeple.engine.state.State` made by ``new_initial_state(seed)``.
+A game package subclasses :class:`Game`, fills in the class attributes, implements the few
+hooks marked below, and calls :func:`meeple.engine.registry.register` on the class.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from meeple.engine.errors import ParameterError, UnknownVariantError
+from meeple.engine.params import Parameter, Variant, resolve_parameters
+
+if TYPE_CHECKING:
+    from meeple.engine.action import Action
+    from meeple.engine.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a game is, as data that bots and the lab read before they start.
+
+    Attributes:
+        min_players, max_players: the allowed seat counts (inclusive).
+        simultaneous: some decisions are taken by several seats at once.
+        hidden_information: some seat cannot see part of the state.
+        chance: the state draws random numbers (shuffles, dice).
+        cooperative: seats win or lose together (else competitive).
+        max_length: the safety cap on the game's length, in ``length_unit``; reaching it ends
+            the game as *truncated* with the game's documented tiebreak.
+        length_unit: what ``State.length()`` counts: ``"rounds"`` or ``"turns"``.
+        talk_modes: the table-talk modes this game instance allows, e.g. ``("public",
+            "private")``; empty when talk is off. Talk never changes the rules state.
+    """
+
+    min_players: int
+    max_players: int
+    simultaneous: bool
+    hidden_information: bool
+    chance: bool
+    cooperative: bool
+    max_length: int
+    length_unit: str
+    talk_modes: tuple[str, ...] = ()
+
+
+class Game(ABC):
+    """Base class of every game spec. Instances are immutable.
+
+    Subclasses set the class attributes ``name``, ``title``, ``parameters``, ``variants``
+    (the first is the default), ``min_players``, ``max_players``, ``default_players`` and
+    implement ``new_initial_state``, ``parse_action``, ``capabilities`` and
+    ``_state_from_data``. Optional: ``bot_factories`` (the game's own bots) and
+    ``text_renderer`` (terminal rendering, kept out of the rules modules).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str] = ""
+    rules_page: ClassVar[str] = ""
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+
+    __slots__ = ("variant", "players", "params", "_frozen", "_cache")
+
+    def __init__(
+        self, variant: str | None = None, players: int | None = None, **params: Any
+    ) -> None:
+        """Build the spec; use :func:`meeple.load_game` rather than calling this directly.
+
+        Args:
+            variant: a variant name or alias; ``None`` selects the first declared variant.
+            players: seat count in ``min_players..max_players``; ``None`` uses the default.
+            **params: parameter overrides, applied on top of the variant's values.
+        Raises:
+            UnknownVariantError: for a variant name this game does not define.
+            ParameterError: for a seat count out of range or a bad parameter.
+        """
+        chosen = self.find_variant(variant)
+        if players is None:
+            players = self.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ParameterError(f"players = {players!r} must be an integer")
+        if not self.min_players <= players <= self.max_players:
+            raise ParameterError(
+                f"players = {players} is not allowed for {self.name}: "
+                f"expected {self.min_players}..{self.max_players}"
+            )
+        object.__setattr__(self, "variant", chosen.name)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "params", resolve_parameters(self.parameters, chosen, params))
+        object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; load a new game instead")
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.params.items() if v != self.variant_params()[k]}
+        extra = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"load_game({self.name!r}, variant={self.variant!r}, players={self.players}{extra})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and other.name == self.name
+            and other.variant == self.variant
+            and other.players == self.players
+            and dict(other.params) == dict(self.params)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.variant, self.players, tuple(self.params.items())))
+
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[Any, ...]]:
+        # Pickle as the constructor call, so specs travel to worker processes.
+        return (_rebuild_game, (type(self), self.variant, self.players, dict(self.params)))
+
+    # ----------------------------------------------------------------- class-level helpers
+    @classmethod
+    def find_variant(cls, name: str | None) -> Variant:
+        """Return the declared variant called ``name`` (or one of its aliases).
+
+        Raises:
+            UnknownVariantError: listing the variants this game defines.
+        """
+        if name is None:
+            return cls.variants[0]
+        for v in cls.variants:
+            if name == v.name or name in v.aliases:
+                return v
+        known = ", ".join(v.name for v in cls.variants)
+        raise UnknownVariantError(f"{cls.name} has no variant {name!r}; variants: {known}")
+
+    def variant_params(self) -> Mapping[str, Any]:
+        """The parameter values of this spec's variant before any explicit overrides."""
+        return resolve_parameters(self.parameters, self.find_variant(self.variant), {})
+
+    def spec(self) -> dict[str, Any]:
+        """JSON-compatible description: ``name``, ``variant``, ``players``, ``params``."""
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "players": self.players,
+            "params": dict(self.params),
+        }
+
+    # ----------------------------------------------------------------------- game hooks
+    @property
+    @abstractmethod
+    def capabilities(self) -> Capabilities:
+        """The declared capabilities of this game instance (they may depend on parameters)."""
+
+    @abstractmethod
+    def new_initial_state(self, seed: int = 0) -> State:
+        """A fresh playthrough whose chance outcomes all derive from ``seed`` (an int >= 0)."""
+
+    @abstractmethod
+    def parse_action(self, text: str, seat: int) -> Action:
+        """Read ``text`` in the game's action notation as an action of ``seat``.
+
+        Raises:
+            ActionParseError: if the text is not a well-formed action for that seat. Whether
+                the action is legal *now* is checked when it is applied.
+        """
+
+    @abstractmethod
+    def _state_from_data(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from the ``"data"`` part of :meth:`State.to_json`."""
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Display names of the seats, index = seat (default ``Seat 0``, ``Seat 1``, ...)."""
+        return tuple(f"Seat {i}" for i in range(self.players))
+
+    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
+        """The game's own bots by name: ``factory(game, seat, seed) -> bot``. Default none."""
+        return {}
+
+    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str] | None:
+        """A function drawing a seat's view as terminal text (rich markup allowed), or None."""
+        return None
+
+    # -------------------------------------------------------------------- serialisation
+    def state_from_json(self, payload: str | Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`State.to_json` output (a dict or its JSON text).
+
+        Raises:
+            ParameterError: if the payload belongs to another game, variant or parameters.
+        """
+        from meeple.engine.state import restore_state
+
+        data = json.loads(payload) if isinstance(payload, str) else payload
+        return restore_state(self, data)
+
+
+def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:
+    return cls(variant=variant, players=players, **params)

@@ -1,0 +1,37 @@
+"""Seeded randomness: every random number has an owner and a seed (rules-questions X-1).
+
+The game's chance stream lives in the state and is created from the state's seed; bots, the lab
+and determinization draw from their own streams, derived with :func:`derive_seed`, so a bot's
+thinking never changes the game's shuffles. Nothing in meeple uses the global ``random`` state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A 63-bit seed that depends only on ``parts`` (stable across runs, platforms, processes).
+
+    Example: ``derive_seed(seed, "bot", seat)`` for a bot's stream, ``derive_seed(seed, "game",
+    index)`` for the ``index``-th game of a playtest. Unlike ``hash()``, it is not salted by
+    ``PYTHONHASHSEED``.
+    """
+    text = "\x1f".join(f"{type(p).__name__}:{p}" for p in parts)
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    """The generator's full state as JSON-compatible data (for ``State.to_json``)."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list[Any]) -> random.Random:
+    """Rebuild a generator from :func:`rng_to_json` output; it continues the same stream."""
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng

@@ -1,0 +1,309 @@
+"""The state protocol: one point in a playthrough, cheap to clone.
+
+The public methods here are the whole API that bots, the lab, the adapters and the interfaces
+use. They handle terminal states, whose turn it is, legality and simultaneous submissions once,
+for every game (engine-patterns 3 and 8); a game implements only the underscored hooks.
+
+Simultaneous decisions (rules-questions X-2): when ``_acting_seats()`` names several seats, each
+submits privately, either all at once with :meth:`State.apply_actions` or one by one with
+:meth:`State.apply_action` (as a web client would). Submitted-but-unresolved actions are held as
+*pending*, hidden from other seats' views, and the game's transition runs once every acting seat
+has submitted. A pending action cannot be changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from meeple.engine.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    ParameterError,
+)
+from meeple.engine.rng import derive_seed, rng_from_json, rng_to_json
+
+if TYPE_CHECKING:
+    from meeple.engine.action import Action
+    from meeple.engine.game import Game
+
+STATE_FORMAT = "meeple-state/1"
+
+
+class State(ABC):
+    """Base class of every game state. See the module docstring for the protocol."""
+
+    __slots__ = ("game", "seed", "_rng", "_pending")
+
+    def __init__(self, game: Game, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ParameterError(f"seed = {seed!r} must be a non-negative integer")
+        self.game = game
+        self.seed = seed
+        self._rng: random.Random | None = None
+        self._pending: dict[int, Action] = {}
+
+    # ------------------------------------------------------------------------ game hooks
+    @abstractmethod
+    def _acting_seats(self) -> tuple[int, ...]:
+        """Seats that decide at this node, ascending; empty exactly when terminal."""
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> Sequence[Action]:
+        """Legal actions of an acting ``seat``, in a deterministic order, never empty."""
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may play ``action`` now. Override only to make it faster."""
+        return action in self._legal_actions(seat)
+
+    def _illegal_reason(self, seat: int, action: Action) -> str:
+        """Why ``action`` is illegal for ``seat`` (called only when it is). Override to explain."""
+        return f"it is not among the {len(self._legal_actions(seat))} legal actions"
+
+    @abstractmethod
+    def _apply(self, joint: Mapping[int, Action]) -> None:
+        """Apply the legal actions of every acting seat (one entry at a sequential decision)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the playthrough is over (by the rules or by the length cap)."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """One number per seat; at a terminal state the game's result, else all zeros."""
+
+    @abstractmethod
+    def length(self) -> int:
+        """How long the playthrough has been, in the game's ``capabilities.length_unit``."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator), JSON-compatible values only."""
+
+    @abstractmethod
+    def _copy(self) -> State:
+        """A copy of the game-specific fields (the base copies its own afterwards)."""
+
+    @abstractmethod
+    def _data(self) -> dict[str, Any]:
+        """The game-specific fields as JSON-compatible data (the inverse of
+        ``Game._state_from_data``)."""
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats that share the best result at a terminal state; ``()`` before the end."""
+        if not self.is_terminal():
+            return ()
+        r = self.returns()
+        best = max(r)
+        return tuple(s for s, v in enumerate(r) if v == best)
+
+    def scores(self) -> tuple[float, ...]:
+        """The game's own score per seat (points, energy...) for the lab's score statistics;
+        defaults to :meth:`returns`."""
+        return self.returns()
+
+    def is_truncated(self) -> bool:
+        """Whether the game ended by hitting ``capabilities.max_length`` (rules-questions X-5)."""
+        return False
+
+    # ------------------------------------------------------------------------ public API
+    @property
+    def rng(self) -> random.Random:
+        """The state's own chance stream, seeded from ``seed``; games draw only from it."""
+        if self._rng is None:
+            self._rng = random.Random(derive_seed(self.seed, "chance"))
+        return self._rng
+
+    def current_players(self) -> tuple[int, ...]:
+        """Seats that must act now and have not yet submitted; ``()`` when terminal."""
+        acting = self._acting_seats()
+        if self._pending:
+            return tuple(s for s in acting if s not in self._pending)
+        return acting
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """The legal actions of ``seat`` now, in a deterministic order.
+
+        Args:
+            seat: the seat asking; ``None`` means the only acting seat.
+        Returns:
+            A sequence (empty when ``seat`` is not to act, or the game is over).
+        Raises:
+            NotYourTurnError: if ``seat`` is None while several seats act.
+        """
+        if seat is None:
+            seat = self._single_actor()
+        if seat in self._pending or seat not in self._acting_seats():
+            return ()
+        return self._legal_actions(seat)
+
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        """One seat acts (at a simultaneous decision: submits, resolved once all have).
+
+        Args:
+            action: an action value of this game.
+            seat: the acting seat; defaults to ``action.seat``, else to the only acting seat.
+        Raises:
+            GameOverError: the state is terminal.
+            NotYourTurnError: ``seat`` is not among ``current_players()``.
+            IllegalActionError: the action is not legal for that seat now.
+            On any error the state is unchanged.
+        """
+        acting = self._acting_seats()
+        if not acting:
+            raise GameOverError(f"the game is over; {action} cannot be applied")
+        if seat is None:
+            seat = action.seat if action.seat is not None else self._single_actor()
+        elif action.seat is not None and action.seat != seat:
+            raise IllegalActionError(f"{action} belongs to seat {action.seat}, not seat {seat}")
+        if seat not in acting or seat in self._pending:
+            raise NotYourTurnError(self._turn_message(seat))
+        self._check(seat, action)
+        if len(acting) == 1:
+            self._apply({seat: action})
+            return
+        self._pending[seat] = action
+        if len(self._pending) == len(acting):
+            joint, self._pending = self._pending, {}
+            self._apply(joint)
+
+    def apply_actions(self, joint: Mapping[int, Action]) -> None:
+        """Every seat still to act submits at once; the decision then resolves.
+
+        Args:
+            joint: one action per seat in ``current_players()``, no more, no fewer.
+        Raises:
+            GameOverError, NotYourTurnError, IllegalActionError: as for :meth:`apply_action`;
+            all actions are checked before any is applied, so on error nothing changes.
+        """
+        acting = self._acting_seats()
+        if not acting:
+            raise GameOverError("the game is over; no actions can be applied")
+        pending = self._pending
+        if len(joint) + len(pending) != len(acting) or any(
+            s not in joint and s not in pending for s in acting
+        ):
+            wanted = [s for s in acting if s not in pending]
+            raise NotYourTurnError(
+                f"expected one action from each of seats {wanted}, got seats {sorted(joint)}"
+            )
+        for seat, action in joint.items():
+            if seat in pending:
+                raise NotYourTurnError(f"seat {seat} has already submitted this decision")
+            self._check(seat, action)
+        if pending:
+            joint = {**pending, **joint}
+            self._pending = {}
+        self._apply(joint)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, as JSON-compatible data; ``None`` for a spectator.
+
+        Always holds ``game``, ``seat``, ``to_act`` (seats yet to act), ``submitted`` (seats whose
+        simultaneous choice is in but unresolved) and, for a seat that submitted, its own
+        ``my_submission`` text; the game adds the rest. Another seat's pending choice never
+        appears (rules-questions X-2, X-4).
+
+        Raises:
+            ParameterError: if ``seat`` is not ``None`` or a seat of this game.
+        """
+        if seat is not None and not (0 <= seat < self.game.players):
+            raise ParameterError(f"seat {seat!r} is not a seat of this {self.game.players}-seat game")
+        out = {
+            "game": self.game.name,
+            "seat": seat,
+            "to_act": list(self.current_players()),
+            "submitted": sorted(self._pending),
+        }
+        if seat is not None and seat in self._pending:
+            out["my_submission"] = str(self._pending[seat])
+        out.update(self._view(seat))
+        return out
+
+    def clone(self) -> State:
+        """An independent copy: applying actions to it never changes this state."""
+        new = self._copy()
+        new.game = self.game
+        new.seed = self.seed
+        new._pending = dict(self._pending)
+        if self._rng is None:
+            new._rng = None
+        else:
+            new._rng = random.Random()
+            new._rng.setstate(self._rng.getstate())
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state (including hidden parts and the chance stream) as JSON-compatible
+        data; ``game.state_from_json`` reads it back to an equal state."""
+        return {
+            "format": STATE_FORMAT,
+            **self.game.spec(),
+            "seed": self.seed,
+            "pending": {str(s): str(a) for s, a in sorted(self._pending.items())},
+            "rng": None if self._rng is None else rng_to_json(self._rng),
+            "data": self._data(),
+        }
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical JSON of :meth:`to_json`: equal digests, equal states."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        status = "terminal" if self.is_terminal() else f"to act {list(self.current_players())}"
+        return f"<{type(self).__name__} {self.game.name} length={self.length()} {status}>"
+
+    # ----------------------------------------------------------------------- internals
+    def _blank(self) -> State:
+        """An uninitialised instance of this class, for ``_copy`` implementations."""
+        return object.__new__(type(self))
+
+    def _single_actor(self) -> int:
+        acting = self.current_players()
+        if len(acting) != 1:
+            raise NotYourTurnError(
+                f"seats {list(acting)} act now; say which seat"
+                if acting
+                else "the game is over; no seat acts"
+            )
+        return acting[0]
+
+    def _turn_message(self, seat: int) -> str:
+        if seat in self._pending:
+            return f"seat {seat} has already submitted this decision"
+        return f"seat {seat} is not to act now; seats to act: {list(self.current_players())}"
+
+    def _check(self, seat: int, action: Action) -> None:
+        if not self._is_legal(seat, action):
+            raise IllegalActionError(
+                f"seat {seat} cannot play {action!s}: {self._illegal_reason(seat, action)}"
+            )
+
+
+def restore_state(game: Game, data: Mapping[str, Any]) -> State:
+    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see ``Game.state_from_json``).
+
+    Raises:
+        ParameterError: if the payload's format, game, variant, players or parameters differ.
+    """
+    if data.get("format") != STATE_FORMAT:
+        raise ParameterError(f"not a meeple state (format {data.get('format')!r})")
+    spec = game.spec()
+    for key in ("game", "variant", "players", "params"):
+        if data.get(key) != spec[key]:
+            raise ParameterError(
+                f"state is for {key} {data.get(key)!r} but this game has {spec[key]!r}"
+            )
+    state = game._state_from_data(data["data"])
+    state.seed = data["seed"]
+    state._rng = None if data.get("rng") is None else rng_from_json(data["rng"])
+    state._pending = {
+        int(s): game.parse_action(text, int(s)) for s, text in data.get("pending", {}).items()
+    }
+    return state

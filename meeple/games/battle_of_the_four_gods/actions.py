@@ -1,0 +1,252 @@
+"""Four Gods actions: a seat's planning choice, one action value per round.
+
+A :class:`Selection` is the set of 0 to ``max_actions`` indicators a seat places behind its
+divider (rule book, Planning Phase): ATTACK against some opponents, DEFENSE against some. Each
+indicator exists once per opponent colour (B4G-3), so at full energy against three opponents
+there are 1 + 6 + 15 + 20 = 42 selections.
+
+Notation (canonical text, printed by ``str``):
+
+* ``pass`` - no indicators;
+* ``atk:BG def:R`` - attack BLUE and GREEN, defend against RED; colours by initial, in seat
+  order; either part may be absent (``def:O``);
+* a trailing `` reveal`` marks a selection shown to the table as soon as it is submitted
+  (variant ``reveal_lock``, B4G-16).
+
+``parse_selection`` also accepts ``a:bg d:r``, ``ab ag dr``, ``attack blue green defend red``,
+``-`` or an empty line for pass, in any letter case.
+
+Selections are interned: one object per (players, seat, indicators, reveal), so equal
+selections are identical and legality checks are set look-ups.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from meeple.engine.action import Action
+from meeple.engine.errors import ActionParseError
+
+#: Seat colours, clockwise from RED (B4G-2). With fewer than 4 players the first ones are used.
+COLOURS: tuple[str, ...] = ("RED", "BLUE", "GREEN", "ORANGE")
+
+#: Bit layout of ``Selection.mask``: bit ``t`` = ATTACK seat t, bit ``DEFEND_SHIFT + t`` = DEFENSE.
+DEFEND_SHIFT = 4
+
+_ATTACK_WORDS = {"a", "atk", "attack", "attacks", "att"}
+_DEFEND_WORDS = {"d", "def", "defend", "defends", "defense", "defence"}
+_PASS_WORDS = {"", "-", "pass", "none", "nothing", "p"}
+
+
+def selection_text(attacks: tuple[int, ...], defends: tuple[int, ...], reveal: bool = False) -> str:
+    """Canonical text of a selection, e.g. ``atk:BG def:R`` or ``pass`` (module docstring)."""
+    parts = []
+    if attacks:
+        parts.append("atk:" + "".join(COLOURS[t][0] for t in attacks))
+    if defends:
+        parts.append("def:" + "".join(COLOURS[t][0] for t in defends))
+    text = " ".join(parts) or "pass"
+    return text + " reveal" if reveal else text
+
+
+class Selection(Action):
+    """One seat's planning choice for a round (immutable, interned).
+
+    Attributes:
+        players: seat count of the game it belongs to (2..4).
+        seat: the choosing seat (0..players-1, RED first).
+        attacks: seats attacked, ascending.
+        defends: seats defended against, ascending.
+        reveal: shown to the table at once and locked (variant ``reveal_lock``).
+        mask: indicator bits (see ``DEFEND_SHIFT``).
+        size: number of indicators (0..6).
+        code: stable integer 0..127 relative to the seat: bit k is ATTACK against the k-th
+            opponent clockwise, bit 3+k DEFENSE against it, bit 6 reveal.
+    """
+
+    __slots__ = ("players", "seat", "attacks", "defends", "reveal", "mask", "size", "_code", "_text",
+                 "public")
+
+    def __init__(self, players: int, seat: int, attacks: tuple[int, ...],
+                 defends: tuple[int, ...], reveal: bool) -> None:
+        mask = 0
+        for t in attacks:
+            mask |= 1 << t
+        for t in defends:
+            mask |= 1 << (DEFEND_SHIFT + t)
+        code = 0
+        for k in range(players - 1):
+            opponent = (seat + 1 + k) % players
+            if opponent in attacks:
+                code |= 1 << k
+            if opponent in defends:
+                code |= 1 << (3 + k)
+        if reveal:
+            code |= 64
+        text = selection_text(attacks, defends, reveal)
+        setter = object.__setattr__
+        setter(self, "players", players)
+        setter(self, "seat", seat)
+        setter(self, "attacks", attacks)
+        setter(self, "defends", defends)
+        setter(self, "reveal", reveal)
+        setter(self, "mask", mask)
+        setter(self, "size", len(attacks) + len(defends))
+        setter(self, "_code", code)
+        setter(self, "_text", text)
+        #: JSON-compatible public form used in views and history: [attacked, defended].
+        setter(self, "public", (attacks, defends))
+
+    @property
+    def code(self) -> int:
+        return self._code
+
+    def cost(self, attack_cost: int, defend_cost: int) -> int:
+        """Energy this selection costs under the given per-indicator costs."""
+        return len(self.attacks) * attack_cost + len(self.defends) * defend_cost
+
+    def defends_against(self, seat: int) -> bool:
+        """Whether this selection holds a DEFENSE indicator against ``seat``."""
+        return bool(self.mask >> (DEFEND_SHIFT + seat) & 1)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Selection({COLOURS[self.seat]}: {self._text})"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return (
+            type(other) is Selection
+            and other.seat == self.seat
+            and other._code == self._code
+        )
+
+    def __hash__(self) -> int:
+        return self._code | self.seat << 7
+
+    def __reduce__(self):  # interned values unpickle to the interned object
+        return (selection, (self.players, self.seat, self.attacks, self.defends, self.reveal))
+
+
+@cache
+def selection(players: int, seat: int, attacks: tuple[int, ...], defends: tuple[int, ...],
+              reveal: bool = False) -> Selection:
+    """The interned selection of ``seat`` with these indicators.
+
+    Args:
+        players: seat count (2..4); seat, attacks and defends are seats below it.
+        attacks, defends: ascending tuples of opponent seats (never ``seat`` itself).
+    Raises:
+        ActionParseError: for a seat out of range, an own-colour or repeated indicator.
+    """
+    for group, label in ((attacks, "attack"), (defends, "defend")):
+        if tuple(sorted(set(group))) != tuple(group):
+            raise ActionParseError(f"each {label} indicator may be chosen once, in seat order")
+        for t in group:
+            if not (0 <= t < players):
+                raise ActionParseError(f"there is no seat {t} in a {players}-player game")
+            if t == seat:
+                raise ActionParseError(
+                    f"{COLOURS[seat]} has no indicator for its own colour (Game Setup 4)"
+                )
+    if not (0 <= seat < players):
+        raise ActionParseError(f"there is no seat {seat} in a {players}-player game")
+    return Selection(players, seat, attacks, defends, reveal)
+
+
+@cache
+def all_selections(players: int, seat: int, reveal: bool = False) -> tuple[Selection, ...]:
+    """Every selection of ``seat`` (any size, all opponents), in canonical order:
+    by size, then attacks before defends, then seat order."""
+    opponents = [t for t in range(players) if t != seat]
+    indicators = [("a", t) for t in opponents] + [("d", t) for t in opponents]
+    out = []
+    for bits in range(1 << len(indicators)):
+        chosen = [indicators[i] for i in range(len(indicators)) if bits >> i & 1]
+        attacks = tuple(t for kind, t in chosen if kind == "a")
+        defends = tuple(t for kind, t in chosen if kind == "d")
+        out.append(selection(players, seat, attacks, defends, reveal))
+
+    def order(s: Selection) -> tuple:
+        return (s.size, [(0, t) for t in s.attacks] + [(1, t) for t in s.defends])
+
+    return tuple(sorted(out, key=order))
+
+
+def selection_from_code(players: int, seat: int, code: int) -> Selection:
+    """Inverse of ``Selection.code``.
+
+    Raises:
+        ActionParseError: if ``code`` is outside 0..127 or names a missing opponent.
+    """
+    if not (0 <= code < 128):
+        raise ActionParseError(f"action code {code} is outside 0..127")
+    attacks, defends = [], []
+    for k in range(3):
+        for bit, group in ((k, attacks), (3 + k, defends)):
+            if code >> bit & 1:
+                if k >= players - 1:
+                    raise ActionParseError(f"action code {code} names a missing opponent")
+                group.append((seat + 1 + k) % players)
+    return selection(players, seat, tuple(sorted(attacks)), tuple(sorted(defends)),
+                     bool(code & 64))
+
+
+def parse_selection(text: str, players: int, seat: int) -> Selection:
+    """Read a selection in the notation of this module's docstring.
+
+    Raises:
+        ActionParseError: naming the word that could not be read, a colour that is not in the
+            game, the seat's own colour, or a repeated indicator.
+    """
+    colours = COLOURS[:players]
+    initials = {c[0].lower(): i for i, c in enumerate(colours)}
+    names = {c.lower(): i for i, c in enumerate(colours)}
+    tokens = text.lower().replace(",", " ").replace(":", " ").replace("+", " ").split()
+    reveal = False
+    if tokens and tokens[-1] in ("reveal", "!"):
+        reveal = True
+        tokens = tokens[:-1]
+    elif tokens and tokens[-1].endswith("!"):
+        reveal = True
+        tokens[-1] = tokens[-1][:-1]
+    if " ".join(tokens) in _PASS_WORDS:
+        return selection(players, seat, (), (), reveal)
+    attacks: list[int] = []
+    defends: list[int] = []
+    mode: list[int] | None = None
+
+    def colour_list(word: str) -> list[int] | None:
+        if word in names:
+            return [names[word]]
+        if word and all(ch in initials for ch in word):
+            return [initials[ch] for ch in word]
+        return None
+
+    for word in tokens:
+        if word in _ATTACK_WORDS:
+            mode = attacks
+            continue
+        if word in _DEFEND_WORDS:
+            mode = defends
+            continue
+        targets = colour_list(word) if mode is not None else None
+        if targets is None and word[0] in "ad" and len(word) > 1:
+            targets = colour_list(word[1:])
+            if targets is not None:
+                (attacks if word[0] == "a" else defends).extend(targets)
+                continue
+        if targets is None:
+            allowed = ", ".join(c.lower() for c in colours)
+            raise ActionParseError(
+                f"cannot read {word!r} in {text!r}: write e.g. 'atk:BG def:R' or 'pass' "
+                f"(colours: {allowed}; initials {''.join(initials).upper()})"
+            )
+        mode.extend(targets)
+    for group, label in ((attacks, "attack"), (defends, "defend")):
+        if len(set(group)) != len(group):
+            raise ActionParseError(f"{text!r} repeats an {label} indicator; each is chosen once")
+    return selection(players, seat, tuple(sorted(attacks)), tuple(sorted(defends)), reveal)

@@ -1,0 +1,328 @@
+"""Battle of the Four Gods: the game spec and state transitions.
+
+Rules: seeds/battle-of-the-four-gods.md; decisions B4G-1..B4G-25 in
+docs/rules/battle-of-the-four-gods.md. One round is one simultaneous decision: every alive
+seat submits a :class:`~.actions.Selection` (Planning Phase), then the round resolves at once
+(Results Phase): costs, attacks computed from the pre-round energies and summed (B4G-7), the
+stall drain (B4G-14), eliminations at energy <= 0 (B4G-10), and the end check (Winning the
+Game, B4G-13, B4G-21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.registry import register
+from meeple.engine.state import State
+from meeple.games.battle_of_the_four_gods.actions import (
+    COLOURS,
+    Selection,
+    all_selections,
+    parse_selection,
+    selection_text,
+    selection_from_code,
+)
+from meeple.games.battle_of_the_four_gods.variants import PARAMETERS, VARIANTS
+
+#: One round of history: (round number, per seat its public ``(attacked, defended)`` seats or
+#: None if it was out, per seat the action-caused energy change, the stall drain applied).
+RoundLog = tuple[int, tuple[Any, ...], tuple[int, ...], int]
+
+
+@register
+class FourGods(Game):
+    """Battle of the Four Gods for 2-4 seats (B4G-1); see the module docstring."""
+
+    name = "battle-of-the-four-gods"
+    title = "Battle of the Four Gods"
+    summary = "4 players, simultaneous secret attack/defend, energy, table talk"
+    rules_page = "docs/rules/battle-of-the-four-gods.md"
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players = 2
+    max_players = 4
+    default_players = 4
+
+    __slots__ = ()
+
+    @property
+    def capabilities(self) -> Capabilities:
+        talk = self.params["talk"]
+        return Capabilities(
+            min_players=self.min_players,
+            max_players=self.max_players,
+            simultaneous=True,
+            hidden_information=True,  # selections are secret until the reveal (B4G-19)
+            chance=False,
+            cooperative=False,
+            max_length=self.params["max_rounds"],
+            length_unit="rounds",
+            talk_modes={"none": (), "public": ("public",), "private": ("public", "private")}[talk],
+        )
+
+    def seat_names(self) -> tuple[str, ...]:
+        return COLOURS[: self.players]
+
+    def new_initial_state(self, seed: int = 0) -> FourGodsState:
+        """Every seat at ``start_energy``, round 1's planning open (Game Setup)."""
+        return FourGodsState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Selection:
+        """Read a selection (notation in :mod:`.actions`); legality is checked on apply."""
+        if not isinstance(seat, int) or not (0 <= seat < self.players):
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        sel = parse_selection(text, self.players, seat)
+        if sel.reveal and not self.params["reveal_lock"]:
+            raise ActionParseError("'reveal' needs the variant parameter reveal_lock=true")
+        return sel
+
+    def action_from_code(self, code: int, seat: int) -> Selection:
+        """The selection with integer ``code`` (``Selection.code``) for ``seat``."""
+        return selection_from_code(self.players, seat, code)
+
+    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
+        from meeple.games.battle_of_the_four_gods.bot import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
+        from meeple.games.battle_of_the_four_gods.render import render_view
+
+        return render_view
+
+    def legal_table(self, seat: int, alive_mask: int, energy: int
+                    ) -> tuple[tuple[Selection, ...], frozenset[Selection]]:
+        """Legal selections of ``seat`` given who is alive and its energy (memoised).
+
+        A selection is legal when it names only alive opponents (B4G-11), has at most
+        ``max_actions`` indicators, and its cost (``limit_mode=cost``) or indicator count
+        (``count``) is at most ``energy`` (Planning notes, B4G-5).
+        """
+        key = (seat, alive_mask, energy)
+        entry = self._cache.get(key)
+        if entry is None:
+            p = self.params
+            ac, dc, most = p["attack_cost"], p["defend_cost"], p["max_actions"]
+            by_count = p["limit_mode"] == "count"
+            legal = []
+            for reveal in (False, True) if p["reveal_lock"] else (False,):
+                for sel in all_selections(self.players, seat, reveal):
+                    if sel.size > most:
+                        continue
+                    if any(not alive_mask >> t & 1 for t in sel.attacks + sel.defends):
+                        continue
+                    need = sel.size if by_count else sel.cost(ac, dc)
+                    if need <= energy:
+                        legal.append(sel)
+            entry = (tuple(legal), frozenset(legal))
+            self._cache[key] = entry
+        return entry
+
+    def _state_from_data(self, data: Mapping[str, Any]) -> FourGodsState:
+        state = FourGodsState(self, 0)
+        n = self.players
+        try:
+            state.energy = [int(e) for e in data["energy"]]
+            state.eliminated_round = [int(r) for r in data["eliminated_round"]]
+            state.round = int(data["round"])
+            state.stall = int(data["stall"])
+            state.history = [
+                (int(r), tuple(None if t is None else parse_selection(t, n, s).public
+                               for s, t in enumerate(sels)), tuple(int(d) for d in deltas),
+                 int(drain))
+                for r, sels, deltas, drain in data["history"]
+            ]
+            winners = data["winners"]
+            state.winners_ = None if winners is None else tuple(int(w) for w in winners)
+            state.truncated = bool(data["truncated"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ParameterError(f"malformed Four Gods state: {exc}") from None
+        if len(state.energy) != n or len(state.eliminated_round) != n:
+            raise ParameterError(f"malformed Four Gods state: expected {n} seats")
+        state._refresh_acting()
+        return state
+
+
+class FourGodsState(State):
+    """One point of a Four Gods playthrough.
+
+    Attributes:
+        energy: ENERGY POINTS per seat (may be <= 0 once eliminated; no cap, B4G-20).
+        eliminated_round: per seat, the round it was eliminated in, 0 while alive.
+        round: rounds completed (the round being planned is ``round + 1``).
+        stall: consecutive rounds without an action-caused energy change (B4G-14).
+        history: one :data:`RoundLog` per completed round (public, B4G-19).
+        winners_: the winning seats once terminal (several = a tie, B4G-13), else None.
+        truncated: the game hit ``max_rounds`` (X-5).
+    """
+
+    __slots__ = ("energy", "eliminated_round", "round", "stall", "history", "winners_",
+                 "truncated", "_acting", "_alive_mask")
+
+    def __init__(self, game: FourGods, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.players
+        self.energy = [game.params["start_energy"]] * n
+        self.eliminated_round = [0] * n
+        self.round = 0
+        self.stall = 0
+        self.history: list[RoundLog] = []
+        self.winners_: tuple[int, ...] | None = None
+        self.truncated = False
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        alive = tuple(s for s, r in enumerate(self.eliminated_round) if r == 0)
+        self._alive_mask = sum(1 << s for s in alive)
+        self._acting = () if self.winners_ is not None else alive
+
+    # --------------------------------------------------------------------------- hooks
+    def _acting_seats(self) -> tuple[int, ...]:
+        return self._acting
+
+    def _legal_actions(self, seat: int) -> Sequence[Selection]:
+        return self.game.legal_table(seat, self._alive_mask, self.energy[seat])[0]
+
+    def _is_legal(self, seat: int, action: Any) -> bool:
+        return action in self.game.legal_table(seat, self._alive_mask, self.energy[seat])[1]
+
+    def _illegal_reason(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Selection) or action.players != self.game.players:
+            return "it is not a Four Gods selection of this game"
+        if action.seat != seat:
+            return f"it is {COLOURS[action.seat]}'s selection"
+        p = self.game.params
+        dead = [COLOURS[t] for t in action.attacks + action.defends if self.eliminated_round[t]]
+        if dead:
+            return f"{', '.join(dead)} is eliminated; its colour cannot be chosen (B4G-11)"
+        if action.size > p["max_actions"]:
+            return f"at most {p['max_actions']} indicators may be placed"
+        if action.reveal and not p["reveal_lock"]:
+            return "revealing needs reveal_lock=true"
+        if p["limit_mode"] == "count":
+            return f"{action.size} indicators exceed the seat's {self.energy[seat]} energy"
+        cost = action.cost(p["attack_cost"], p["defend_cost"])
+        return f"it costs {cost} energy but the seat has {self.energy[seat]} (B4G-5)"
+
+    def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
+        """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""
+        p = self.game.params
+        ac, dc, damage, refund = (p["attack_cost"], p["defend_cost"], p["damage"],
+                                  p["defend_refund"])
+        n = self.game.players
+        delta = [0] * n
+        for seat, sel in joint.items():
+            delta[seat] -= len(sel.attacks) * ac + len(sel.defends) * dc  # Results 1
+        for seat, sel in joint.items():  # Results 2: all attacks at once (B4G-7, B4G-12)
+            guard = 16 << seat
+            for target in sel.attacks:
+                if joint[target].mask & guard:
+                    delta[target] += refund  # defended (B4G-8)
+                else:
+                    delta[target] -= damage
+        self.round += 1
+        energy = self.energy
+        drain = 0
+        if any(delta):
+            self.stall = 0
+        else:
+            self.stall += 1
+            limit = p["stall_rounds"]
+            if limit and self.stall > limit:  # B4G-14 drain, before eliminations
+                drain = p["stall_drain"]
+                for seat in joint:
+                    energy[seat] -= drain
+        self.history.append(
+            (self.round, tuple(joint[s].public if s in joint else None for s in range(n)),
+             tuple(delta), drain)
+        )
+        fallen = []
+        for seat in joint:
+            energy[seat] += delta[seat]
+            if energy[seat] <= 0:  # Results 3 (B4G-10)
+                self.eliminated_round[seat] = self.round
+                fallen.append(seat)
+        alive = [s for s in joint if energy[s] > 0]
+        if len(alive) == 1:  # Winning the Game (B4G-21)
+            self.winners_ = (alive[0],)
+        elif not alive:  # everyone left fell this round (B4G-13)
+            best = max(energy[s] for s in fallen)
+            self.winners_ = tuple(s for s in fallen if energy[s] == best)
+        elif self.round >= p["max_rounds"]:  # safety cap (X-5, B4G-14)
+            best = max(energy[s] for s in alive)
+            self.winners_ = tuple(s for s in alive if energy[s] == best)
+            self.truncated = True
+        if fallen or self.winners_ is not None:
+            self._refresh_acting()
+
+    def is_terminal(self) -> bool:
+        return self.winners_ is not None
+
+    def returns(self) -> tuple[float, ...]:
+        """Win share: each winning seat gets 1/k (k tied winners), others 0; zeros mid-game."""
+        n = self.game.players
+        if self.winners_ is None:
+            return (0.0,) * n
+        share = 1.0 / len(self.winners_)
+        return tuple(share if s in self.winners_ else 0.0 for s in range(n))
+
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_ or ()
+
+    def scores(self) -> tuple[float, ...]:
+        """Energy per seat (negative for a seat eliminated below zero)."""
+        return tuple(self.energy)
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def length(self) -> int:
+        return self.round
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Public: energies, who is alive, every revealed round; plus face-up (``reveal``)
+        pending selections. Never another seat's secret pending selection (B4G-19)."""
+        return {
+            "round": self.round + 1 if self.winners_ is None else self.round,
+            "colours": list(COLOURS[: self.game.players]),
+            "energy": list(self.energy),
+            "alive": [r == 0 for r in self.eliminated_round],
+            "eliminated_round": list(self.eliminated_round),
+            "stall": self.stall,
+            "history": tuple(self.history),
+            "revealed": {str(s): str(a) for s, a in self._pending.items() if a.reveal},
+            "winners": None if self.winners_ is None else list(self.winners_),
+            "truncated": self.truncated,
+        }
+
+    def _copy(self) -> FourGodsState:
+        new = self._blank()
+        new.energy = self.energy.copy()
+        new.eliminated_round = self.eliminated_round.copy()
+        new.round = self.round
+        new.stall = self.stall
+        new.history = self.history.copy()
+        new.winners_ = self.winners_
+        new.truncated = self.truncated
+        new._acting = self._acting
+        new._alive_mask = self._alive_mask
+        return new
+
+    def _data(self) -> dict[str, Any]:
+        return {
+            "energy": list(self.energy),
+            "eliminated_round": list(self.eliminated_round),
+            "round": self.round,
+            "stall": self.stall,
+            "history": [
+                [r, [None if pub is None else selection_text(*pub) for pub in sels], list(deltas),
+                 drain]
+                for r, sels, deltas, drain in self.history
+            ],
+            "winners": None if self.winners_ is None else list(self.winners_),
+            "truncated": self.truncated,
+        }
+
