@@ -7,7 +7,7 @@ writes the record as it goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.engine.action import Action
@@ -44,7 +44,9 @@ def play_episode(
         IllegalActionError: if an agent returns an illegal action.
     """
     if len(agents) != game.players:
-        raise ValueError(f"{game.name} has {game.players} seats but {len(agents)} agents were given")
+        raise ValueError(
+            f"{game.name} has {game.players} seats but {len(agents)} agents were given"
+        )
     state = game.new_initial_state(seed)
     record = Record(game.name, game.variant, game.players, dict(game.params), seed,
                     meta=dict(meta or {}))

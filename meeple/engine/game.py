@@ -9,8 +9,8 @@ hooks marked below, and calls :func:`meeple.engine.registry.register` on the cla
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 

@@ -138,7 +138,7 @@ class State(ABC):
         """
         if seat is None:
             seat = self._single_actor()
-        if seat in self._pending or seat not in self._acting_seats():
+        if seat not in self._acting_seats() or (self._pending and seat in self._pending):
             return ()
         return self._legal_actions(seat)
 
@@ -185,17 +185,16 @@ class State(ABC):
         if not acting:
             raise GameOverError("the game is over; no actions can be applied")
         pending = self._pending
-        if len(joint) + len(pending) != len(acting) or any(
-            s not in joint and s not in pending for s in acting
-        ):
-            wanted = [s for s in acting if s not in pending]
+        wanted = [s for s in acting if s not in pending] if pending else acting
+        if len(joint) != len(wanted) or not all(s in joint for s in wanted):
             raise NotYourTurnError(
-                f"expected one action from each of seats {wanted}, got seats {sorted(joint)}"
+                f"expected one action from each of seats {list(wanted)}, got seats "
+                f"{sorted(joint)}"
             )
+        is_legal = self._is_legal
         for seat, action in joint.items():
-            if seat in pending:
-                raise NotYourTurnError(f"seat {seat} has already submitted this decision")
-            self._check(seat, action)
+            if not is_legal(seat, action):
+                self._check(seat, action)  # raises with the reason
         if pending:
             joint = {**pending, **joint}
             self._pending = {}
@@ -212,8 +211,10 @@ class State(ABC):
         Raises:
             ParameterError: if ``seat`` is not ``None`` or a seat of this game.
         """
-        if seat is not None and not (0 <= seat < self.game.players):
-            raise ParameterError(f"seat {seat!r} is not a seat of this {self.game.players}-seat game")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.game.players):
+            raise ParameterError(
+                f"seat {seat!r} is not a seat of this {self.game.players}-seat game"
+            )
         out = {
             "game": self.game.name,
             "seat": seat,

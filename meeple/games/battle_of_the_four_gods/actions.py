@@ -64,8 +64,8 @@ class Selection(Action):
             opponent clockwise, bit 3+k DEFENSE against it, bit 6 reveal.
     """
 
-    __slots__ = ("players", "seat", "attacks", "defends", "reveal", "mask", "size", "_code", "_text",
-                 "public")
+    __slots__ = ("players", "seat", "attacks", "defends", "reveal", "mask", "size", "_code",
+                 "_text", "public")
 
     def __init__(self, players: int, seat: int, attacks: tuple[int, ...],
                  defends: tuple[int, ...], reveal: bool) -> None:
@@ -120,12 +120,13 @@ class Selection(Action):
             return True
         return (
             type(other) is Selection
-            and other.seat == self.seat
             and other._code == self._code
+            and other.seat == self.seat
+            and other.players == self.players
         )
 
     def __hash__(self) -> int:
-        return self._code | self.seat << 7
+        return self._code | self.seat << 7 | self.players << 9
 
     def __reduce__(self):  # interned values unpickle to the interned object
         return (selection, (self.players, self.seat, self.attacks, self.defends, self.reveal))

@@ -6,10 +6,12 @@ selection by expected energy:
 
 * a DEFENSE against ``o`` is worth ``P(o attacks me) * (damage + refund)``;
 * an ATTACK on ``t`` is worth ``P(t does not defend) * damage * weight(t)``, where the weight
-  grows when ``t`` attacked it recently (retaliation), leads on energy, or can be finished off
-  (an elimination is worth the target's whole remaining energy);
+  grows as opponents fall (a duel is zero-sum), when ``t`` attacked it recently (retaliation)
+  or leads on energy, and with every round in which nobody's energy changed (it breaks
+  stalemates); a target that can be finished off adds twice its remaining energy;
 * the selection's cost is subtracted, and a selection that would leave it at or below the
-  damage it expects to take anyway is penalised (it spends within its means).
+  damage it expects to take anyway is penalised (it spends within its means), unless it
+  attacks every remaining rival within reach of elimination (B4G-13 end game).
 
 The best selection is played; ties are broken by the bot's own seeded stream.
 """
@@ -28,12 +30,16 @@ DECAY = 0.6
 PRIOR_WEIGHT = 1.0
 PRIOR_ATTACK = 0.35
 PRIOR_DEFEND = 0.35
-#: Relative value of an opponent's lost energy against one's own (shared benefit with others).
-#: Tuned by a sweep against three random bots (seed rules: 0.2-0.3 wins ~0.66 of games, 0.45
-#: wins 0.38, 0.7 wins 0.10): in a last-standing game, defending pays more than attacking.
+#: Relative value of an opponent's lost energy against one's own, with three opponents alive;
+#: it scales as 3/k with k opponents left (a rival's loss helps the other rivals too, less so
+#: as they fall). Tuned by a sweep against three random bots (seed rules: 0.2-0.3 wins ~0.66
+#: of games, 0.45 wins 0.38, 0.7 wins 0.10): in a last-standing game, defence pays best.
 BASE_WEIGHT = 0.25
 RETALIATION_WEIGHT = 0.1
 LEADER_WEIGHT = 0.15
+#: Added per consecutive round without any energy change (up to 5): cautious bots would
+#: otherwise pass forever under the seed rules, which have no stall rule (B4G-14).
+STALL_PRESSURE = 0.15
 
 
 class HeuristicBot(Bot):
@@ -55,8 +61,9 @@ class HeuristicBot(Bot):
         defend_value = {o: attack_prob[o] * (damage + refund) - dc for o in alive}
         leader = max(alive, key=lambda s: energy[s]) if alive else None
         attack_value = {}
+        pressure = STALL_PRESSURE * min(view["stall"], 5)
         for t in alive:
-            weight = BASE_WEIGHT
+            weight = BASE_WEIGHT * 3 / len(alive) + pressure
             if attacked_last[t]:
                 weight += RETALIATION_WEIGHT
             if t == leader and energy[t] > energy[me]:
@@ -75,8 +82,11 @@ class HeuristicBot(Bot):
             score += sum(defend_value[o] for o in sel.defends)
             undefended = sum(attack_prob[o] for o in alive if o not in sel.defends) * damage
             remaining = energy[me] - sel.cost(ac, dc) - undefended
-            if remaining <= 0 < energy[me] - expected_incoming:
-                score -= 2.0 * damage  # do not spend yourself into elimination
+            finishes_all = all(t in sel.attacks and energy[t] <= damage for t in alive)
+            if remaining <= 0 < energy[me] - expected_incoming and not finishes_all:
+                score -= 2.0 * damage  # do not spend yourself into elimination...
+            # ...unless every rival may fall with you: the highest energy among those who
+            # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
             if score > best_score + 1e-9:
                 best, best_score = [sel], score
             elif score > best_score - 1e-9:

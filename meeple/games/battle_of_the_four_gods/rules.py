@@ -22,8 +22,8 @@ from meeple.games.battle_of_the_four_gods.actions import (
     Selection,
     all_selections,
     parse_selection,
-    selection_text,
     selection_from_code,
+    selection_text,
 )
 from meeple.games.battle_of_the_four_gods.variants import PARAMETERS, VARIANTS
 
@@ -93,6 +93,18 @@ class FourGods(Game):
 
         return render_view
 
+    @property
+    def constants(self) -> tuple[int, int, int, int, int, int, int]:
+        """``(attack_cost, defend_cost, damage, defend_refund, stall_rounds, stall_drain,
+        max_rounds)``, read once per spec for the hot path."""
+        entry = self._cache.get("constants")
+        if entry is None:
+            p = self.params
+            entry = (p["attack_cost"], p["defend_cost"], p["damage"], p["defend_refund"],
+                     p["stall_rounds"], p["stall_drain"], p["max_rounds"])
+            self._cache["constants"] = entry
+        return entry
+
     def legal_table(self, seat: int, alive_mask: int, energy: int
                     ) -> tuple[tuple[Selection, ...], frozenset[Selection]]:
         """Legal selections of ``seat`` given who is alive and its energy (memoised).
@@ -101,7 +113,7 @@ class FourGods(Game):
         ``max_actions`` indicators, and its cost (``limit_mode=cost``) or indicator count
         (``count``) is at most ``energy`` (Planning notes, B4G-5).
         """
-        key = (seat, alive_mask, energy)
+        key = energy << 7 | alive_mask << 3 | seat  # an int key: the hottest look-up
         entry = self._cache.get(key)
         if entry is None:
             p = self.params
@@ -160,7 +172,7 @@ class FourGodsState(State):
     """
 
     __slots__ = ("energy", "eliminated_round", "round", "stall", "history", "winners_",
-                 "truncated", "_acting", "_alive_mask")
+                 "truncated", "_acting", "_alive_mask", "_tables")
 
     def __init__(self, game: FourGods, seed: int) -> None:
         super().__init__(game, seed)
@@ -178,16 +190,28 @@ class FourGodsState(State):
         alive = tuple(s for s, r in enumerate(self.eliminated_round) if r == 0)
         self._alive_mask = sum(1 << s for s in alive)
         self._acting = () if self.winners_ is not None else alive
+        self._refresh_tables()
+
+    def _refresh_tables(self) -> None:
+        """Look up each acting seat's legal selections once per round (the list is replaced,
+        never mutated, so clones may share it)."""
+        game = self.game
+        cache, mask, energy = game._cache, self._alive_mask << 3, self.energy
+        tables: list[Any] = [None] * game.players
+        for seat in self._acting:
+            tables[seat] = (cache.get(energy[seat] << 7 | mask | seat)
+                            or game.legal_table(seat, self._alive_mask, energy[seat]))
+        self._tables = tables
 
     # --------------------------------------------------------------------------- hooks
     def _acting_seats(self) -> tuple[int, ...]:
         return self._acting
 
     def _legal_actions(self, seat: int) -> Sequence[Selection]:
-        return self.game.legal_table(seat, self._alive_mask, self.energy[seat])[0]
+        return self._tables[seat][0]
 
     def _is_legal(self, seat: int, action: Any) -> bool:
-        return action in self.game.legal_table(seat, self._alive_mask, self.energy[seat])[1]
+        return action in self._tables[seat][1]
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
         if not isinstance(action, Selection) or action.players != self.game.players:
@@ -209,13 +233,13 @@ class FourGodsState(State):
 
     def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
         """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""
-        p = self.game.params
-        ac, dc, damage, refund = (p["attack_cost"], p["defend_cost"], p["damage"],
-                                  p["defend_refund"])
+        ac, dc, damage, refund, stall_limit, stall_drain, max_rounds = self.game.constants
         n = self.game.players
         delta = [0] * n
+        publics: list[Any] = [None] * n
         for seat, sel in joint.items():
             delta[seat] -= len(sel.attacks) * ac + len(sel.defends) * dc  # Results 1
+            publics[seat] = sel.public
         for seat, sel in joint.items():  # Results 2: all attacks at once (B4G-7, B4G-12)
             guard = 16 << seat
             for target in sel.attacks:
@@ -230,15 +254,11 @@ class FourGodsState(State):
             self.stall = 0
         else:
             self.stall += 1
-            limit = p["stall_rounds"]
-            if limit and self.stall > limit:  # B4G-14 drain, before eliminations
-                drain = p["stall_drain"]
+            if stall_limit and self.stall > stall_limit:  # B4G-14 drain, before eliminations
+                drain = stall_drain
                 for seat in joint:
                     energy[seat] -= drain
-        self.history.append(
-            (self.round, tuple(joint[s].public if s in joint else None for s in range(n)),
-             tuple(delta), drain)
-        )
+        self.history.append((self.round, tuple(publics), tuple(delta), drain))
         fallen = []
         for seat in joint:
             energy[seat] += delta[seat]
@@ -251,12 +271,14 @@ class FourGodsState(State):
         elif not alive:  # everyone left fell this round (B4G-13)
             best = max(energy[s] for s in fallen)
             self.winners_ = tuple(s for s in fallen if energy[s] == best)
-        elif self.round >= p["max_rounds"]:  # safety cap (X-5, B4G-14)
+        elif self.round >= max_rounds:  # safety cap (X-5, B4G-14)
             best = max(energy[s] for s in alive)
             self.winners_ = tuple(s for s in alive if energy[s] == best)
             self.truncated = True
         if fallen or self.winners_ is not None:
             self._refresh_acting()
+        else:
+            self._refresh_tables()
 
     def is_terminal(self) -> bool:
         return self.winners_ is not None
@@ -309,6 +331,7 @@ class FourGodsState(State):
         new.truncated = self.truncated
         new._acting = self._acting
         new._alive_mask = self._alive_mask
+        new._tables = self._tables
         return new
 
     def _data(self) -> dict[str, Any]:

@@ -1,0 +1,252 @@
+"""The ``meeple`` command line: list games, run playtests, play in the terminal, replay records.
+
+Every deliberate error (an unknown game, a bad parameter, an unreadable record) is printed as a
+one-line message with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from meeple.bots import bot_names
+from meeple.engine.errors import MeepleError, ParameterError
+from meeple.engine.game import Game
+from meeple.engine.record import Record, replay
+from meeple.engine.registry import game_class, game_names, load_game
+
+app = typer.Typer(
+    help="meeple: play tabletop game designs and playtest them with bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+GameArg = Annotated[str, typer.Argument(help="game name (see 'meeple games')")]
+VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="named variant")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="seat count")]
+ParamOpt = Annotated[list[str] | None, typer.Option(
+    "--param", help="parameter override NAME=VALUE (repeatable); see 'meeple games --json'")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="seed (non-negative integer)")]
+
+
+def _fail(message: str) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
+    return typer.Exit(code=2)
+
+
+def _load(name: str, variant: str | None, players: int | None, params: list[str] | None) -> Game:
+    overrides: dict[str, Any] = {}
+    for item in params or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"--param {item!r} must look like NAME=VALUE")
+        overrides[key.strip()] = value.strip()
+    return load_game(name, variant=variant, players=players, **overrides)
+
+
+def _bots(text: str) -> list[str]:
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise ParameterError("--bots needs at least one bot name")
+    return names
+
+
+# ------------------------------------------------------------------------------------ games
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json", help="machine-readable")] = False):
+    """List the registered games, their variants, parameters and bots."""
+    listing = []
+    for name in game_names():
+        cls = game_class(name)
+        game = cls()
+        caps = game.capabilities
+        listing.append({
+            "name": name,
+            "title": cls.title,
+            "summary": cls.summary,
+            "players": {"min": cls.min_players, "max": cls.max_players,
+                        "default": cls.default_players},
+            "variants": [{"name": v.name, "description": v.description, "source": v.source,
+                          "aliases": list(v.aliases), "params": dict(v.params)}
+                         for v in cls.variants],
+            "parameters": [{"name": p.name, "default": p.default, "allowed": p.allowed(),
+                            "doc": p.doc} for p in cls.parameters],
+            "capabilities": {"simultaneous": caps.simultaneous,
+                             "hidden_information": caps.hidden_information,
+                             "chance": caps.chance, "cooperative": caps.cooperative,
+                             "max_length": caps.max_length, "length_unit": caps.length_unit,
+                             "talk_modes": list(caps.talk_modes)},
+            "bots": bot_names(game),
+            "rules_page": cls.rules_page,
+        })
+    if as_json:
+        print(json.dumps(listing, indent=2))
+        return
+    for entry in listing:
+        p = entry["players"]
+        console.print(f"[bold]{entry['name']}[/] - {entry['title']} "
+                      f"({p['min']}-{p['max']} players, default {p['default']})")
+        console.print(f"  {entry['summary']}")
+        console.print(f"  rules: {entry['rules_page']}   bots: {', '.join(entry['bots'])}")
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        table.add_column("variant")
+        table.add_column("what changes")
+        for v in entry["variants"]:
+            alias = f" ({', '.join(v['aliases'])})" if v["aliases"] else ""
+            table.add_row(v["name"] + alias, v["description"])
+        console.print(table)
+
+
+# --------------------------------------------------------------------------------- playtest
+@app.command()
+def playtest(
+    game_name: GameArg,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b", help="comma-separated bot names, one per seat, cycled")] = "random",
+    n_games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 1,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "playtest-out"),
+    param: ParamOpt = None,
+    records: Annotated[bool, typer.Option(
+        "--records/--no-records", help="also write every game's record to records.jsonl")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+):
+    """Run bot games and write summary.json, results.jsonl and report.html to --out."""
+    from meeple.lab.report import summary_table, write_report
+    from meeple.lab.runner import run_playtest
+    from meeple.lab.stats import summarize
+
+    try:
+        game = _load(game_name, variant, players, param)
+        bot_list = _bots(bots)
+        if seed < 0:
+            raise ParameterError(f"--seed {seed} must be a non-negative integer")
+        out.mkdir(parents=True, exist_ok=True)
+        if n_games % game.players and not quiet:
+            err_console.print(f"[yellow]note:[/] {n_games} games is not a multiple of "
+                              f"{game.players} seats; seat rotation will be uneven")
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=err_console,
+                      disable=quiet, transient=False) as progress:
+            task = progress.add_task(f"{game.name} ({game.variant})", total=n_games)
+            results, elapsed = run_playtest(
+                game, bot_list, n_games, seed, jobs,
+                records_path=out / "records.jsonl" if records else None,
+                on_progress=lambda k: progress.advance(task, k),
+            )
+        summary = summarize(
+            results, game=game.name, variant=game.variant, players=game.players,
+            params=dict(game.params), seed=seed, bots=bot_list,
+            seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
+            elapsed_seconds=elapsed, jobs=jobs,
+        )
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    with (out / "results.jsonl").open("w") as fh:
+        for r in results:
+            fh.write(json.dumps(r) + "\n")
+    report = write_report(summary, results, out)
+    console.print(summary_table(summary))
+    console.print(f"wrote {out / 'summary.json'}, {out / 'results.jsonl'}, {report}"
+                  + (f", {out / 'records.jsonl'}" if records else ""))
+
+
+# ------------------------------------------------------------------------------------- play
+@app.command()
+def play(
+    game_name: GameArg,
+    seat: Annotated[int, typer.Option("--seat", help="your seat (0 = first)")] = 0,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b", help="bots for the other seats, comma-separated, cycled")] = "heuristic",
+    seed: SeedOpt = 0,
+    param: ParamOpt = None,
+    record: Annotated[Path | None, typer.Option(
+        "--record", help="save the game's record to this JSON file")] = None,
+):
+    """Play one seat in the terminal against bots (you see only your seat's view)."""
+    from meeple.terminal import TerminalSession
+
+    try:
+        game = _load(game_name, variant, players, param)
+        bot_list = _bots(bots)
+        session = TerminalSession(game, seat, bot_list, seed, console,
+                                  read_line=_read_line)
+        _, rec, finished = session.run()
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    if record is not None:
+        rec.save(record)
+        console.print(f"record saved to {record} (replay: meeple replay {record})")
+    if not finished:
+        raise typer.Exit(code=1)
+
+
+def _read_line(prompt: str) -> str:
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        console.print()
+        raise EOFError
+    if not sys.stdin.isatty():
+        console.print(line.rstrip("\n"))
+    return line
+
+
+# ----------------------------------------------------------------------------------- replay
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="a record (.json) or records file (.jsonl)")],
+    index: Annotated[int, typer.Option(
+        "--index", "-i", help="which line of a .jsonl records file")] = 0,
+    show: Annotated[bool, typer.Option("--show", help="print the spectator view at the end")]
+    = False,
+):
+    """Replay a record from its seed and check it reaches the recorded final state."""
+    try:
+        if not file.exists():
+            raise ParameterError(f"no such file: {file}")
+        if file.suffix == ".jsonl":
+            lines = file.read_text().splitlines()
+            if not 0 <= index < len(lines):
+                raise ParameterError(f"--index {index} out of range 0..{len(lines) - 1}")
+            rec = Record.from_json(json.loads(lines[index]))
+        else:
+            rec = Record.load(file)
+        state = replay(rec)
+    except (MeepleError, json.JSONDecodeError) as exc:
+        raise _fail(str(exc)) from None
+    game = state.game
+    if show and game.text_renderer() is not None:
+        console.print(game.text_renderer()(game, state.view(None)))
+    names = game.seat_names()
+    winners = ", ".join(names[s] for s in state.winners()) or "none"
+    verified = "matches the recorded final state" if rec.result else "no recorded result to check"
+    console.print(f"replayed {len(rec.steps)} steps of {game.name} ({game.variant}), seed "
+                  f"{rec.seed}: {state.length()} {game.capabilities.length_unit}, winners: "
+                  f"{winners}; {verified} (digest {state.digest()[:16]})")
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,449 @@
+"""Reports of a playtest run: terminal tables, PNG plots and a self-contained HTML page.
+
+Everything here reads the summary dict made by :func:`meeple.lab.stats.summarize` (and, for the
+distributions, the per-game result dicts it was made from); nothing is recomputed that the
+summary already states, so the page, the plots and the terminal agree.
+
+Plots are drawn on :class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI
+backend and no global figure registry) and rendered to PNG with the Agg renderer.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+from rich.table import Table
+
+__all__ = ["PLOT_FILES", "summary_table", "write_report"]
+
+#: The PNG files :func:`write_report` saves next to ``report.html``, in page order.
+PLOT_FILES = ("seat_win_rate.png", "bot_win_rate.png", "length.png", "scores.png")
+
+# Okabe-Ito colour-blind-safe palette; text and reference lines in near-black.
+_INK = "#1a1a1a"
+_BLUE = "#0072B2"
+_VERMILLION = "#D55E00"
+_GREEN = "#009E73"
+_ORANGE = "#E69F00"
+_SKY = "#56B4E9"
+_PURPLE = "#CC79A7"
+_GREY = "#7f7f7f"
+_SEAT_COLOURS = {"red": _VERMILLION, "blue": _BLUE, "green": _GREEN, "orange": _ORANGE,
+                 "yellow": "#F0E442", "purple": _PURPLE, "pink": _PURPLE, "black": "#3b3b3b",
+                 "white": "#d9d9d9", "sky": _SKY, "cyan": _SKY}
+_BOT_COLOURS = (_BLUE, _ORANGE, _GREEN, _PURPLE, _SKY, _VERMILLION)
+
+
+# --------------------------------------------------------------------------- formatting
+def _pct(share: float | None, digits: int = 1) -> str:
+    """``0.271`` -> ``"27.1%"``; ``None`` -> ``"–"``."""
+    return "–" if share is None else f"{100.0 * share:.{digits}f}%"
+
+
+def _signed_pts(share: float | None) -> str:
+    """An edge in percentage points with its sign: ``0.17`` -> ``"+17.0 pts"``."""
+    return "–" if share is None else f"{100.0 * share:+.1f} pts"
+
+
+def _ci(low: float | None, high: float | None) -> str:
+    """``(0.244, 0.3)`` -> ``"24.4–30.0%"``."""
+    if low is None or high is None:
+        return "–"
+    return f"{100.0 * low:.1f}–{100.0 * high:.1f}%"
+
+
+def _p(p: float | None) -> str:
+    """A p-value: three significant digits, scientific below 0.001."""
+    if p is None:
+        return "–"
+    return f"{p:.3g}" if p >= 1e-3 else f"{p:.1e}"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    """A number with at most ``digits`` decimals (integers stay bare)."""
+    if x is None:
+        return "–"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.{digits}f}"
+
+
+def _run_line(summary: Mapping[str, Any]) -> str:
+    """``variant · 4 players · 1000 games · seed 7 · bots heuristic, random``."""
+    return (f"variant {summary['variant']} · {summary['players']} players · "
+            f"{summary['games']} games · seed {summary['seed']} · "
+            f"bots {', '.join(map(str, summary['bots']))}")
+
+
+# ------------------------------------------------------------------------------ terminal
+def summary_table(summary: Mapping[str, Any]) -> Table:
+    """The run's key numbers as one rich table for the terminal.
+
+    Args:
+        summary: a dict from :func:`meeple.lab.stats.summarize`.
+    Returns:
+        A :class:`rich.table.Table` with columns *metric, value, 95% CI, detail* and sections
+        for seats (sole-win rate with Wilson CI), bots (win rate, CI, edge over the fair share
+        in percentage points, binomial p), outcomes (seat-balance chi-square p, draw and
+        truncated rates, game length mean, median, p90) and speed (games per second); the
+        skill-vs-luck verdict is the caption.
+    """
+    table = Table(title=f"{summary['game']}: {_run_line(summary)}",
+                  caption=summary["skill_vs_luck"]["verdict"], caption_justify="left",
+                  title_justify="left")
+    table.add_column("metric", style="bold")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("detail")
+
+    for e in summary["seat_win_rate"]:
+        table.add_row(f"seat {e['name']} win rate", _pct(e["rate"]),
+                      _ci(e["ci_low"], e["ci_high"]), f"{e['wins']}/{e['games']} sole wins")
+    table.add_section()
+    for name, e in summary["bot_win_rate"].items():
+        detail = (f"edge {_signed_pts(e['edge'])}, p {_p(e['p_value'])}, "
+                  f"{e['wins']}/{e['pairs']} seats")
+        table.add_row(f"bot {name} win rate", _pct(e["rate"]), _ci(e["ci_low"], e["ci_high"]),
+                      detail)
+    table.add_section()
+    balance = summary["seat_balance"]
+    table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
+                  balance.get("note") or f"chi² {_num(balance['chi2'])} vs equal seats")
+    table.add_row("draw rate", _pct(summary["draw_rate"]), "",
+                  "no sole winner")
+    table.add_row("truncated rate", _pct(summary["truncated_rate"]), "",
+                  "hit the length cap")
+    length = summary["length"]
+    table.add_row(f"length ({length['unit']})", _num(length["mean"], 1), "",
+                  f"mean; median {_num(length['median'], 1)}, p90 {_num(length['p90'], 1)}")
+    table.add_section()
+    gps = summary["games_per_second"]
+    table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
+                  f"{summary['jobs']} jobs, {summary['elapsed_seconds']:.2f} s")
+    return table
+
+
+# --------------------------------------------------------------------------------- plots
+def _new_figure() -> tuple[Figure, Any]:
+    """A white 7.5 x 4.2 inch figure with one axes styled for reading."""
+    fig = Figure(figsize=(7.5, 4.2), dpi=110, facecolor="white")
+    ax = fig.add_subplot()
+    ax.set_facecolor("white")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(colors=_INK, labelsize=10)
+    ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+    ax.set_axisbelow(True)
+    return fig, ax
+
+
+def _png(fig: Figure) -> bytes:
+    """The figure as PNG bytes (Agg renderer); the figure is cleared afterwards."""
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", facecolor="white")
+    fig.clear()
+    return buffer.getvalue()
+
+
+def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, Any]],
+               colours: Sequence[str], fair: float) -> None:
+    """Bars of ``rate`` with Wilson CI error bars, value labels and a fair-share line."""
+    x = np.arange(len(labels))
+    rates = np.array([e["rate"] or 0.0 for e in entries])
+    lows = np.array([e["ci_low"] if e["ci_low"] is not None else r
+                     for e, r in zip(entries, rates, strict=True)])
+    highs = np.array([e["ci_high"] if e["ci_high"] is not None else r
+                      for e, r in zip(entries, rates, strict=True)])
+    yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
+    ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6,
+           yerr=yerr, capsize=6, error_kw={"ecolor": _INK, "elinewidth": 1.4},
+           label="sole-win rate (95% Wilson CI)")
+    ax.axhline(fair, color=_INK, linestyle="--", linewidth=1.4,
+               label=f"fair share {_pct(fair)}")
+    top = max([fair, *highs.tolist()]) if len(highs) else fair
+    for xi, high, e in zip(x, highs, entries, strict=True):
+        ax.text(xi, high + 0.02 * max(top, 0.05), _pct(e["rate"]), ha="center", va="bottom",
+                color=_INK, fontsize=10, fontweight="bold")
+    ax.set_xticks(x, labels)
+    ax.set_ylim(0, min(1.0, top) * 1.3 + 0.03)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.legend(loc="upper center", ncols=2, frameon=False, fontsize=9)
+
+
+def _seat_plot(summary: Mapping[str, Any]) -> bytes:
+    """``seat_win_rate.png``: one bar per seat, CI error bars, fair-share line."""
+    fig, ax = _new_figure()
+    seats = summary["seat_win_rate"]
+    colours = [_SEAT_COLOURS.get(str(e["name"]).lower(), _BLUE) for e in seats]
+    _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, 1.0 / summary["players"])
+    ax.set_ylabel("sole-win rate", color=_INK)
+    ax.set_title(f"Win rate by seat — {summary['game']} ({summary['games']} games)",
+                 color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _bot_plot(summary: Mapping[str, Any]) -> bytes:
+    """``bot_win_rate.png``: one bar per bot that played, CI error bars, fair-share line."""
+    fig, ax = _new_figure()
+    played = [(name, e) for name, e in summary["bot_win_rate"].items() if e["pairs"] > 0]
+    labels = [f"{name}\n({e['pairs']} seats)" for name, e in played]
+    colours = [_BOT_COLOURS[i % len(_BOT_COLOURS)] for i in range(len(played))]
+    _rate_bars(ax, labels, [e for _, e in played], colours, 1.0 / summary["players"])
+    ax.set_ylabel("sole-win rate per seat played", color=_INK)
+    ax.set_title("Win rate by bot", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _bins(values: np.ndarray, max_bins: int = 60) -> np.ndarray:
+    """Histogram edges: one bin per integer for small integer ranges, else numpy's "auto"
+    (at most ``max_bins`` bins)."""
+    lo, hi = float(values.min()), float(values.max())
+    if np.all(values == np.round(values)) and hi - lo <= max_bins:
+        return np.arange(lo - 0.5, hi + 1.5, 1.0)
+    edges = np.histogram_bin_edges(values, bins="auto")
+    if len(edges) - 1 > max_bins:
+        edges = np.histogram_bin_edges(values, bins=max_bins)
+    return edges
+
+
+def _no_data(ax: Any, text: str) -> None:
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color=_INK)
+
+
+def _length_plot(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> bytes:
+    """``length.png``: histogram of game length with the mean and median (over all games)
+    marked. Truncated games sit at the length cap, often far from the rest, so when some games
+    finished they are left out of the bars and counted in the legend instead."""
+    fig, ax = _new_figure()
+    unit = summary["length"]["unit"]
+    finished = np.array([float(r["length"]) for r in results if not r["truncated"]])
+    n_truncated = sum(1 for r in results if r["truncated"])
+    shown = finished if finished.size else np.array([float(r["length"]) for r in results])
+    if shown.size:
+        label = "finished games" if finished.size else "games (all truncated)"
+        ax.hist(shown, bins=_bins(shown), color=_SKY, edgecolor=_INK, linewidth=0.6,
+                label=label)
+        mean, median = summary["length"]["mean"], summary["length"]["median"]
+        ax.axvline(mean, color=_VERMILLION, linestyle="--", linewidth=2,
+                   label=f"mean {_num(mean, 1)} (all games)")
+        ax.axvline(median, color=_INK, linestyle=":", linewidth=2,
+                   label=f"median {_num(median, 1)} (all games)")
+        if n_truncated and finished.size:
+            cap = max(int(r["length"]) for r in results if r["truncated"])
+            ax.plot([], [], " ", label=f"{n_truncated} truncated at {cap} {unit}: not shown")
+        ax.legend(loc="upper right", frameon=False, fontsize=9)
+    else:
+        _no_data(ax, "no games")
+    ax.set_xlabel(f"game length ({unit})", color=_INK)
+    ax.set_ylabel("games", color=_INK)
+    truncated = summary["truncated_rate"]
+    ax.set_title(f"Game length ({_pct(truncated)} truncated at the cap)", color=_INK,
+                 fontsize=12)
+    return _png(fig)
+
+
+def _scores_plot(results: Sequence[Mapping[str, Any]]) -> bytes:
+    """``scores.png``: final score distribution of sole winners vs all other seats, each as a
+    share of its own group so the two shapes compare."""
+    fig, ax = _new_figure()
+    winners: list[float] = []
+    others: list[float] = []
+    for r in results:
+        sole = r["winners"][0] if len(r["winners"]) == 1 else None
+        for seat, score in enumerate(r["scores"]):
+            (winners if seat == sole else others).append(float(score))
+    everything = np.array(winners + others)
+    if everything.size:
+        edges = _bins(everything)
+        groups = [(others, _GREY, "other seats"), (winners, _BLUE, "sole winners")]
+        for values, colour, label in groups:
+            if values:
+                weights = np.full(len(values), 1.0 / len(values))
+                ax.hist(values, bins=edges, weights=weights, color=colour, alpha=0.55,
+                        edgecolor=colour, linewidth=0.8, label=f"{label} (n={len(values)})")
+                ax.hist(values, bins=edges, weights=weights, histtype="step", color=colour,
+                        linewidth=1.6)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.legend(loc="upper left", frameon=False, fontsize=9)
+    else:
+        _no_data(ax, "no scores")
+    ax.set_xlabel("final score", color=_INK)
+    ax.set_ylabel("share of the group", color=_INK)
+    ax.set_title("Final scores: winners vs others", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+# ---------------------------------------------------------------------------------- html
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a;
+       background: #ffffff; max-width: 980px; margin: 2rem auto; padding: 0 1rem;
+       line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 2px solid #0072B2; }
+.run { color: #333333; margin-top: 0; }
+.verdict { border-left: 6px solid #0072B2; background: #eef5fb; padding: 0.8rem 1rem;
+           font-size: 1.05rem; }
+.verdict.no { border-left-color: #7f7f7f; background: #f3f3f3; }
+table { border-collapse: collapse; margin: 0.6rem 0; }
+th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.7rem; text-align: right; }
+th { background: #f0f0f0; }
+td:first-child, th:first-child { text-align: left; }
+.note { color: #333333; font-size: 0.92rem; }
+figure { margin: 1rem 0; }
+figure img { max-width: 100%; border: 1px solid #e0e0e0; }
+figcaption { color: #333333; font-size: 0.92rem; }
+code { background: #f3f3f3; padding: 0 0.2rem; }
+"""
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """An HTML table; every cell is escaped."""
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
+    """The whole report page as one string (plots inline as base64 PNG)."""
+    e = html.escape
+    game = str(summary["game"])
+    svl = summary["skill_vs_luck"]
+    length = summary["length"]
+    score = summary["score"]
+    balance = summary["seat_balance"]
+    gps = summary["games_per_second"]
+
+    run_rows = [
+        ("game", game), ("variant", summary["variant"]), ("players", summary["players"]),
+        ("games", summary["games"]), ("seed", summary["seed"]),
+        ("bots", ", ".join(map(str, summary["bots"]))),
+        ("parameters", json.dumps(summary["params"], sort_keys=True, default=str)),
+        ("jobs", summary["jobs"]), ("wall time", f"{summary['elapsed_seconds']:.2f} s"),
+        ("games per second", "–" if gps is None else f"{gps:,.1f}"),
+    ]
+    seat_rows = [(e_["name"], e_["seat"], e_["wins"], e_["games"], _pct(e_["rate"]),
+                  _ci(e_["ci_low"], e_["ci_high"])) for e_ in summary["seat_win_rate"]]
+    bot_rows = [(name, b["pairs"], b["wins"], _pct(b["rate"]), _ci(b["ci_low"], b["ci_high"]),
+                 _pct(b["fair_share"]), _signed_pts(b["edge"]), _p(b["p_value"]),
+                 _num(b["mean_return"], 3)) for name, b in summary["bot_win_rate"].items()]
+    outcome_rows = [
+        ("draw rate (games without a sole winner)", _pct(summary["draw_rate"])),
+        ("truncated rate (games that hit the length cap)", _pct(summary["truncated_rate"])),
+    ]
+    length_rows = [(length["unit"], _num(length["mean"]), _num(length["median"]),
+                    _num(length["p90"]), length["min"], length["max"], _num(length["std"]))]
+    score_rows = [(_num(score["mean"]), _num(score["std"]), _num(score["p10"]),
+                   _num(score["median"]), _num(score["p90"]), _num(score["winner_mean"]),
+                   _num(score["margin_mean"]))]
+    if balance.get("note"):
+        balance_text = f"Seat balance: {balance['note']}."
+    else:
+        fair = "consistent with" if balance["p_value"] >= 0.05 else "unlikely under"
+        balance_text = (f"Seat balance ({balance['test']}): χ² = {_num(balance['chi2'])}, "
+                        f"p = {_p(balance['p_value'])} — the sole wins are {fair} equal seats "
+                        "at the 5% level.")
+    between = svl.get("between_bots", {})
+    between_text = ""
+    if between.get("p_value") is not None:
+        between_text = (f"Bots against one another ({between['test']}): "
+                        f"χ² = {_num(between['chi2'])}, p = {_p(between['p_value'])}.")
+
+    captions = {
+        "seat_win_rate.png": "Sole-win rate per seat with 95% Wilson intervals; the dashed "
+                             "line is the fair share 1/players.",
+        "bot_win_rate.png": "Sole-win rate per (game, seat) a bot played, with 95% Wilson "
+                            "intervals; the dashed line is the fair share.",
+        "length.png": f"Game length in {length['unit']} of the games that finished (truncated "
+                      "games are counted in the legend); dashed: mean, dotted: median, both "
+                      "over all games.",
+        "scores.png": "Final score of sole winners against all other seats, each as a share "
+                      "of its group.",
+    }
+    figures = "".join(
+        f'<figure><img alt="{e(name)}" src="data:image/png;base64,'
+        f'{base64.b64encode(data).decode("ascii")}"><figcaption>{e(captions[name])}'
+        "</figcaption></figure>"
+        for name, data in images.items()
+    )
+    verdict_class = "verdict" if svl.get("skill_matters") else "verdict no"
+    title = f"{game} playtest — {_run_line(summary)}"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>Playtest report: {e(game)}</h1>
+<p class="run">{e(_run_line(summary))}</p>
+<h2>Skill vs luck</h2>
+<p class="{verdict_class}">{e(svl["verdict"])}</p>
+<p class="note">{e(between_text)}</p>
+<h2>Run</h2>
+{_table(("", "value"), run_rows)}
+<h2>Win rate by seat</h2>
+{_table(("seat", "#", "sole wins", "games", "win rate", "95% CI"), seat_rows)}
+<p class="note">{e(balance_text)}</p>
+<h2>Win rate by bot</h2>
+{_table(("bot", "seats played", "sole wins", "win rate", "95% CI", "fair share", "edge",
+         "p-value", "mean return"), bot_rows)}
+<p class="note">p-value: two-sided exact binomial test of the sole wins against the fair
+share. Edge: win rate minus fair share, in percentage points.</p>
+<h2>Outcomes</h2>
+{_table(("", "share"), outcome_rows)}
+<h2>Game length</h2>
+{_table(("unit", "mean", "median", "p90", "min", "max", "std"), length_rows)}
+<h2>Scores</h2>
+{_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
+        score_rows)}
+<p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
+other seat's score.</p>
+<h2>Plots</h2>
+{figures}
+<p class="note">Win rates count sole wins only; a game with several winners or none is a draw.
+Intervals are 95% Wilson score intervals.</p>
+</body>
+</html>
+"""
+
+
+def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
+    """Write ``report.html`` and the four plots into ``out_dir`` (created if missing).
+
+    Args:
+        summary: a dict from :func:`meeple.lab.stats.summarize`.
+        results: the per-game result dicts the summary was made from (for the length and score
+            distributions).
+        out_dir: the directory to write into; existing files of the same names are replaced.
+    Returns:
+        The path of ``report.html``: a self-contained page (inline CSS, plots embedded as
+        base64 PNG) with the run, seat and bot win-rate tables, the skill-vs-luck verdict, the
+        outcome, length and score tables and the plots. The plots are also saved as
+        ``seat_win_rate.png``, ``bot_win_rate.png``, ``length.png`` and ``scores.png``.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    images = {
+        "seat_win_rate.png": _seat_plot(summary),
+        "bot_win_rate.png": _bot_plot(summary),
+        "length.png": _length_plot(summary, results),
+        "scores.png": _scores_plot(results),
+    }
+    for name, data in images.items():
+        (out_dir / name).write_bytes(data)
+    path = out_dir / "report.html"
+    path.write_text(_html(summary, images), encoding="utf-8")
+    return path

@@ -1,0 +1,391 @@
+"""Statistics of a playtest run: per-game results in, one JSON-ready summary dict out.
+
+The input is what the lab's runner records for every played game, a dict of this shape::
+
+    {"index": int, "seed": int, "bots": [str per seat], "winners": [seat ints],
+     "returns": [float per seat], "scores": [float per seat], "length": int,
+     "truncated": bool, "seconds": float}
+
+``winners`` with exactly one seat is a *sole win*; with several seats it is a draw (a shared
+win), and an empty list is a game nobody won (also counted as a draw). Win rates below always
+count sole wins only, so draws lower every seat's and every bot's rate alike.
+
+Statistics used (all at the 95% confidence level, 5% significance level):
+
+* win-rate intervals: Wilson score interval, ``scipy.stats.binomtest(k, n).proportion_ci(
+  confidence_level=0.95, method="wilson")``;
+* seat balance: chi-square goodness of fit of the sole wins per seat against equal seats
+  (``scipy.stats.chisquare``);
+* a bot's edge: two-sided exact binomial test of its sole wins over the (game, seat) pairs it
+  played against the fair share ``1 / players`` (``scipy.stats.binomtest``); pairs of the same
+  game are treated as independent, which is an approximation;
+* bots against one another: chi-square test of homogeneity of the sole-win rates of the bots
+  (``scipy.stats.chi2_contingency`` on a bots x {won, did not win} table);
+* length and score: numpy mean, median, percentiles (linear interpolation, numpy's default) and
+  the population standard deviation (``ddof=0``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import stats as sps
+
+__all__ = ["ALPHA", "CONFIDENCE", "summarize", "wilson_interval"]
+
+#: Confidence level of every interval in the summary.
+CONFIDENCE = 0.95
+#: Significance level of every test verdict in the summary.
+ALPHA = 0.05
+
+_REQUIRED_KEYS = ("index", "seed", "bots", "winners", "returns", "scores", "length",
+                  "truncated", "seconds")
+
+
+def wilson_interval(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion ``k / n``.
+
+    Args:
+        k: successes, ``0 <= k <= n``.
+        n: trials, ``n >= 1``.
+        confidence: the interval's confidence level in (0, 1).
+    Returns:
+        ``(low, high)`` with ``0 <= low <= k / n <= high <= 1``, as plain floats.
+    Raises:
+        ValueError: if ``n < 1`` or ``k`` is outside ``[0, n]``.
+    """
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"a proportion needs 0 <= k <= n and n >= 1, got k = {k}, n = {n}")
+    ci = sps.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
+                                                      method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def summarize(
+    results: Sequence[Mapping[str, Any]],
+    *,
+    game: str,
+    variant: str,
+    players: int,
+    params: dict,
+    seed: int,
+    bots: list[str],
+    seat_names: list[str],
+    length_unit: str,
+    elapsed_seconds: float,
+    jobs: int,
+) -> dict[str, Any]:
+    """Summarise a playtest run for a game designer.
+
+    Args:
+        results: one dict per played game (shape in the module docstring); every ``bots``,
+            ``returns`` and ``scores`` list has ``players`` entries and every winner is a seat
+            in ``range(players)``. At least one game.
+        game, variant, players, params, seed: what was played, copied into the summary.
+        bots: the bot names as configured for the run (one per seat, or the mix), copied; the
+            per-game ``bots`` lists (which may rotate seatings) are what the bot statistics use.
+        seat_names: one display name per seat, e.g. ``["RED", "BLUE", "GREEN", "ORANGE"]``.
+        length_unit: what ``length`` counts, e.g. ``"rounds"`` or ``"turns"``.
+        elapsed_seconds: wall time of the whole run (``>= 0``); ``jobs``: worker processes.
+    Returns:
+        A JSON-serialisable dict (plain ``int``/``float``/``str``/``bool``/``None``, lists and
+        dicts; no NaN) with the keys ``game``, ``variant``, ``players``, ``params``, ``games``,
+        ``seed``, ``bots``, ``seat_names``, ``jobs``, ``elapsed_seconds``, ``games_per_second``,
+        ``seat_win_rate``, ``seat_balance``, ``bot_win_rate``, ``draw_rate``,
+        ``truncated_rate``, ``length``, ``score``, ``game_seconds`` and ``skill_vs_luck``.
+        Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
+        (for example the mean winner score when no game had a sole winner).
+    Raises:
+        ValueError: if ``results`` is empty, ``players < 1``, ``seat_names`` does not have
+            ``players`` entries, or a result is malformed.
+    """
+    if players < 1:
+        raise ValueError(f"players = {players} must be at least 1")
+    if len(seat_names) != players:
+        raise ValueError(f"{len(seat_names)} seat names given for {players} players")
+    if not results:
+        raise ValueError("no games to summarise: the results list is empty")
+    for pos, result in enumerate(results):
+        _check_result(pos, result, players)
+
+    n_games = len(results)
+    sole = [r["winners"][0] if len(r["winners"]) == 1 else None for r in results]
+    n_draws = sum(1 for w in sole if w is None)
+    n_truncated = sum(1 for r in results if r["truncated"])
+    draw_rate = n_draws / n_games
+
+    seat_wins = [sum(1 for w in sole if w == s) for s in range(players)]
+    seat_win_rate = []
+    for s in range(players):
+        entry = _rate_entry(seat_wins[s], n_games)
+        seat_win_rate.append({"seat": s, "name": str(seat_names[s]), "wins": seat_wins[s],
+                              "games": n_games, "rate": entry["rate"],
+                              "ci_low": entry["ci_low"], "ci_high": entry["ci_high"]})
+
+    bot_win_rate = _bot_win_rate(results, sole, players, bots)
+
+    elapsed = float(elapsed_seconds)
+    summary: dict[str, Any] = {
+        "game": game,
+        "variant": variant,
+        "players": int(players),
+        "params": dict(params),
+        "games": n_games,
+        "seed": int(seed),
+        "bots": list(bots),
+        "seat_names": [str(name) for name in seat_names],
+        "jobs": int(jobs),
+        "elapsed_seconds": elapsed,
+        "games_per_second": n_games / elapsed if elapsed > 0 else None,
+        "seat_win_rate": seat_win_rate,
+        "seat_balance": _seat_balance(seat_wins),
+        "bot_win_rate": bot_win_rate,
+        "draw_rate": draw_rate,
+        "truncated_rate": n_truncated / n_games,
+        "length": _length_stats(results, length_unit),
+        "score": _score_stats(results, sole),
+        "game_seconds": _describe([float(r["seconds"]) for r in results],
+                                  ("mean", "median", "max", "total")),
+        "skill_vs_luck": _skill_vs_luck(bot_win_rate, players, draw_rate),
+    }
+    return _clean(summary)
+
+
+# ---------------------------------------------------------------------------------- checks
+def _check_result(pos: int, result: Mapping[str, Any], players: int) -> None:
+    """Raise ValueError naming the game if ``result`` does not have the documented shape."""
+    where = f"result {pos} (index {result.get('index', '?')})"
+    missing = [key for key in _REQUIRED_KEYS if key not in result]
+    if missing:
+        raise ValueError(f"{where} lacks {', '.join(missing)}")
+    for key in ("bots", "returns", "scores"):
+        if len(result[key]) != players:
+            raise ValueError(f"{where}: {key} has {len(result[key])} entries, not {players}")
+    winners = list(result["winners"])
+    for w in winners:
+        if isinstance(w, bool) or not isinstance(w, int | np.integer) or not 0 <= w < players:
+            raise ValueError(f"{where}: winner {w!r} is not a seat in 0..{players - 1}")
+    if len(set(winners)) != len(winners):
+        raise ValueError(f"{where}: winners {winners} repeat a seat")
+    values = [*result["returns"], *result["scores"], result["length"], result["seconds"]]
+    if not all(math.isfinite(float(v)) for v in values):
+        raise ValueError(f"{where}: returns, scores, length and seconds must be finite numbers")
+
+
+# ------------------------------------------------------------------------------ win rates
+def _rate_entry(k: int, n: int) -> dict[str, Any]:
+    """``{"k", "n", "rate", "ci_low", "ci_high"}`` with a Wilson interval; rate fields are
+    ``None`` when ``n == 0``."""
+    if n == 0:
+        return {"k": k, "n": n, "rate": None, "ci_low": None, "ci_high": None}
+    low, high = wilson_interval(k, n)
+    return {"k": k, "n": n, "rate": k / n, "ci_low": low, "ci_high": high}
+
+
+def _seat_balance(seat_wins: list[int]) -> dict[str, Any]:
+    """Chi-square goodness of fit of sole wins per seat against equal seats."""
+    test = "chi-square goodness of fit of sole wins against equal seats"
+    total = sum(seat_wins)
+    base: dict[str, Any] = {"chi2": None, "p_value": None, "test": test,
+                            "sole_wins": total, "observed": list(seat_wins),
+                            "expected": None, "significant": None}
+    if len(seat_wins) < 2:
+        return {**base, "note": "a single seat: there is no balance between seats to test"}
+    if total == 0:
+        return {**base, "note": "no game had a sole winner: seat balance cannot be tested"}
+    res = sps.chisquare(seat_wins)
+    return {**base, "chi2": float(res.statistic), "p_value": float(res.pvalue),
+            "expected": [total / len(seat_wins)] * len(seat_wins), "significant":
+            bool(res.pvalue < ALPHA)}
+
+
+def _bot_win_rate(results: Sequence[Mapping[str, Any]], sole: list[int | None], players: int,
+                  configured: list[str]) -> dict[str, dict[str, Any]]:
+    """Per bot name: (game, seat) pairs played, sole wins, Wilson CI, edge and binomial test.
+
+    Bots are listed in the order of ``configured`` first, then of first appearance; a
+    configured bot that never played has ``pairs == 0`` and ``None`` statistics."""
+    fair = 1.0 / players
+    names = list(dict.fromkeys([*map(str, configured),
+                                *(str(b) for r in results for b in r["bots"])]))
+    pairs = dict.fromkeys(names, 0)
+    wins = dict.fromkeys(names, 0)
+    returns: dict[str, list[float]] = {name: [] for name in names}
+    for result, winner in zip(results, sole, strict=True):
+        for seat, bot in enumerate(result["bots"]):
+            bot = str(bot)
+            pairs[bot] += 1
+            wins[bot] += int(winner == seat)
+            returns[bot].append(float(result["returns"][seat]))
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        entry = _rate_entry(wins[name], pairs[name])
+        rate = entry["rate"]
+        p_value = (float(sps.binomtest(wins[name], pairs[name], fair).pvalue)
+                   if pairs[name] else None)
+        out[name] = {
+            "pairs": pairs[name],
+            "wins": wins[name],
+            "rate": rate,
+            "ci_low": entry["ci_low"],
+            "ci_high": entry["ci_high"],
+            "fair_share": fair,
+            "edge": None if rate is None else rate - fair,
+            "p_value": p_value,
+            "mean_return": float(np.mean(returns[name])) if returns[name] else None,
+        }
+    return out
+
+
+# -------------------------------------------------------------------------- distributions
+def _describe(values: Sequence[float], keys: Sequence[str]) -> dict[str, Any]:
+    """Named numpy statistics of ``values`` (non-empty): mean, median, p10, p90, min, max,
+    std (population, ddof=0), total."""
+    a = np.asarray(values, dtype=float)
+    stats = {
+        "mean": lambda: float(np.mean(a)),
+        "median": lambda: float(np.median(a)),
+        "p10": lambda: float(np.percentile(a, 10)),
+        "p90": lambda: float(np.percentile(a, 90)),
+        "min": lambda: float(np.min(a)),
+        "max": lambda: float(np.max(a)),
+        "std": lambda: float(np.std(a)),
+        "total": lambda: float(np.sum(a)),
+    }
+    return {key: stats[key]() for key in keys}
+
+
+def _length_stats(results: Sequence[Mapping[str, Any]], unit: str) -> dict[str, Any]:
+    """Game length: unit, mean, median, p90, min, max (ints), std."""
+    lengths = [int(r["length"]) for r in results]
+    out: dict[str, Any] = {"unit": unit,
+                           **_describe(lengths, ("mean", "median", "p90", "min", "max", "std"))}
+    out["min"], out["max"] = min(lengths), max(lengths)
+    return out
+
+
+def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
+                 ) -> dict[str, Any]:
+    """Scores over every (game, seat) pair, plus sole winners' mean score and winning margin.
+
+    ``margin_mean`` is the mean, over sole-win games with at least two seats, of the winner's
+    score minus the best score among the other seats (negative when a winner outlived a
+    higher-scoring seat under the game's rules)."""
+    all_scores = [float(x) for r in results for x in r["scores"]]
+    out = _describe(all_scores, ("mean", "std", "p10", "median", "p90"))
+    winner_scores: list[float] = []
+    margins: list[float] = []
+    for result, winner in zip(results, sole, strict=True):
+        if winner is None:
+            continue
+        scores = [float(x) for x in result["scores"]]
+        winner_scores.append(scores[winner])
+        others = scores[:winner] + scores[winner + 1:]
+        if others:
+            margins.append(scores[winner] - max(others))
+    out["winner_mean"] = float(np.mean(winner_scores)) if winner_scores else None
+    out["margin_mean"] = float(np.mean(margins)) if margins else None
+    return out
+
+
+# ------------------------------------------------------------------------- skill vs luck
+def _num(share: float) -> str:
+    """A share as a percentage number without the sign: whole percent from 10%, else one
+    decimal."""
+    pct = 100.0 * share
+    return f"{pct:.0f}" if pct >= 9.95 or pct == 0 else f"{pct:.1f}"
+
+
+def _between_bots(played: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Chi-square test of homogeneity of sole-win rates across bots (bots x won/not won)."""
+    test = "chi-square test of homogeneity of sole-win rates across bots"
+    table = np.array([[e["wins"], e["pairs"] - e["wins"]] for e in played.values()])
+    if len(played) < 2:
+        return {"chi2": None, "p_value": None, "test": test, "note": "needs two or more bots"}
+    if table[:, 0].sum() == 0 or table[:, 1].sum() == 0:
+        return {"chi2": None, "p_value": None, "test": test,
+                "note": "every pair had the same outcome: nothing to compare"}
+    res = sps.chi2_contingency(table)
+    return {"chi2": float(res.statistic), "p_value": float(res.pvalue), "test": test}
+
+
+def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], players: int,
+                   draw_rate: float) -> dict[str, Any]:
+    """Answer "is a plan better than random?" from the bots' sole-win rates.
+
+    Skill matters when some bot wins significantly more than the fair share ``1 / players``
+    (two-sided binomial test at 5%), or when the bots' rates differ from one another
+    (chi-square homogeneity test at 5%). With one bot name there is nothing to compare."""
+    fair = 1.0 / players
+    played = {name: e for name, e in bot_win_rate.items() if e["pairs"] > 0}
+    per_bot: dict[str, dict[str, Any]] = {}
+    for name, e in played.items():
+        significant = bool(e["p_value"] < ALPHA)
+        direction = "none" if not significant else ("above" if e["edge"] > 0 else "below")
+        per_bot[name] = {
+            "pairs": e["pairs"], "rate": e["rate"], "edge": e["edge"],
+            "edge_ci_low": e["ci_low"] - fair, "edge_ci_high": e["ci_high"] - fair,
+            "p_value": e["p_value"], "significant": significant, "direction": direction,
+        }
+    between = _between_bots(played)
+    out: dict[str, Any] = {"alpha": ALPHA, "confidence": CONFIDENCE, "fair_share": fair,
+                           "comparable": len(played) >= 2, "bots": per_bot,
+                           "between_bots": between}
+    if len(played) < 2:
+        only = next(iter(played), "one bot")
+        out["skill_matters"] = None
+        out["verdict"] = (f"only {only} played every seat: telling skill from luck needs two or "
+                          "more different bots in the mix")
+        return out
+
+    def clause(name: str, only: bool = False) -> str:
+        b = bot_win_rate[name]
+        return (f"{name} wins {'only ' if only else ''}{_num(b['rate'])}% of its seats against "
+                f"a fair share of {_num(fair)}% (95% CI {_num(b['ci_low'])}-"
+                f"{_num(b['ci_high'])}%)")
+
+    above = sorted((n for n, b in per_bot.items() if b["direction"] == "above"),
+                   key=lambda n: -per_bot[n]["edge"])
+    below = sorted((n for n, b in per_bot.items() if b["direction"] == "below"),
+                   key=lambda n: per_bot[n]["edge"])
+    p_between = between["p_value"]
+    between_sig = p_between is not None and p_between < ALPHA
+    out["skill_matters"] = bool(above) or between_sig
+    if above:
+        verdict = "; ".join(clause(n) for n in above) + ": skill matters"
+    elif between_sig and below:
+        verdict = (f"{clause(below[0], only=True)} while the other bots do better "
+                   f"(bots differ, chi-square p = {p_between:.2g}): skill matters")
+    elif between_sig:
+        verdict = ("no single bot differs from the fair share at the 5% level, but the bots "
+                   f"differ from one another (chi-square p = {p_between:.2g}): skill matters")
+    elif below and draw_rate > 0:
+        verdict = (f"no bot beats the fair share of {_num(fair)}% at the 5% level and the bots "
+                   f"do not differ from one another ({_num(draw_rate)}% of games are draws, "
+                   "which lowers every sole-win rate): these bots cannot show skill over luck")
+    else:
+        verdict = ("no bot differs from the fair share at the 5% level: these bots cannot show "
+                   "skill over luck")
+    out["verdict"] = verdict
+    return out
+
+
+# --------------------------------------------------------------------------------- output
+def _clean(value: Any) -> Any:
+    """``value`` with numpy scalars made plain Python numbers, tuples made lists and NaN or
+    infinite floats made ``None``, recursively."""
+    if isinstance(value, Mapping):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | np.ndarray):
+        return [_clean(v) for v in value]
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        f = float(value)
+        return f if math.isfinite(f) else None
+    return value

@@ -1,0 +1,153 @@
+"""Terminal play: one person plays one seat against bots (``meeple play``).
+
+The person sees only their seat's view (drawn by the game's text renderer), a prompt with the
+legal actions, the last round's log, and the table talk addressed to them. Bad input gets a
+message and a new prompt, never a traceback; the state is untouched by a refused action.
+
+Commands at the prompt: an action in the game's notation, or its number from ``list``;
+``list`` (numbered legal actions), ``help``, ``say TEXT`` (public) or ``say -rg TEXT`` (to the
+seats with those initials), ``quit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from meeple.bots import make_bot
+from meeple.engine.episode import notify_talk
+from meeple.engine.errors import MeepleError
+from meeple.engine.game import Game
+from meeple.engine.record import Record
+from meeple.engine.state import State
+from meeple.engine.talk import TalkLog, parse_recipients
+
+HELP = """Type an action in the game's notation (see its rules page), or its number from 'list'.
+Other commands: list | help | say TEXT | say -rg TEXT (private, to seats by initial) | quit"""
+
+
+class QuitGame(Exception):
+    """The person left the game (``quit`` or end of input)."""
+
+
+class TerminalSession:
+    """One game of a person against bots.
+
+    Args:
+        game: the game spec.
+        seat: the person's seat.
+        bots: bot names for the other seats, cycled in seat order.
+        seed: the game seed (bots derive theirs from it).
+        console: where to print (rich console).
+        read_line: returns the next input line; raises EOFError at end of input.
+    """
+
+    def __init__(self, game: Game, seat: int, bots: Sequence[str], seed: int,
+                 console: Console, read_line: Callable[[str], str] = input) -> None:
+        if not 0 <= seat < game.players:
+            raise MeepleError(f"seat {seat} is not a seat of this {game.players}-seat game "
+                              f"(0..{game.players - 1})")
+        self.game, self.seat, self.seed = game, seat, seed
+        self.console, self.read_line = console, read_line
+        others = [s for s in range(game.players) if s != seat]
+        names = [bots[i % len(bots)] for i in range(len(others))] if bots else []
+        self.agents: list[Any] = [None] * game.players
+        for s, name in zip(others, names, strict=True):
+            self.agents[s] = make_bot(name, game, s, seed)
+        self.talk = TalkLog(game.players, game.capabilities.talk_modes)
+        self.seat_names = game.seat_names()
+        self.renderer = game.text_renderer()
+        self._shown_messages = 0
+
+    def run(self) -> tuple[State, Record, bool]:
+        """Play to the end. Returns ``(state, record, finished)``; ``finished`` is False if
+        the person quit or input ended first."""
+        game, me = self.game, self.seat
+        state = game.new_initial_state(self.seed)
+        record = Record(game.name, game.variant, game.players, dict(game.params), self.seed,
+                        meta={"human_seat": me,
+                              "bots": [a.name if a else "human" for a in self.agents]})
+        self.console.print(f"[bold]{game.title}[/] - you play {self._name(me)}. {HELP}")
+        finished = True
+        try:
+            while not state.is_terminal():
+                joint = {}
+                for s in state.current_players():
+                    if s != me:
+                        joint[s] = self.agents[s].act(state.view(s), state.legal_actions(s))
+                        state.apply_action(joint[s], s)
+                if me in state.current_players():
+                    joint[me] = self._ask(state)
+                record.steps.append({str(s): str(a) for s, a in sorted(joint.items())})
+        except QuitGame:
+            finished = False
+        record.talk = [m.to_json() for m in self.talk.messages]
+        record.finish(state)
+        self._show(state)
+        return state, record, finished
+
+    # ---------------------------------------------------------------------------------
+    def _name(self, seat: int) -> str:
+        return self.seat_names[seat]
+
+    def _show(self, state: State) -> None:
+        view = state.view(self.seat)
+        if self.renderer is not None:
+            self.console.print(self.renderer(self.game, view))
+        else:
+            self.console.print(escape(str(view)))
+        for message in self.talk.visible_to(self.seat)[self._shown_messages:]:
+            to = ("all" if message.recipients is None
+                  else ", ".join(self._name(s) for s in message.recipients))
+            self.console.print(f"  [italic]{self._name(message.sender)} -> {to}:[/] "
+                               f"{escape(message.text)}")
+        self._shown_messages = len(self.talk.visible_to(self.seat))
+
+    def _ask(self, state: State) -> Any:
+        me = self.seat
+        self._show(state)
+        legal = state.legal_actions(me)
+        examples = ", ".join(str(a) for a in legal[:4])
+        while True:
+            try:
+                line = self.read_line(f"{self._name(me)} ({len(legal)} legal, e.g. {examples}) > ")
+            except EOFError:
+                self.console.print("[yellow]input ended; leaving the game[/]")
+                raise QuitGame from None
+            text = line.strip()
+            word = text.split(" ", 1)[0].lower()
+            if word in ("quit", "exit"):
+                raise QuitGame
+            if word in ("help", "?"):
+                self.console.print(HELP)
+                continue
+            if word in ("list", "ls"):
+                for i, action in enumerate(legal):
+                    self.console.print(f"  {i:>3}  {escape(str(action))}")
+                continue
+            if word == "say":
+                self._say(state, text[3:].strip())
+                continue
+            try:
+                action = legal[int(text)] if text.isdigit() else self.game.parse_action(text, me)
+                state.apply_action(action, me)
+                return action
+            except IndexError:
+                self.console.print(
+                    f"[red]no action number {text}; 'list' shows 0..{len(legal) - 1}[/]"
+                )
+            except MeepleError as exc:
+                self.console.print(f"[red]{escape(str(exc))}[/]")
+
+    def _say(self, state: State, text: str) -> None:
+        try:
+            to, body = parse_recipients(text, self.seat_names)
+            message = self.talk.post(self.seat, body, to, step=state.length())
+        except MeepleError as exc:
+            self.console.print(f"[red]{escape(str(exc))}[/]")
+            return
+        notify_talk(self.agents, message)
+        self.console.print("  [italic]sent[/]")

@@ -1,0 +1,159 @@
+"""End-to-end tests of the ``meeple`` command line: games, playtest, replay, play."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.cli import app
+from meeple.engine.record import Record
+
+GAME = "battle-of-the-four-gods"
+runner = CliRunner()
+
+
+def invoke(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_games_json_lists_four_gods_with_variants_and_bots():
+    result = invoke("games", "--json")
+    assert result.exit_code == 0, result.output
+    listing = {g["name"]: g for g in json.loads(result.output)}
+    entry = listing[GAME]
+    names = [v["name"] for v in entry["variants"]]
+    assert names[0] == "seed" and "rulebook-2018-04" in names
+    assert {"random", "heuristic"} <= set(entry["bots"])
+    assert entry["capabilities"]["simultaneous"] is True
+    assert entry["players"] == {"min": 2, "max": 4, "default": 4}
+
+
+def test_games_text_lists_the_game():
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert GAME in result.output and "rulebook-2018-04" in result.output
+
+
+@pytest.fixture(scope="module")
+def playtest_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("playtest")
+    result = invoke("playtest", GAME, "--games", "40", "--bots", "heuristic,random",
+                    "--seed", "7", "--out", str(out), "--records", "--quiet")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_playtest_writes_summary_report_results_and_records(playtest_dir):
+    summary = json.loads((playtest_dir / "summary.json").read_text())
+    for key in ("game", "variant", "players", "games", "seed", "bots", "seat_win_rate",
+                "bot_win_rate", "draw_rate", "truncated_rate", "length", "games_per_second"):
+        assert key in summary, key
+    assert summary["game"] == GAME and summary["games"] == 40 and summary["seed"] == 7
+    assert len(summary["seat_win_rate"]) == 4
+    for seat in summary["seat_win_rate"]:
+        assert seat["ci_low"] <= seat["rate"] <= seat["ci_high"]
+    # bots cycled over 4 seats and rotated: each bot played 2 seats in each of the 40 games
+    assert summary["bot_win_rate"]["heuristic"]["pairs"] == 80
+    assert summary["bot_win_rate"]["random"]["pairs"] == 80
+    assert {"mean", "median", "p90"} <= set(summary["length"])
+    assert (playtest_dir / "report.html").read_text().count(GAME) >= 1
+    results = [json.loads(line) for line in (playtest_dir / "results.jsonl").read_text()
+               .splitlines()]
+    assert [r["index"] for r in results] == list(range(40))
+    records = (playtest_dir / "records.jsonl").read_text().splitlines()
+    assert len(records) == 40
+
+
+def test_playtest_results_do_not_depend_on_jobs(tmp_path, playtest_dir):
+    out = tmp_path / "parallel"
+    result = invoke("playtest", GAME, "--games", "40", "--bots", "heuristic,random",
+                    "--seed", "7", "--out", str(out), "--jobs", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+
+    def strip(path):
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    assert strip(out / "results.jsonl") == strip(playtest_dir / "results.jsonl")
+
+
+def test_replay_of_a_playtest_record_matches(playtest_dir):
+    result = invoke("replay", str(playtest_dir / "records.jsonl"), "--index", "5")
+    assert result.exit_code == 0, result.output
+    assert "matches the recorded final state" in result.output
+
+
+def test_replay_refuses_a_tampered_record(tmp_path, playtest_dir):
+    line = (playtest_dir / "records.jsonl").read_text().splitlines()[0]
+    data = json.loads(line)
+    data["result"]["digest"] = "0" * 64
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    result = invoke("replay", str(path))
+    assert result.exit_code == 2
+    assert "does not reach the recorded final state" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("playtest", "no-such-game"), "no game called 'no-such-game'"),
+        (("playtest", GAME, "--variant", "nope"), "has no variant 'nope'"),
+        (("playtest", GAME, "--param", "start_energy=0"), "start_energy"),
+        (("playtest", GAME, "--param", "bogus=1"), "unknown parameter 'bogus'"),
+        (("playtest", GAME, "--players", "5"), "players = 5"),
+        (("playtest", GAME, "--bots", "nobody"), "no bot called 'nobody'"),
+        (("replay", "/nonexistent/record.json"), "no such file"),
+    ],
+)
+def test_errors_are_one_line_messages_with_exit_code_2(args, needle, tmp_path):
+    result = invoke(*args, "--quiet", "--out", str(tmp_path)) if args[0] == "playtest" \
+        else invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert needle in result.output
+    assert "Traceback" not in result.output
+
+
+def test_play_rejects_bad_input_then_records_a_replayable_game(tmp_path):
+    record_path = tmp_path / "game.json"
+    lines = ["atk:Q", "atk:R", "99", "list", "say -bg hello blue and green",
+             "def:BGO"] + ["pass"] * 400
+    result = invoke("play", GAME, "--seat", "0", "--bots", "random", "--seed", "11",
+                    "--record", str(record_path), input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "cannot read 'q'" in out
+    assert "no indicator for its own colour" in out
+    assert "no action number 99" in out
+    assert "41  def:BGO" in out  # the numbered legal action list
+    assert "RED -> BLUE, GREEN: hello blue and green" in out
+    assert "Round 1 revealed" in out and "RED: def:BGO" in out
+    assert "wins" in out or "Draw" in out
+    assert "Traceback" not in out
+    record = Record.load(record_path)
+    assert record.steps[0]["0"] == "def:BGO"
+    assert record.talk and record.talk[0]["recipients"] == [1, 2]
+    assert invoke("replay", str(record_path)).exit_code == 0
+
+
+def test_play_hides_other_seats_pending_choices_and_quits_cleanly():
+    result = invoke("play", GAME, "--seat", "2", "--bots", "heuristic", input="quit\n")
+    assert result.exit_code == 1
+    assert "you play GREEN" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_console_script_runs_a_playtest(tmp_path):
+    """The installed entry point works as the README says (a real subprocess)."""
+    out = tmp_path / "script"
+    proc = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", "playtest", GAME, "--games", "8", "--bots",
+         "heuristic,random", "--out", str(out), "--quiet"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "report.html").exists() and (out / "summary.json").exists()
