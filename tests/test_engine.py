@@ -85,8 +85,16 @@ class DiceRace(Game):
 
     @property
     def capabilities(self) -> Capabilities:
-        return Capabilities(2, 3, simultaneous=False, hidden_information=False, chance=True,
-                            cooperative=False, max_length=40, length_unit="turns")
+        return Capabilities(
+            2,
+            3,
+            simultaneous=False,
+            hidden_information=False,
+            chance=True,
+            cooperative=False,
+            max_length=40,
+            length_unit="turns",
+        )
 
     def new_initial_state(self, seed: int = 0) -> DiceState:
         return DiceState(self, seed)
@@ -261,13 +269,23 @@ def test_derive_seed_stable_and_distinct() -> None:
 
 @pytest.mark.parametrize("hash_seed", ["0", "4242"])
 def test_derive_seed_independent_of_pythonhashseed(hash_seed: str) -> None:
-    code = ("from meeple.engine.rng import derive_seed; "
-            "print(derive_seed(7, 'bot', 'random', 2), derive_seed(123, 'game', 'x'))")
+    code = (
+        "from meeple.engine.rng import derive_seed; "
+        "print(derive_seed(7, 'bot', 'random', 2), derive_seed(123, 'game', 'x'))"
+    )
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True, timeout=60).stdout.split()
-    assert [int(x) for x in out] == [derive_seed(7, "bot", "random", 2),
-                                     derive_seed(123, "game", "x")]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.split()
+    assert [int(x) for x in out] == [
+        derive_seed(7, "bot", "random", 2),
+        derive_seed(123, "game", "x"),
+    ]
 
 
 def test_rng_json_round_trip_continues_stream() -> None:
@@ -355,8 +373,12 @@ def test_notify_talk_reaches_only_readers() -> None:
     log = TalkLog(4, ("public", "private"))
     notify_talk(agents, log.post(1, "to blue and green", to=[2, 3]))
     notify_talk(agents, log.post(0, "to all"))
-    assert heard == {0: [], 1: ["to all"], 2: ["to blue and green", "to all"],
-                     3: ["to blue and green", "to all"]}
+    assert heard == {
+        0: [],
+        1: ["to all"],
+        2: ["to blue and green", "to all"],
+        3: ["to blue and green", "to all"],
+    }
 
 
 def test_parse_recipients() -> None:
@@ -430,8 +452,12 @@ def test_record_load_errors(tmp_path) -> None:
 
 def test_replay_of_unloadable_game_raises_record_error() -> None:
     good = _record_json()
-    for key, value in (("game", "no-such-game"), ("variant", "nope"), ("players", 9),
-                       ("params", {"start_energy": -5})):
+    for key, value in (
+        ("game", "no-such-game"),
+        ("variant", "nope"),
+        ("players", 9),
+        ("params", {"start_energy": -5}),
+    ):
         with pytest.raises(RecordError, match="cannot be loaded"):
             replay(Record.from_json({**good, key: value}))
 
@@ -455,8 +481,15 @@ def test_registry() -> None:
 def test_errors_hierarchy() -> None:
     assert issubclass(NotYourTurnError, IllegalActionError)
     assert issubclass(GameOverError, IllegalActionError)
-    for exc in (NotYourTurnError, GameOverError, ParameterError, RecordError, TalkError,
-                ActionParseError, UnknownGameError):
+    for exc in (
+        NotYourTurnError,
+        GameOverError,
+        ParameterError,
+        RecordError,
+        TalkError,
+        ActionParseError,
+        UnknownGameError,
+    ):
         assert issubclass(exc, MeepleError)
 
 
@@ -555,3 +588,32 @@ def test_bot_stream_derivation() -> None:
     h = make_bot("heuristic", g, 0, 31)
     assert h.rng.getstate() != make_bot("random", g, 0, 31).rng.getstate()
     assert bot.hear(Message(0, 1, None, "hi")) is None
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [["abc"], [None], [{"0": 5, "1": "pass"}], [{"x": "pass", "1": "pass"}]],
+    ids=["step-is-text", "step-is-null", "action-not-text", "seat-not-a-number"],
+)
+def test_replay_of_malformed_steps_raises_record_error(steps) -> None:
+    # replay documents RecordError for a step that does not parse; a hand-edited or damaged
+    # record file must not surface as AttributeError/ValueError tracebacks in the CLI.
+    good = _record_json()
+    with pytest.raises(RecordError):
+        replay(Record.from_json({**good, "steps": steps}))
+
+
+@pytest.mark.parametrize("damage", ["no-data", "no-seed", "bad-rng", "negative-seed"])
+def test_state_from_json_of_malformed_payload_raises_parameter_error(damage: str) -> None:
+    g = load_game(FOUR_GODS, players=2)
+    data = json.loads(json.dumps(g.new_initial_state(3).to_json()))
+    if damage == "no-data":
+        del data["data"]
+    elif damage == "no-seed":
+        del data["seed"]
+    elif damage == "bad-rng":
+        data["rng"] = [1, 2]
+    else:
+        data["seed"] = -4  # new_initial_state refuses this seed
+    with pytest.raises(ParameterError):
+        g.state_from_json(data)

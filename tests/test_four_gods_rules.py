@@ -16,6 +16,7 @@ import pytest
 from meeple import load_game
 from meeple.engine.errors import (
     ActionParseError,
+    GameOverError,
     IllegalActionError,
     NotYourTurnError,
     UnknownVariantError,
@@ -121,8 +122,12 @@ def test_t_b4g_5_everyone_eliminated(players: int) -> None:
     assert s.returns()[:2] == (0.0, 1.0)
     assert not s.is_truncated()
     # equal energies after resolution: a draw
-    s = setup(g, [3, 3] if players == 2 else [3, 3, -5, -9],
-              eliminated=None if players == 2 else [0, 0, 1, 2], round_=None if players == 2 else 2)
+    s = setup(
+        g,
+        [3, 3] if players == 2 else [3, 3, -5, -9],
+        eliminated=None if players == 2 else [0, 0, 1, 2],
+        round_=None if players == 2 else 2,
+    )
     play(s, red="atk:B", blue="atk:R")
     assert s.energy[:2] == [-1, -1]
     assert s.winners() == (RED, BLUE)
@@ -310,8 +315,9 @@ def _rotate(sel: Selection, k: int, n: int) -> Selection:
     def r(t: int) -> int:
         return (t + k) % n
 
-    return selection(n, r(sel.seat), tuple(sorted(map(r, sel.attacks))),
-                     tuple(sorted(map(r, sel.defends))))
+    return selection(
+        n, r(sel.seat), tuple(sorted(map(r, sel.attacks))), tuple(sorted(map(r, sel.defends)))
+    )
 
 
 @pytest.mark.parametrize("variant", ["seed", "rulebook-2018-04", "server-2018-04"])
@@ -325,21 +331,30 @@ def test_b4g_7_attacks_simultaneous_and_seat_order_independent(variant: str) -> 
             joint = {p: rng.choice(list(s.legal_actions(p))) for p in range(players)}
             for k in range(1, players):
                 rotated = setup(g, [energy[(p - k) % players] for p in range(players)])
-                rotated.apply_actions({(p + k) % players: _rotate(a, k, players)
-                                       for p, a in joint.items()})
+                rotated.apply_actions(
+                    {(p + k) % players: _rotate(a, k, players) for p, a in joint.items()}
+                )
                 base = s.clone()
                 base.apply_actions(joint)
                 assert rotated.energy == [base.energy[(p - k) % players] for p in range(players)]
-                assert sorted((w + k) % players for w in base.winners()) == \
-                    sorted(rotated.winners())
+                assert sorted((w + k) % players for w in base.winners()) == sorted(
+                    rotated.winners()
+                )
             # submission order does not change the outcome either
             outcomes = set()
             for order in (list(range(players)), list(reversed(range(players)))):
                 c = s.clone()
                 for p in order:
                     c.apply_action(joint[p], p)
-                outcomes.add((tuple(c.energy), tuple(c.eliminated_round), tuple(c.history),
-                              frozenset(c.winners()), c.stall))
+                outcomes.add(
+                    (
+                        tuple(c.energy),
+                        tuple(c.eliminated_round),
+                        tuple(c.history),
+                        frozenset(c.winners()),
+                        c.stall,
+                    )
+                )
             assert len(outcomes) == 1
 
 
@@ -384,6 +399,18 @@ def test_truncation_at_max_rounds() -> None:
     assert s.current_players() == ()
 
 
+def test_truncation_all_pass_is_a_draw_of_everyone() -> None:
+    s = game("seed", 4, max_rounds=5).new_initial_state(0)
+    for _ in range(5):
+        assert not s.is_terminal()
+        play(s)
+    assert s.is_terminal() and s.is_truncated() and s.length() == 5
+    assert s.winners() == (RED, BLUE, GREEN, ORANGE)
+    assert s.returns() == (0.25, 0.25, 0.25, 0.25)
+    with pytest.raises(GameOverError):
+        play(s)
+
+
 def test_truncation_single_leader_and_sole_survivor_not_truncated() -> None:
     g = game("seed", 3, max_rounds=2)
     s = g.new_initial_state(0)
@@ -401,8 +428,15 @@ def test_count_limit_mode() -> None:
     cost = setup(game("rulebook-2018-04"), [1, 60, 60, 60])
     count = setup(game("rulebook-2018-04", limit_mode="count"), [1, 60, 60, 60])
     assert len(cost.legal_actions(RED)) == 4
-    assert texts(count.legal_actions(RED)) == {"pass", "atk:B", "atk:G", "atk:O", "def:B",
-                                               "def:G", "def:O"}
+    assert texts(count.legal_actions(RED)) == {
+        "pass",
+        "atk:B",
+        "atk:G",
+        "atk:O",
+        "def:B",
+        "def:G",
+        "def:O",
+    }
     two = setup(game("rulebook-2018-04", limit_mode="count"), [2, 60, 60, 60])
     assert len(two.legal_actions(RED)) == 22
     with pytest.raises(IllegalActionError, match="indicators exceed"):
@@ -504,9 +538,15 @@ PRESETS = {
 def test_named_variants_have_documented_values(variant: str) -> None:
     p = game(variant).params
     start, ac, dc, damage, refund, timer, stall = PRESETS[variant]
-    assert (p["start_energy"], p["attack_cost"], p["defend_cost"], p["damage"],
-            p["defend_refund"], p["timer_seconds"], p["stall_rounds"]) == \
-        (start, ac, dc, damage, refund, timer, stall)
+    assert (
+        p["start_energy"],
+        p["attack_cost"],
+        p["defend_cost"],
+        p["damage"],
+        p["defend_refund"],
+        p["timer_seconds"],
+        p["stall_rounds"],
+    ) == (start, ac, dc, damage, refund, timer, stall)
     if stall:
         assert p["stall_drain"] == 1
     assert p["max_actions"] == 3
@@ -539,9 +579,17 @@ def test_canonical_texts() -> None:
     assert str(g.parse_action("atk:GB", RED)) == "atk:BG"  # seat order
 
 
-@pytest.mark.parametrize("text", ["a:bg d:r", "ab ag dr", "attack blue green defend red",
-                                  "ATK:bg DEF:r", "defend red attack green blue",
-                                  "attack blue, green defend red"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:bg d:r",
+        "ab ag dr",
+        "attack blue green defend red",
+        "ATK:bg DEF:r",
+        "defend red attack green blue",
+        "attack blue, green defend red",
+    ],
+)
 def test_accepted_alternatives(text: str) -> None:
     assert str(game().parse_action(text, ORANGE)) == "atk:BG def:R"
 
@@ -552,15 +600,18 @@ def test_pass_alternatives(text: str) -> None:
     assert str(a) == "pass" and a.size == 0
 
 
-@pytest.mark.parametrize("text, seat, fragment", [
-    ("atk:R", RED, "own colour"),
-    ("def:O", ORANGE, "own colour"),
-    ("atk:X", RED, "cannot read 'x'"),
-    ("attack purple", RED, "purple"),
-    ("atk:BB", RED, "repeats an attack indicator"),
-    ("def:G def:G", RED, "repeats"),
-    ("hello", RED, "'hello'"),
-])
+@pytest.mark.parametrize(
+    "text, seat, fragment",
+    [
+        ("atk:R", RED, "own colour"),
+        ("def:O", ORANGE, "own colour"),
+        ("atk:X", RED, "cannot read 'x'"),
+        ("attack purple", RED, "purple"),
+        ("atk:BB", RED, "repeats an attack indicator"),
+        ("def:G def:G", RED, "repeats"),
+        ("hello", RED, "'hello'"),
+    ],
+)
 def test_notation_errors(text: str, seat: int, fragment: str) -> None:
     with pytest.raises(ActionParseError) as info:
         game().parse_action(text, seat)
@@ -657,3 +708,21 @@ def test_every_size_three_selection_is_legal_at_three_ep_only_when_affordable() 
         assert (a in legal) == fits, a
     for combo in combinations((BLUE, GREEN, ORANGE), 3):
         assert selection(4, RED, (), combo) in legal
+
+
+def test_selections_are_interned_immutable_and_picklable() -> None:
+    import pickle
+
+    g = game()
+    a = g.parse_action("atk:BG def:R", ORANGE)
+    assert a is g.parse_action("a:gb d:r", ORANGE)  # interned
+    assert pickle.loads(pickle.dumps(a)) is a
+    assert pickle.loads(pickle.dumps(g)) == g
+    with pytest.raises(AttributeError):
+        a.attacks = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del a.seat
+    assert a.public == ((BLUE, GREEN), (RED,))
+    assert a.cost(2, 1) == 5 and a.size == 3
+    assert a.defends_against(RED) and not a.defends_against(BLUE)
+    assert repr(a) == "Selection(ORANGE: atk:BG def:R)"

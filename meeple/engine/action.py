@@ -33,3 +33,9 @@ class Action:
 
     def __delattr__(self, key: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __setstate__(self, state: object) -> None:
+        # Unpickling of ``__slots__`` classes sets attributes; immutability blocks setattr.
+        slots = state[1] if isinstance(state, tuple) else state
+        for key, value in (slots or {}).items():
+            object.__setattr__(self, key, value)

@@ -71,7 +71,7 @@ class Record:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError("not a meeple record (expected format meeple-record/1)")
         try:
-            return cls(
+            record = cls(
                 game=data["game"], variant=data["variant"], players=int(data["players"]),
                 params=dict(data["params"]), seed=int(data["seed"]), steps=list(data["steps"]),
                 talk=list(data.get("talk", [])), result=data.get("result"),
@@ -79,6 +79,16 @@ class Record:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed record: {exc}") from None
+        for index, step in enumerate(record.steps):
+            if not isinstance(step, dict) or not step or not all(
+                isinstance(k, str) and k.isdigit() and isinstance(v, str)
+                for k, v in step.items()
+            ):
+                raise RecordError(
+                    f"malformed record: step {index} must map seat numbers to action texts, "
+                    f"got {step!r}"
+                )
+        return record
 
     def save(self, path: str | Path) -> None:
         """Write the record as indented JSON."""
@@ -122,6 +132,8 @@ def replay(record: Record, verify: bool = True) -> State:
                 state.apply_actions(joint)
         except MeepleError as exc:
             raise RecordError(f"step {index} {step}: {exc}") from None
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:
+            raise RecordError(f"step {index} {step} is malformed: {exc}") from None
     if verify and record.result is not None:
         if state.digest() != record.result.get("digest"):
             raise RecordError(

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.engine.errors import (
     GameOverError,
     IllegalActionError,
+    MeepleError,
     NotYourTurnError,
     ParameterError,
 )
@@ -247,7 +248,9 @@ class State(ABC):
             **self.game.spec(),
             "seed": self.seed,
             "pending": {str(s): str(a) for s, a in sorted(self._pending.items())},
-            "rng": None if self._rng is None else rng_to_json(self._rng),
+            # A game with chance always serialises its stream (so merely touching ``rng``
+            # does not change the digest); a game without chance never has one.
+            "rng": rng_to_json(self.rng) if self.game.capabilities.chance else None,
             "data": self._data(),
         }
 
@@ -301,10 +304,20 @@ def restore_state(game: Game, data: Mapping[str, Any]) -> State:
             raise ParameterError(
                 f"state is for {key} {data.get(key)!r} but this game has {spec[key]!r}"
             )
+    seed = data.get("seed")
+    if type(seed) is not int or seed < 0:
+        raise ParameterError(f"state seed {seed!r} must be a non-negative integer")
+    if not isinstance(data.get("data"), dict):
+        raise ParameterError("state has no 'data' object")
     state = game._state_from_data(data["data"])
-    state.seed = data["seed"]
-    state._rng = None if data.get("rng") is None else rng_from_json(data["rng"])
-    state._pending = {
-        int(s): game.parse_action(text, int(s)) for s, text in data.get("pending", {}).items()
-    }
+    state.seed = seed
+    try:
+        state._rng = None if data.get("rng") is None else rng_from_json(data["rng"])
+        state._pending = {
+            int(s): game.parse_action(text, int(s)) for s, text in data.get("pending", {}).items()
+        }
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
+        if isinstance(exc, MeepleError):
+            raise
+        raise ParameterError(f"malformed state: {exc}") from None
     return state

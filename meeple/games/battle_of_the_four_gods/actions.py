@@ -247,7 +247,10 @@ def parse_selection(text: str, players: int, seat: int) -> Selection:
                 f"(colours: {allowed}; initials {''.join(initials).upper()})"
             )
         mode.extend(targets)
-    for group, label in ((attacks, "attack"), (defends, "defend")):
+    if mode is not None and not (attacks or defends) or (
+            tokens and tokens[-1] in _ATTACK_WORDS | _DEFEND_WORDS):
+        raise ActionParseError(f"{text!r} names no colour after {tokens[-1]!r}")
+    for group, label in ((attacks, "an attack"), (defends, "a defend")):
         if len(set(group)) != len(group):
-            raise ActionParseError(f"{text!r} repeats an {label} indicator; each is chosen once")
+            raise ActionParseError(f"{text!r} repeats {label} indicator; each is chosen once")
     return selection(players, seat, tuple(sorted(attacks)), tuple(sorted(defends)), reveal)

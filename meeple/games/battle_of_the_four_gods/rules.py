@@ -256,16 +256,17 @@ class FourGodsState(State):
             self.stall += 1
             if stall_limit and self.stall > stall_limit:  # B4G-14 drain, before eliminations
                 drain = stall_drain
-                for seat in joint:
+                for seat in self._acting:
                     energy[seat] -= drain
         self.history.append((self.round, tuple(publics), tuple(delta), drain))
         fallen = []
-        for seat in joint:
+        acting = self._acting  # ascending seats, the same set as ``joint``'s
+        for seat in acting:
             energy[seat] += delta[seat]
             if energy[seat] <= 0:  # Results 3 (B4G-10)
                 self.eliminated_round[seat] = self.round
                 fallen.append(seat)
-        alive = [s for s in joint if energy[s] > 0]
+        alive = [s for s in acting if energy[s] > 0]
         if len(alive) == 1:  # Winning the Game (B4G-21)
             self.winners_ = (alive[0],)
         elif not alive:  # everyone left fell this round (B4G-13)
