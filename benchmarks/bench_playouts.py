@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+import meeple
 from meeple.bots import make_bot
 from meeple.engine.registry import game_names, load_game
 
@@ -60,6 +61,25 @@ def engine_playouts(game, seconds: float, seed: int = SEED) -> dict:
     return rates(games, steps, total_length, now - start)
 
 
+def engine_rollouts(game, seconds: float, seed: int = SEED) -> dict:
+    """Whole random playouts with the engine's rollout primitive, ``state.playout(rng)``
+    (the same legal tables and transition as the public loop, without re-validating the
+    actions it drew from the legal tables itself)."""
+    rng = random.Random(seed)
+    games = steps = total_length = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state(games)
+        steps += state.playout(rng)
+        games += 1
+        total_length += state.length()
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    return rates(games, steps, total_length, now - start)
+
+
 def rates(games: int, steps: int, total_length: int, elapsed: float) -> dict:
     return {
         "games": games,
@@ -78,7 +98,8 @@ INLINE_RULES = {
     "reveal_lock": False,
 }
 N = 4
-START, DAMAGE, MAX_ACTIONS, MAX_ROUNDS = 100, 3, 3, 1000
+START, DAMAGE = INLINE_RULES["start_energy"], INLINE_RULES["damage"]
+MAX_ACTIONS, MAX_ROUNDS = INLINE_RULES["max_actions"], INLINE_RULES["max_rounds"]
 DEFEND_SHIFT = 4  # a selection is a mask: bit t = attack seat t, bit 4+t = defend against t
 
 
@@ -158,7 +179,9 @@ def inline_game(rng: random.Random) -> tuple[int, tuple[int, ...]]:
         rows = [LEGAL[s][mask] for s in range(N)]
 
 
-def inline_playouts(seconds: float, seed: int = SEED) -> dict:
+def inline_playouts(seconds: float, seed: int = SEED + 1) -> dict:
+    """Like :func:`engine_playouts`, with :func:`inline_game`. Its own seed, so the mean-length
+    check compares two independent samples (``replay_check`` covers identical streams)."""
     rng = random.Random(seed)
     games = total_length = 0
     start = time.perf_counter()
@@ -240,9 +263,15 @@ def clones(samples: list, seconds: float) -> dict:
 
 # ---------------------------------------------------------------------------- driver
 def machine_info() -> dict:
+    package = Path(meeple.__file__).parent
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=Path(__file__).parent, check=True).stdout.strip()
+        def git(*args: str) -> str:
+            return subprocess.run(["git", *args], capture_output=True, text=True, cwd=package,
+                                  check=True).stdout.strip()
+
+        commit = git("rev-parse", "--short", "HEAD")
+        if git("status", "--porcelain", "--", "."):
+            commit += "+uncommitted"  # the measured meeple/ differs from that commit
     except (OSError, subprocess.CalledProcessError):
         commit = None
     return {
@@ -251,6 +280,7 @@ def machine_info() -> dict:
         "platform": platform.platform(),
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
+        "meeple_path": str(package),
         "meeple_commit": commit,
     }
 
@@ -270,26 +300,34 @@ def summarise(runs: list[dict]) -> dict:
     }
 
 
-def bench_game(name: str, seconds: float) -> tuple[dict, dict | None]:
+def bench_game(name: str, seconds: float) -> dict:
+    """Engine playouts of ``name`` (default variant and seats), best of REPEATS runs."""
     game = load_game(name)
-    info = {"variant": game.variant, "players": game.players}
-    extra = None
-    engine_runs = []
-    if name != FOUR_GODS:
-        for _ in range(REPEATS):
-            engine_runs.append(engine_playouts(game, seconds))
-        return {**info, **summarise(engine_runs)}, None
+    runs, rollout_runs = [], []
+    for _ in range(REPEATS):
+        runs.append(engine_playouts(game, seconds))
+        rollout_runs.append(engine_rollouts(game, seconds))
+    return {"variant": game.variant, "players": game.players,
+            "length_unit": game.capabilities.length_unit, **summarise(runs),
+            "playout": summarise(rollout_runs)}
 
+
+def bench_four_gods(seconds: float) -> tuple[dict, dict]:
+    """Engine playouts, the inline baseline, bot decisions and clones, interleaved."""
+    game = load_game(FOUR_GODS)
     inline_ok = four_gods_matches_inline(game)
     samples = sample_states(game)
-    inline_runs, bot_runs, clone_runs = [], [], []
+    engine_runs, rollout_runs, inline_runs, bot_runs, clone_runs = [], [], [], [], []
     for _ in range(REPEATS):  # interleaved, so machine noise hits every number alike
         engine_runs.append(engine_playouts(game, seconds))
+        rollout_runs.append(engine_rollouts(game, seconds))
         if inline_ok:
             inline_runs.append(inline_playouts(seconds))
         bot_runs.append(bot_decisions(game, samples, seconds))
         clone_runs.append(clones(samples, seconds))
-    engine = {**info, **summarise(engine_runs)}
+    engine = {"variant": game.variant, "players": game.players,
+              "length_unit": game.capabilities.length_unit, **summarise(engine_runs),
+              "playout": summarise(rollout_runs)}
     step_rate = engine["steps_per_s"]
     bot_rate, clone_rate = best(bot_runs, "per_s"), best(clone_runs, "per_s")
     extra = {
@@ -299,21 +337,23 @@ def bench_game(name: str, seconds: float) -> tuple[dict, dict | None]:
         "clone": {"clones_per_s": clone_rate, "ratio_to_engine_steps": clone_rate / step_rate,
                   "runs": clone_runs},
     }
-    if inline_ok:
-        inline = summarise(inline_runs)
-        gap = abs(engine["mean_length"] - inline["mean_length"]) / inline["mean_length"]
-        extra["inline"] = {
-            **inline,
-            "engine_over_inline": engine["games_per_s"] / inline["games_per_s"],
-            "engine_over_inline_median": engine["games_per_s_median"]
-            / inline["games_per_s_median"],
-            "mean_length_gap": gap,
-            "lengths_agree": gap < 0.03,
-            "replay_check": replay_check(game),
-        }
-    else:
+    if not inline_ok:
         extra["inline"] = {"skipped": "the default variant is not the seed rules the inline "
                                       "loop implements"}
+        return engine, extra
+    inline = summarise(inline_runs)
+    gap = abs(engine["mean_length"] - inline["mean_length"]) / inline["mean_length"]
+    extra["inline"] = {
+        **inline,
+        "engine_over_inline": engine["games_per_s"] / inline["games_per_s"],
+        "engine_over_inline_median": engine["games_per_s_median"] / inline["games_per_s_median"],
+        "playout_over_inline": engine["playout"]["games_per_s"] / inline["games_per_s"],
+        "playout_over_inline_median": (engine["playout"]["games_per_s_median"]
+                                       / inline["games_per_s_median"]),
+        "mean_length_gap": gap,
+        "lengths_agree": gap < 0.03,
+        "replay_check": replay_check(game),
+    }
     return engine, extra
 
 
@@ -330,10 +370,11 @@ def print_table(report: dict) -> None:
           f"{m['cpu_count']} CPUs, commit {m['meeple_commit']}; best of {REPEATS} x "
           f"{report['seconds_per_measurement']} s, one core")
     print(f"{'game':<28}{'variant':<10}{'seats':>5}{'games/s':>11}{'steps/s':>12}"
-          f"{'mean length':>13}")
+          f"{'mean length':>13}{'playout() games/s':>19}")
     for name, r in report["games"].items():
         print(f"{name:<28}{r['variant']:<10}{r['players']:>5}{r['games_per_s']:>11,.0f}"
-              f"{r['steps_per_s']:>12,.0f}{r['mean_length']:>13.2f}")
+              f"{r['steps_per_s']:>12,.0f}{r['mean_length']:>13.2f}"
+              f"{r['playout']['games_per_s']:>19,.0f}")
     fg = report.get("four_gods")
     if not fg:
         return
@@ -347,8 +388,16 @@ def print_table(report: dict) -> None:
               f"{engine['steps_per_s']:>11,.0f} steps/s   mean length {engine['mean_length']:.2f}")
         print(f"  inline loop   {inline['games_per_s']:>10,.0f} games/s "
               f"{inline['steps_per_s']:>11,.0f} steps/s   mean length {inline['mean_length']:.2f}")
+        rollout = engine["playout"]
+        print(f"  playout()     {rollout['games_per_s']:>10,.0f} games/s "
+              f"{rollout['steps_per_s']:>11,.0f} steps/s   mean length "
+              f"{rollout['mean_length']:.2f}")
         print(f"  engine/inline {inline['engine_over_inline']:>10.3f} "
-              f"(median-based {inline['engine_over_inline_median']:.3f}; target >= 0.5)")
+              f"(median-based {inline['engine_over_inline_median']:.3f}; target >= 0.5) "
+              "public per-call API loop")
+        print(f"  playout/inline{inline['playout_over_inline']:>10.3f} "
+              f"(median-based {inline['playout_over_inline_median']:.3f}; target >= 0.5) "
+              "state.playout(rng)")
         print(f"  mean lengths differ by {inline['mean_length_gap']:.2%} "
               f"({'agree' if inline['lengths_agree'] else 'DISAGREE'}, limit 3%); replay check: "
               f"{inline['replay_check']['identical']}/{inline['replay_check']['games']} "
@@ -388,9 +437,10 @@ def main(argv: list[str] | None = None) -> int:
               "games": {}}
     for name in names:
         print(f"measuring {name} ...", file=sys.stderr, flush=True)
-        report["games"][name], extra = bench_game(name, args.seconds)
-        if extra is not None:
-            report["four_gods"] = extra
+        if name == FOUR_GODS:
+            report["games"][name], report["four_gods"] = bench_four_gods(args.seconds)
+        else:
+            report["games"][name] = bench_game(name, args.seconds)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print_table(report)

@@ -94,6 +94,7 @@ class Pig(Game):
             state.scores_ = [int(x) for x in data["scores"]]
             state.turn_total, state.to_move = int(data["turn_total"]), int(data["to_move"])
             state.turns, state.last_roll = int(data["turns"]), data["last_roll"]
+            state._refresh_acting()
         except (KeyError, TypeError, ValueError) as exc:
             raise ParameterError(f"malformed Pig state: {exc}") from None
         return state
@@ -111,19 +112,18 @@ class PigState(State):
         self.to_move = 0
         self.turns = 0
         self.last_roll: int | None = None
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        over = self._winner() is not None or self.turns >= self.game.params["max_turns"]
+        self._acting = () if over else (self.to_move,)
 
     def _winner(self) -> int | None:
         best = max(self.scores_)
         return self.scores_.index(best) if best >= self.game.params["target"] else None
 
-    def is_terminal(self) -> bool:
-        return self._winner() is not None or self.turns >= self.game.params["max_turns"]
-
     def is_truncated(self) -> bool:
         return self._winner() is None and self.turns >= self.game.params["max_turns"]
-
-    def _acting_seats(self) -> tuple[int, ...]:
-        return () if self.is_terminal() else (self.to_move,)
 
     def _legal_actions(self, seat: int) -> Sequence[PigAction]:
         return (ROLL, HOLD)
@@ -142,6 +142,7 @@ class PigState(State):
             self.last_roll = None
         self.turns += 1
         self.to_move = (self.to_move + 1) % self.game.players
+        self._refresh_acting()
 
     def returns(self) -> tuple[float, ...]:
         n = self.game.players

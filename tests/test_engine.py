@@ -109,6 +109,7 @@ class DiceRace(Game):
         state.points = list(data["points"])
         state.turn = data["turn"]
         state.rolls = list(data["rolls"])
+        state._update_acting()
         return state
 
 
@@ -120,9 +121,11 @@ class DiceState(State):
         self.points = [0] * game.players
         self.turn = 0
         self.rolls: list[int] = []
+        self._update_acting()
 
-    def _acting_seats(self) -> tuple[int, ...]:
-        return () if self.is_terminal() else (self.turn % self.game.players,)
+    def _update_acting(self) -> None:
+        over = max(self.points) >= self.game.params["target"] or self.turn >= 40
+        self._acting = () if over else (self.turn % self.game.players,)
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return (Move(seat, False), Move(seat, True))
@@ -134,9 +137,7 @@ class DiceState(State):
         if not move.hold:
             self.points[seat] += roll
         self.turn += 1
-
-    def is_terminal(self) -> bool:
-        return max(self.points) >= self.game.params["target"] or self.turn >= 40
+        self._update_acting()
 
     def returns(self) -> tuple[float, ...]:
         if not self.is_terminal():

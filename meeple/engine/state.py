@@ -4,11 +4,18 @@ The public methods here are the whole API that bots, the lab, the adapters and t
 use. They handle terminal states, whose turn it is, legality and simultaneous submissions once,
 for every game (engine-patterns 3 and 8); a game implements only the underscored hooks.
 
-Simultaneous decisions (rules-questions X-2): when ``_acting_seats()`` names several seats, each
+Simultaneous decisions (rules-questions X-2): when ``_acting`` holds several seats, each
 submits privately, either all at once with :meth:`State.apply_actions` or one by one with
 :meth:`State.apply_action` (as a web client would). Submitted-but-unresolved actions are held as
 *pending*, hidden from other seats' views, and the game's transition runs once every acting seat
 has submitted. A pending action cannot be changed.
+
+The game contract, in short: keep ``self._acting`` (the seats that decide now, ascending; empty
+exactly when the game is over) up to date from ``__init__`` and ``_apply``, list legal actions
+in ``_legal_actions`` (or all acting seats' at once in ``_legal_tables``), and transition in
+``_apply``. The base caches each decision's legal actions once, so ``legal_actions`` and the
+legality check of ``apply_action(s)`` are dictionary look-ups (playouts and search call them
+millions of times).
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import (
@@ -35,32 +42,42 @@ if TYPE_CHECKING:
 
 STATE_FORMAT = "meeple-state/1"
 
+#: One acting seat's legal actions: (the actions in order, a container for membership tests).
+LegalEntry = tuple[Sequence["Action"], Collection["Action"]]
+
 
 class State(ABC):
     """Base class of every game state. See the module docstring for the protocol."""
 
-    __slots__ = ("game", "seed", "_rng", "_pending")
+    __slots__ = ("game", "seed", "_rng", "_pending", "_acting", "_legal")
 
     def __init__(self, game: Game, seed: int) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        if type(seed) is not int or seed < 0:  # bool is refused too
             raise ParameterError(f"seed = {seed!r} must be a non-negative integer")
         self.game = game
         self.seed = seed
         self._rng: random.Random | None = None
         self._pending: dict[int, Action] = {}
+        #: Seats that decide at this node, ascending; empty exactly when terminal. The game
+        #: keeps it current.
+        self._acting: tuple[int, ...] = ()
+        #: This decision's legal tables (see ``_legal_tables``); None until first asked.
+        self._legal: Mapping[int, LegalEntry] | None = None
 
     # ------------------------------------------------------------------------ game hooks
-    @abstractmethod
-    def _acting_seats(self) -> tuple[int, ...]:
-        """Seats that decide at this node, ascending; empty exactly when terminal."""
-
     @abstractmethod
     def _legal_actions(self, seat: int) -> Sequence[Action]:
         """Legal actions of an acting ``seat``, in a deterministic order, never empty."""
 
-    def _is_legal(self, seat: int, action: Action) -> bool:
-        """Whether ``seat`` may play ``action`` now. Override only to make it faster."""
-        return action in self._legal_actions(seat)
+    def _legal_tables(self) -> Mapping[int, LegalEntry]:
+        """For every acting seat: its legal actions and a container of the same actions for
+        membership tests. Called at most once per decision; the result is never mutated, so a
+        game may return a shared, memoised mapping. Override for speed."""
+        tables = {}
+        for seat in self._acting:
+            actions = tuple(self._legal_actions(seat))
+            tables[seat] = (actions, frozenset(actions))
+        return tables
 
     def _illegal_reason(self, seat: int, action: Action) -> str:
         """Why ``action`` is illegal for ``seat`` (called only when it is). Override to explain."""
@@ -70,9 +87,9 @@ class State(ABC):
     def _apply(self, joint: Mapping[int, Action]) -> None:
         """Apply the legal actions of every acting seat (one entry at a sequential decision)."""
 
-    @abstractmethod
     def is_terminal(self) -> bool:
-        """Whether the playthrough is over (by the rules or by the length cap)."""
+        """Whether the playthrough is over (by the rules or by the length cap): no seat acts."""
+        return not self._acting
 
     @abstractmethod
     def returns(self) -> tuple[float, ...]:
@@ -122,10 +139,9 @@ class State(ABC):
 
     def current_players(self) -> tuple[int, ...]:
         """Seats that must act now and have not yet submitted; ``()`` when terminal."""
-        acting = self._acting_seats()
         if self._pending:
-            return tuple(s for s in acting if s not in self._pending)
-        return acting
+            return tuple(s for s in self._acting if s not in self._pending)
+        return self._acting
 
     def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         """The legal actions of ``seat`` now, in a deterministic order.
@@ -139,9 +155,13 @@ class State(ABC):
         """
         if seat is None:
             seat = self._single_actor()
-        if seat not in self._acting_seats() or (self._pending and seat in self._pending):
+        tables = self._legal
+        if tables is None:
+            tables = self._legal = self._legal_tables()
+        entry = tables.get(seat)
+        if entry is None or (self._pending and seat in self._pending):
             return ()
-        return self._legal_actions(seat)
+        return entry[0]
 
     def apply_action(self, action: Action, seat: int | None = None) -> None:
         """One seat acts (at a simultaneous decision: submits, resolved once all have).
@@ -155,7 +175,7 @@ class State(ABC):
             IllegalActionError: the action is not legal for that seat now.
             On any error the state is unchanged.
         """
-        acting = self._acting_seats()
+        acting = self._acting
         if not acting:
             raise GameOverError(f"the game is over; {action} cannot be applied")
         if seat is None:
@@ -166,12 +186,12 @@ class State(ABC):
             raise NotYourTurnError(self._turn_message(seat))
         self._check(seat, action)
         if len(acting) == 1:
-            self._apply({seat: action})
+            self._resolve({seat: action})
             return
         self._pending[seat] = action
         if len(self._pending) == len(acting):
             joint, self._pending = self._pending, {}
-            self._apply(joint)
+            self._resolve(joint)
 
     def apply_actions(self, joint: Mapping[int, Action]) -> None:
         """Every seat still to act submits at once; the decision then resolves.
@@ -182,24 +202,71 @@ class State(ABC):
             GameOverError, NotYourTurnError, IllegalActionError: as for :meth:`apply_action`;
             all actions are checked before any is applied, so on error nothing changes.
         """
-        acting = self._acting_seats()
+        acting = self._acting
         if not acting:
             raise GameOverError("the game is over; no actions can be applied")
         pending = self._pending
         wanted = [s for s in acting if s not in pending] if pending else acting
-        if len(joint) != len(wanted) or not all(s in joint for s in wanted):
-            raise NotYourTurnError(
-                f"expected one action from each of seats {list(wanted)}, got seats "
-                f"{sorted(joint)}"
-            )
-        is_legal = self._is_legal
-        for seat, action in joint.items():
-            if not is_legal(seat, action):
-                self._check(seat, action)  # raises with the reason
+        # ``tables`` has exactly the acting seats, so with no pending seat, equal sizes and
+        # every key found in it, the keys are exactly the acting seats.
+        if len(joint) != len(wanted) or (pending and joint.keys() != set(wanted)):
+            raise NotYourTurnError(self._joint_message(wanted, joint))
+        tables = self._legal
+        if tables is None:
+            tables = self._legal = self._legal_tables()
+        try:
+            for seat, action in joint.items():
+                if action not in tables[seat][1]:
+                    self._check(seat, action)  # raises with the reason
+        except KeyError:
+            raise NotYourTurnError(self._joint_message(wanted, joint)) from None
+        except TypeError:  # an unhashable seat or action: let _check name it
+            for seat, action in joint.items():
+                if seat not in tables:
+                    raise NotYourTurnError(self._joint_message(wanted, joint)) from None
+                self._check(seat, action)
         if pending:
             joint = {**pending, **joint}
             self._pending = {}
+        self._legal = None
         self._apply(joint)
+
+    def playout(self, rng: random.Random, max_steps: int | None = None) -> int:
+        """Play uniformly random legal actions from here until the end (a rollout).
+
+        Every acting seat draws from its legal actions with ``rng`` (the caller's stream, never
+        the state's chance stream), pending submissions are kept, and the game's own
+        transition runs exactly as through :meth:`apply_actions`; only the re-check of actions
+        taken from the legal tables themselves is skipped. Used by search rollouts and the
+        playout benchmark.
+
+        Args:
+            rng: the random stream to draw actions from.
+            max_steps: stop after this many steps even if not terminal (None: play to the end).
+        Returns:
+            The number of steps (joint actions) applied.
+        """
+        choice = rng.choice
+        limit = float("inf") if max_steps is None else max_steps
+        steps = 0
+        acting = self._acting
+        while acting and steps < limit:
+            tables = self._legal
+            if tables is None:
+                tables = self._legal_tables()
+            joint = self._pending
+            if joint:
+                self._pending = {}
+            else:
+                joint = {}
+            for seat in acting:  # a plain loop: a comprehension costs a frame in 3.11
+                if seat not in joint:
+                    joint[seat] = choice(tables[seat][0])
+            self._legal = None
+            self._apply(joint)
+            steps += 1
+            acting = self._acting
+        return steps
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now, as JSON-compatible data; ``None`` for a spectator.
@@ -232,6 +299,8 @@ class State(ABC):
         new = self._copy()
         new.game = self.game
         new.seed = self.seed
+        new._acting = self._acting
+        new._legal = self._legal
         new._pending = dict(self._pending)
         if self._rng is None:
             new._rng = None
@@ -278,16 +347,33 @@ class State(ABC):
             )
         return acting[0]
 
+    @staticmethod
+    def _joint_message(wanted: Sequence[int], joint: Mapping[Any, Any]) -> str:
+        return (f"expected one action from each of seats {list(wanted)}, got seats "
+                f"{sorted(joint, key=str)}")
+
     def _turn_message(self, seat: int) -> str:
         if seat in self._pending:
             return f"seat {seat} has already submitted this decision"
         return f"seat {seat} is not to act now; seats to act: {list(self.current_players())}"
 
     def _check(self, seat: int, action: Action) -> None:
-        if not self._is_legal(seat, action):
+        tables = self._legal
+        if tables is None:
+            tables = self._legal = self._legal_tables()
+        entry = tables.get(seat)
+        try:
+            legal = entry is not None and action in entry[1]
+        except TypeError:  # an unhashable non-action
+            legal = False
+        if not legal:
             raise IllegalActionError(
                 f"seat {seat} cannot play {action!s}: {self._illegal_reason(seat, action)}"
             )
+
+    def _resolve(self, joint: Mapping[int, Action]) -> None:
+        self._legal = None
+        self._apply(joint)
 
 
 def restore_state(game: Game, data: Mapping[str, Any]) -> State:

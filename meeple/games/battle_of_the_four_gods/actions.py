@@ -16,8 +16,8 @@ Notation (canonical text, printed by ``str``):
 ``parse_selection`` also accepts ``a:bg d:r``, ``ab ag dr``, ``attack blue green defend red``,
 ``-`` or an empty line for pass, in any letter case.
 
-Selections are interned: one object per (players, seat, indicators, reveal), so equal
-selections are identical and legality checks are set look-ups.
+Selections are interned: one object per (players, seat, indicators, reveal), made only by
+:func:`selection`, so equal selections are identical and legality checks are identity look-ups.
 """
 
 from __future__ import annotations
@@ -115,47 +115,51 @@ class Selection(Action):
     def __repr__(self) -> str:
         return f"Selection({COLOURS[self.seat]}: {self._text})"
 
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        return (
-            type(other) is Selection
-            and other._code == self._code
-            and other.seat == self.seat
-            and other.players == self.players
-        )
+    # Selections are interned (one object per value, see ``selection``), so equality and
+    # hashing are object identity: C-level speed for the legality checks of every playout.
+    def __copy__(self) -> Selection:
+        return self
 
-    def __hash__(self) -> int:
-        return self._code | self.seat << 7 | self.players << 9
+    def __deepcopy__(self, memo: dict) -> Selection:
+        return self
 
     def __reduce__(self):  # interned values unpickle to the interned object
         return (selection, (self.players, self.seat, self.attacks, self.defends, self.reveal))
 
 
-@cache
+_INTERNED: dict[tuple[int, int, tuple[int, ...], tuple[int, ...], bool], Selection] = {}
+
+
 def selection(players: int, seat: int, attacks: tuple[int, ...], defends: tuple[int, ...],
               reveal: bool = False) -> Selection:
-    """The interned selection of ``seat`` with these indicators.
+    """The interned selection of ``seat`` with these indicators (the only way to make one).
 
     Args:
         players: seat count (2..4); seat, attacks and defends are seats below it.
         attacks, defends: ascending tuples of opponent seats (never ``seat`` itself).
+        reveal: submitted face up (variant ``reveal_lock``).
     Raises:
         ActionParseError: for a seat out of range, an own-colour or repeated indicator.
     """
-    for group, label in ((attacks, "attack"), (defends, "defend")):
-        if tuple(sorted(set(group))) != tuple(group):
+    key = (players, seat, tuple(attacks), tuple(defends), bool(reveal))
+    found = _INTERNED.get(key)
+    if found is not None:
+        return found
+    if not (isinstance(players, int) and 2 <= players <= len(COLOURS)):
+        raise ActionParseError(f"Four Gods has 2..{len(COLOURS)} players, not {players!r}")
+    if not (isinstance(seat, int) and 0 <= seat < players):
+        raise ActionParseError(f"there is no seat {seat!r} in a {players}-player game")
+    for group, label in ((key[2], "attack"), (key[3], "defend")):
+        if tuple(sorted(set(group))) != group:
             raise ActionParseError(f"each {label} indicator may be chosen once, in seat order")
         for t in group:
-            if not (0 <= t < players):
-                raise ActionParseError(f"there is no seat {t} in a {players}-player game")
+            if not (isinstance(t, int) and 0 <= t < players):
+                raise ActionParseError(f"there is no seat {t!r} in a {players}-player game")
             if t == seat:
                 raise ActionParseError(
                     f"{COLOURS[seat]} has no indicator for its own colour (Game Setup 4)"
                 )
-    if not (0 <= seat < players):
-        raise ActionParseError(f"there is no seat {seat} in a {players}-player game")
-    return Selection(players, seat, attacks, defends, reveal)
+    return _INTERNED.setdefault(key, Selection(*key))
 
 
 @cache

@@ -46,7 +46,13 @@ class FourGods(Game):
     max_players = 4
     default_players = 4
 
-    __slots__ = ()
+    #: ``(attack_cost, defend_cost, damage, defend_refund, stall_rounds, stall_drain,
+    #: max_rounds, energy_cap)``: the parameters the hot path reads, once per spec.
+    constants: tuple[int, int, int, int, int, int, int, int]
+    #: Energy cost of every selection that has appeared in a legal table of this spec (a memo
+    #: filled with the tables, so every selection that reaches ``_apply`` is in it).
+    costs: dict[Selection, int]
+    __slots__ = ("constants", "costs")
 
     @property
     def capabilities(self) -> Capabilities:
@@ -93,17 +99,22 @@ class FourGods(Game):
 
         return render_view
 
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        p = self.params
+        unit = 1 if p["limit_mode"] == "count" else max(p["attack_cost"], p["defend_cost"])
+        object.__setattr__(self, "constants", (
+            p["attack_cost"], p["defend_cost"], p["damage"], p["defend_refund"],
+            p["stall_rounds"], p["stall_drain"], p["max_rounds"], p["max_actions"] * unit,
+        ))
+        object.__setattr__(self, "costs", {})
+
     @property
-    def constants(self) -> tuple[int, int, int, int, int, int, int]:
-        """``(attack_cost, defend_cost, damage, defend_refund, stall_rounds, stall_drain,
-        max_rounds)``, read once per spec for the hot path."""
-        entry = self._cache.get("constants")
-        if entry is None:
-            p = self.params
-            entry = (p["attack_cost"], p["defend_cost"], p["damage"], p["defend_refund"],
-                     p["stall_rounds"], p["stall_drain"], p["max_rounds"])
-            self._cache["constants"] = entry
-        return entry
+    def energy_cap(self) -> int:
+        """The energy from which every selection of at most ``max_actions`` indicators is
+        affordable; legal tables are looked up with ``min(energy, energy_cap)``."""
+        return self.constants[7]
 
     def legal_table(self, seat: int, alive_mask: int, energy: int
                     ) -> tuple[tuple[Selection, ...], frozenset[Selection]]:
@@ -126,6 +137,7 @@ class FourGods(Game):
                         continue
                     if any(not alive_mask >> t & 1 for t in sel.attacks + sel.defends):
                         continue
+                    self.costs[sel] = sel.cost(ac, dc)
                     need = sel.size if by_count else sel.cost(ac, dc)
                     if need <= energy:
                         legal.append(sel)
@@ -172,7 +184,7 @@ class FourGodsState(State):
     """
 
     __slots__ = ("energy", "eliminated_round", "round", "stall", "history", "winners_",
-                 "truncated", "_acting", "_alive_mask", "_tables")
+                 "truncated", "_alive_mask", "_tables", "_low")
 
     def __init__(self, game: FourGods, seed: int) -> None:
         super().__init__(game, seed)
@@ -184,7 +196,12 @@ class FourGodsState(State):
         self.history: list[RoundLog] = []
         self.winners_: tuple[int, ...] | None = None
         self.truncated = False
-        self._refresh_acting()
+        initial = game._cache.get("initial")  # the same for every seed: no chance in setup
+        if initial is None:
+            self._refresh_acting()
+            game._cache["initial"] = (self._acting, self._alive_mask, self._tables, self._low)
+        else:
+            self._acting, self._alive_mask, self._tables, self._low = initial
 
     def _refresh_acting(self) -> None:
         alive = tuple(s for s, r in enumerate(self.eliminated_round) if r == 0)
@@ -193,25 +210,20 @@ class FourGodsState(State):
         self._refresh_tables()
 
     def _refresh_tables(self) -> None:
-        """Look up each acting seat's legal selections once per round (the list is replaced,
-        never mutated, so clones may share it)."""
+        """Look up each acting seat's legal selections (a new dict, never mutated, so clones
+        share it). ``_low`` records whether any seat was below the energy cap, i.e. whether
+        the tables can change while nobody is eliminated."""
         game = self.game
-        cache, mask, energy = game._cache, self._alive_mask << 3, self.energy
-        tables: list[Any] = [None] * game.players
-        for seat in self._acting:
-            tables[seat] = (cache.get(energy[seat] << 7 | mask | seat)
-                            or game.legal_table(seat, self._alive_mask, energy[seat]))
-        self._tables = tables
+        cap, table, mask, energy = game.energy_cap, game.legal_table, self._alive_mask, self.energy
+        self._tables = {s: table(s, mask, min(energy[s], cap)) for s in self._acting}
+        self._low = any(energy[s] < cap for s in self._acting)
 
     # --------------------------------------------------------------------------- hooks
-    def _acting_seats(self) -> tuple[int, ...]:
-        return self._acting
-
     def _legal_actions(self, seat: int) -> Sequence[Selection]:
         return self._tables[seat][0]
 
-    def _is_legal(self, seat: int, action: Any) -> bool:
-        return action in self._tables[seat][1]
+    def _legal_tables(self) -> Mapping[int, Any]:
+        return self._tables
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
         if not isinstance(action, Selection) or action.players != self.game.players:
@@ -233,22 +245,26 @@ class FourGodsState(State):
 
     def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
         """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""
-        ac, dc, damage, refund, stall_limit, stall_drain, max_rounds = self.game.constants
-        n = self.game.players
-        delta = [0] * n
-        publics: list[Any] = [None] * n
-        for seat, sel in joint.items():
-            delta[seat] -= len(sel.attacks) * ac + len(sel.defends) * dc  # Results 1
-            publics[seat] = sel.public
-        for seat, sel in joint.items():  # Results 2: all attacks at once (B4G-7, B4G-12)
-            guard = 16 << seat
-            for target in sel.attacks:
-                if joint[target].mask & guard:
-                    delta[target] += refund  # defended (B4G-8)
-                else:
-                    delta[target] -= damage
-        self.round += 1
+        game = self.game
+        _, _, damage, refund, stall_limit, stall_drain, max_rounds, cap = game.constants
+        cost = game.costs  # legal selections only reach here, and each has its cost
         energy = self.energy
+        delta = [0] * len(energy)
+        publics: list[Any] = [None] * len(energy)
+        # Every effect is computed from the pre-round energies and summed (B4G-7), so one
+        # pass serves: Results 1 (costs) and Results 2 (attacks, all at once; B4G-12).
+        for seat, sel in joint.items():
+            attacks = sel.attacks
+            delta[seat] -= cost[sel]
+            publics[seat] = sel.public
+            if attacks:
+                guard = 16 << seat
+                for target in attacks:
+                    if joint[target].mask & guard:
+                        delta[target] += refund  # defended (B4G-8)
+                    else:
+                        delta[target] -= damage
+        self.round += 1
         drain = 0
         if any(delta):
             self.stall = 0
@@ -259,13 +275,19 @@ class FourGodsState(State):
                 for seat in self._acting:
                     energy[seat] -= drain
         self.history.append((self.round, tuple(publics), tuple(delta), drain))
-        fallen = []
         acting = self._acting  # ascending seats, the same set as ``joint``'s
+        lowest = cap
         for seat in acting:
-            energy[seat] += delta[seat]
-            if energy[seat] <= 0:  # Results 3 (B4G-10)
-                self.eliminated_round[seat] = self.round
-                fallen.append(seat)
+            e = energy[seat] = energy[seat] + delta[seat]
+            if e < lowest:
+                lowest = e
+        if lowest > 0 and self.round < max_rounds:  # the common case: the next round opens
+            if lowest < cap or self._low:  # some seat's legal selections may have changed
+                self._refresh_tables()
+            return
+        fallen = [s for s in acting if energy[s] <= 0]
+        for seat in fallen:
+            self.eliminated_round[seat] = self.round
         alive = [s for s in acting if energy[s] > 0]
         if len(alive) == 1:  # Winning the Game (B4G-21)
             self.winners_ = (alive[0],)
@@ -276,13 +298,7 @@ class FourGodsState(State):
             best = max(energy[s] for s in alive)
             self.winners_ = tuple(s for s in alive if energy[s] == best)
             self.truncated = True
-        if fallen or self.winners_ is not None:
-            self._refresh_acting()
-        else:
-            self._refresh_tables()
-
-    def is_terminal(self) -> bool:
-        return self.winners_ is not None
+        self._refresh_acting()
 
     def returns(self) -> tuple[float, ...]:
         """Win share: each winning seat gets 1/k (k tied winners), others 0; zeros mid-game."""
@@ -330,9 +346,9 @@ class FourGodsState(State):
         new.history = self.history.copy()
         new.winners_ = self.winners_
         new.truncated = self.truncated
-        new._acting = self._acting
         new._alive_mask = self._alive_mask
         new._tables = self._tables
+        new._low = self._low
         return new
 
     def _data(self) -> dict[str, Any]:
