@@ -274,7 +274,7 @@ def _scores_plot(results: Sequence[Mapping[str, Any]]) -> bytes:
                 ax.hist(values, bins=edges, weights=weights, histtype="step", color=colour,
                         linewidth=1.6)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax.legend(loc="upper left", frameon=False, fontsize=9)
+        ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
         _no_data(ax, "no scores")
     ax.set_xlabel("final score", color=_INK)

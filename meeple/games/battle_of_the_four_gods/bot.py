@@ -59,7 +59,11 @@ class HeuristicBot(Bot):
         attack_prob, defend_prob, attacked_last = self._habits(view["history"], alive)
 
         defend_value = {o: attack_prob[o] * (damage + refund) - dc for o in alive}
-        leader = max(alive, key=lambda s: energy[s]) if alive else None
+        # The leader is an opponent strictly ahead of every other seat; on a tie there is
+        # none (picking the lowest seat would make RED everybody's target, a seat bias).
+        top = max((energy[s] for s in alive), default=None)
+        leaders = [s for s in alive if energy[s] == top]
+        leader = leaders[0] if len(leaders) == 1 else None
         attack_value = {}
         pressure = STALL_PRESSURE * min(view["stall"], 5)
         for t in alive:
