@@ -7,6 +7,7 @@ one-line message with exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import select
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -180,6 +181,9 @@ def play(
     param: ParamOpt = None,
     record: Annotated[Path | None, typer.Option(
         "--record", help="save the game's record to this JSON file")] = None,
+    timer: Annotated[bool, typer.Option(
+        "--timer/--no-timer",
+        help="time each of your decisions by the game's timer_seconds parameter")] = False,
 ):
     """Play one seat in the terminal against bots (you see only your seat's view)."""
     from meeple.terminal import TerminalSession
@@ -187,8 +191,13 @@ def play(
     try:
         game = _load(game_name, variant, players, param)
         bot_list = _bots(bots)
+        seconds = None
+        if timer:
+            if "timer_seconds" not in game.params:
+                raise ParameterError(f"{game.name} has no timer_seconds parameter")
+            seconds = float(game.params["timer_seconds"]) or None
         session = TerminalSession(game, seat, bot_list, seed, console,
-                                  read_line=_read_line)
+                                  read_line=_read_line, timer=seconds)
         _, rec, finished = session.run()
     except MeepleError as exc:
         raise _fail(str(exc)) from None
@@ -199,8 +208,13 @@ def play(
         raise typer.Exit(code=1)
 
 
-def _read_line(prompt: str) -> str:
+def _read_line(prompt: str, timeout: float | None = None) -> str:
     console.print(prompt, end="")
+    if timeout is not None:
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)  # POSIX terminals and pipes
+        if not ready:
+            console.print()
+            raise TimeoutError
     line = sys.stdin.readline()
     if not line:
         console.print()

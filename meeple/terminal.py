@@ -11,6 +11,7 @@ seats with those initials), ``quit``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,16 +43,21 @@ class TerminalSession:
         bots: bot names for the other seats, cycled in seat order.
         seed: the game seed (bots derive theirs from it).
         console: where to print (rich console).
-        read_line: returns the next input line; raises EOFError at end of input.
+        read_line: ``read_line(prompt, timeout)`` returns the next input line; raises
+            EOFError at end of input and TimeoutError when ``timeout`` seconds pass first.
+        timer: seconds per decision (None: untimed). When it runs out, the game's
+            ``timeout_action`` is submitted (Four Gods: ``pass``, B4G-17).
     """
 
     def __init__(self, game: Game, seat: int, bots: Sequence[str], seed: int,
-                 console: Console, read_line: Callable[[str], str] = input) -> None:
+                 console: Console, read_line: Callable[[str, float | None], str] = (
+                     lambda prompt, timeout: input(prompt)),
+                 timer: float | None = None) -> None:
         if not 0 <= seat < game.players:
             raise MeepleError(f"seat {seat} is not a seat of this {game.players}-seat game "
                               f"(0..{game.players - 1})")
         self.game, self.seat, self.seed = game, seat, seed
-        self.console, self.read_line = console, read_line
+        self.console, self.read_line, self.timer = console, read_line, timer
         others = [s for s in range(game.players) if s != seat]
         names = [bots[i % len(bots)] for i in range(len(others))] if bots else []
         self.agents: list[Any] = [None] * game.players
@@ -111,12 +117,22 @@ class TerminalSession:
         self._show(state)
         legal = state.legal_actions(me)
         examples = ", ".join(str(a) for a in legal[:4])
+        deadline = None if self.timer is None else time.monotonic() + self.timer
         while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            clock = "" if remaining is None else f" {remaining:.0f}s left"
             try:
-                line = self.read_line(f"{self._name(me)} ({len(legal)} legal, e.g. {examples}) > ")
+                line = self.read_line(
+                    f"{self._name(me)} ({len(legal)} legal, e.g. {examples}){clock} > ",
+                    remaining)
             except EOFError:
                 self.console.print("[yellow]input ended; leaving the game[/]")
                 raise QuitGame from None
+            except TimeoutError:
+                action = self.game.timeout_action(me, legal)
+                self.console.print(f"[yellow]time is up: {escape(str(action))} submitted[/]")
+                state.apply_action(action, me)
+                return action
             text = line.strip()
             word = text.split(" ", 1)[0].lower()
             if word in ("quit", "exit"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -157,3 +158,20 @@ def test_console_script_runs_a_playtest(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert (out / "report.html").exists() and (out / "summary.json").exists()
+
+
+def test_play_timer_submits_pass_when_time_runs_out():
+    """B4G-17: with --timer, a silent seat submits the empty selection when time is up."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "play", GAME, "--seat", "0", "--bots", "random",
+         "--timer", "--param", "timer_seconds=1", "--record", "/dev/null"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        time.sleep(1.6)  # one decision's timer (1 s) runs out while we stay silent
+        out, err = proc.communicate("quit\n", timeout=60)
+    finally:
+        proc.kill()
+    assert "time is up: pass submitted" in out, out + err
+    assert "RED: pass" in out
+    assert "Traceback" not in out + err

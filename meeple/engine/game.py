@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -180,6 +180,11 @@ class Game(ABC):
     def seat_names(self) -> tuple[str, ...]:
         """Display names of the seats, index = seat (default ``Seat 0``, ``Seat 1``, ...)."""
         return tuple(f"Seat {i}" for i in range(self.players))
+
+    def timeout_action(self, seat: int, legal_actions: Sequence[Action]) -> Action:
+        """What a seat submits when its decision timer runs out (human play only): by default
+        the first legal action, which each game's canonical order makes its null move."""
+        return legal_actions[0]
 
     def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
         """The game's own bots by name: ``factory(game, seat, seed) -> bot``. Default none."""
