@@ -15,10 +15,17 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from meeple.bots import bot_names
+from meeple.bots import bot_names, make_bot
 from meeple.engine.errors import MeepleError, ParameterError
 from meeple.engine.game import Game
 from meeple.engine.record import Record, replay
@@ -30,8 +37,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)  # paths and hints are never broken up
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 GameArg = Annotated[str, typer.Argument(help="game name (see 'meeple games')")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="named variant")]
@@ -56,10 +63,13 @@ def _load(name: str, variant: str | None, players: int | None, params: list[str]
     return load_game(name, variant=variant, players=players, **overrides)
 
 
-def _bots(text: str) -> list[str]:
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    if not names:
-        raise ParameterError("--bots needs at least one bot name")
+def _bots(text: str, game: Game) -> list[str]:
+    names = [b.strip() for b in text.split(",")]
+    if not text.strip() or not all(names):
+        raise ParameterError(f"--bots {text!r} has an empty name; bots: "
+                             f"{', '.join(bot_names(game))}")
+    for name in set(names):
+        make_bot(name, game, 0, 0)  # raises ParameterError naming the bots there are
     return names
 
 
@@ -107,6 +117,15 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="machine-readable
             alias = f" ({', '.join(v['aliases'])})" if v["aliases"] else ""
             table.add_row(v["name"] + alias, v["description"])
         console.print(table)
+        console.print("  parameters (set with --param NAME=VALUE):")
+        params = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        params.add_column("parameter")
+        params.add_column("default")
+        params.add_column("allowed")
+        params.add_column("meaning")
+        for p in entry["parameters"]:
+            params.add_row(p["name"], str(p["default"]), p["allowed"], p["doc"])
+        console.print(params)
 
 
 # --------------------------------------------------------------------------------- playtest
@@ -134,15 +153,20 @@ def playtest(
 
     try:
         game = _load(game_name, variant, players, param)
-        bot_list = _bots(bots)
+        bot_list = _bots(bots, game)
         if seed < 0:
             raise ParameterError(f"--seed {seed} must be a non-negative integer")
-        out.mkdir(parents=True, exist_ok=True)
-        if n_games % game.players and not quiet:
+        if n_games < 1:
+            raise ParameterError(f"--games {n_games} must be at least 1")
+        if jobs < 0:
+            raise ParameterError(f"--jobs {jobs} must be 0 (all cores) or more")
+        _make_dir(out, "--out")
+        if n_games % game.players:
             err_console.print(f"[yellow]note:[/] {n_games} games is not a multiple of "
                               f"{game.players} seats; seat rotation will be uneven")
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=err_console,
+                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=err_console,
                       disable=quiet, transient=False) as progress:
             task = progress.add_task(f"{game.name} ({game.variant})", total=n_games)
             results, elapsed = run_playtest(
@@ -158,11 +182,14 @@ def playtest(
         )
     except MeepleError as exc:
         raise _fail(str(exc)) from None
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    with (out / "results.jsonl").open("w") as fh:
-        for r in results:
-            fh.write(json.dumps(r) + "\n")
-    report = write_report(summary, results, out)
+    try:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        with (out / "results.jsonl").open("w") as fh:
+            for r in results:
+                fh.write(json.dumps(r) + "\n")
+        report = write_report(summary, results, out)
+    except OSError as exc:
+        raise _fail(f"cannot write the results to {out}: {exc.strerror or exc}") from None
     console.print(summary_table(summary))
     console.print(f"wrote {out / 'summary.json'}, {out / 'results.jsonl'}, {report}"
                   + (f", {out / 'records.jsonl'}" if records else ""))
@@ -190,7 +217,9 @@ def play(
 
     try:
         game = _load(game_name, variant, players, param)
-        bot_list = _bots(bots)
+        bot_list = _bots(bots, game)
+        if record is not None:
+            _make_dir(record.parent, "--record's folder")
         seconds = None
         if timer:
             if "timer_seconds" not in game.params:
@@ -202,19 +231,35 @@ def play(
     except MeepleError as exc:
         raise _fail(str(exc)) from None
     if record is not None:
-        rec.save(record)
+        try:
+            rec.save(record)
+        except OSError as exc:
+            raise _fail(f"cannot save the record to {record}: {exc.strerror or exc}") from None
         console.print(f"record saved to {record} (replay: meeple replay {record})")
     if not finished:
         raise typer.Exit(code=1)
 
 
+def _make_dir(path: Path, what: str) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(f"{what} {path} cannot be used as a folder: "
+                             f"{exc.strerror or exc}") from None
+
+
 def _read_line(prompt: str, timeout: float | None = None) -> str:
+    interactive = sys.stdin.isatty()
+    if interactive:
+        import readline  # noqa: F401  (line editing and history for input())
     console.print(prompt, end="")
     if timeout is not None:
         ready, _, _ = select.select([sys.stdin], [], [], timeout)  # POSIX terminals and pipes
         if not ready:
             console.print()
             raise TimeoutError
+    if interactive:
+        return input()
     line = sys.stdin.readline()
     if not line:
         console.print()

@@ -77,18 +77,25 @@ class TerminalSession:
                         meta={"human_seat": me,
                               "bots": [a.name if a else "human" for a in self.agents]})
         self.console.print(f"[bold]{game.title}[/] - you play {self._name(me)}. {HELP}")
-        finished = True
+        finished, announced = True, False
         try:
             while not state.is_terminal():
-                joint = {}
+                if not announced and state.is_eliminated(me):
+                    self._show(state)  # the round that put the person out
+                    self.console.print("[yellow]you are out of the game; the bots play on[/]")
+                    announced = True
+                # Each submission is its own step, so a record of a game left mid-decision
+                # (bots submitted, the person not yet) still replays exactly.
                 for s in state.current_players():
                     if s != me:
-                        joint[s] = self.agents[s].act(state.view(s), state.legal_actions(s))
-                        state.apply_action(joint[s], s)
+                        action = self.agents[s].act(state.view(s), state.legal_actions(s))
+                        state.apply_action(action, s)
+                        record.steps.append({str(s): str(action)})
                 if me in state.current_players():
-                    joint[me] = self._ask(state)
-                record.steps.append({str(s): str(a) for s, a in sorted(joint.items())})
+                    action = self._ask(state)
+                    record.steps.append({str(me): str(action)})
         except QuitGame:
+            self.console.print("[yellow]you left the game[/]")
             finished = False
         record.talk = [m.to_json() for m in self.talk.messages]
         record.finish(state)
@@ -134,6 +141,8 @@ class TerminalSession:
                 state.apply_action(action, me)
                 return action
             text = line.strip()
+            if not text:  # an accidental Enter is not a move; 'pass' is typed out
+                continue
             word = text.split(" ", 1)[0].lower()
             if word in ("quit", "exit"):
                 raise QuitGame

@@ -136,7 +136,7 @@ def test_play_rejects_bad_input_then_records_a_replayable_game(tmp_path):
     assert "wins" in out or "Draw" in out
     assert "Traceback" not in out
     record = Record.load(record_path)
-    assert record.steps[0]["0"] == "def:BGO"
+    assert [step["0"] for step in record.steps if "0" in step][0] == "def:BGO"
     assert record.talk and record.talk[0]["recipients"] == [1, 2]
     assert invoke("replay", str(record_path)).exit_code == 0
 
@@ -175,3 +175,63 @@ def test_play_timer_submits_pass_when_time_runs_out():
     assert "time is up: pass submitted" in out, out + err
     assert "RED: pass" in out
     assert "Traceback" not in out + err
+
+
+def test_a_game_left_mid_round_still_replays(tmp_path):
+    """Bots submit before the person is asked; each submission is its own record step."""
+    path = tmp_path / "nested" / "folder" / "left.json"  # folders are created up front
+    result = invoke("play", GAME, "--seat", "2", "--bots", "random", "--record", str(path),
+                    input="pass\nquit\n")
+    assert result.exit_code == 1
+    assert "you left the game" in result.output
+    record = Record.load(path)
+    # round 1: the bots (seats 0, 1, 3) submit first, one step each, then the person
+    assert [list(step) for step in record.steps[:4]] == [["0"], ["1"], ["3"], ["2"]]
+    assert record.steps[3] == {"2": "pass"}
+    assert len(record.steps) == 7  # round 2: the bots submitted, then the person quit
+    replayed = invoke("replay", str(path))
+    assert replayed.exit_code == 0, replayed.output
+    assert "matches the recorded final state" in replayed.output
+
+
+def test_play_tells_the_person_when_they_are_out_and_ignores_empty_lines():
+    lines = ["", "   "] + ["pass"] * 400  # empty lines re-prompt; passing costs nothing...
+    # seed 6 at 10 energy: RED (passing) falls in round 3 and three bots play on to round 6
+    result = invoke("play", GAME, "--seat", "0", "--bots", "random", "--seed", "6",
+                    "--param", "start_energy=10", input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    # ...but random attackers bring RED down; the round that did it is shown, then the news
+    assert "RED: pass" in result.output
+    assert "you are out of the game; the bots play on" in result.output
+    assert "Round 3 revealed" in result.output  # the round that put RED out is shown
+    assert result.output.count("Round 1 revealed") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--games", "0"), "--games 0 must be at least 1"),
+        (("--jobs", "-1"), "--jobs -1 must be 0"),
+        (("--bots", "heuristic,"), "has an empty name"),
+        (("--bots", "heuristc"), "no bot called 'heuristc'"),
+    ],
+)
+def test_invalid_playtest_options_fail_before_any_work(tmp_path, args, needle):
+    out = tmp_path / "never"
+    result = invoke("playtest", GAME, "--out", str(out), *args)
+    assert result.exit_code == 2 and needle in result.output
+    assert "0/" not in result.output  # no progress bar was drawn
+    assert not out.exists()  # and no output folder made
+
+
+def test_playtest_out_that_is_a_file_is_a_one_line_error(tmp_path):
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    result = invoke("playtest", GAME, "--games", "4", "--quiet", "--out", str(target))
+    assert result.exit_code == 2
+    assert "cannot be used as a folder" in result.output and "Traceback" not in result.output
+
+
+def test_games_text_lists_parameters():
+    result = invoke("games")
+    assert "start_energy" in result.output and "set with --param" in result.output

@@ -120,6 +120,11 @@ class State(ABC):
         best = max(r)
         return tuple(s for s, v in enumerate(r) if v == best)
 
+    def is_eliminated(self, seat: int) -> bool:
+        """Whether ``seat`` is out of play for good before the end (interfaces use it to tell a
+        person so); default False for games without elimination."""
+        return False
+
     def scores(self) -> tuple[float, ...]:
         """The game's own score per seat (points, energy...) for the lab's score statistics;
         defaults to :meth:`returns`."""

@@ -128,7 +128,8 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     table.add_section()
     gps = summary["games_per_second"]
     table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
-                  f"{summary['jobs']} jobs, {summary['elapsed_seconds']:.2f} s")
+                  f"{summary['jobs']} job{'s' if summary['jobs'] != 1 else ''}, "
+                  f"{summary['elapsed_seconds']:.2f} s")
     return table
 
 
@@ -185,7 +186,7 @@ def _seat_plot(summary: Mapping[str, Any]) -> bytes:
     fig, ax = _new_figure()
     seats = summary["seat_win_rate"]
     colours = [_SEAT_COLOURS.get(str(e["name"]).lower(), _BLUE) for e in seats]
-    _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, 1.0 / summary["players"])
+    _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, summary["fair_share"])
     ax.set_ylabel("sole-win rate", color=_INK)
     ax.set_title(f"Win rate by seat — {summary['game']} ({summary['games']} games)",
                  color=_INK, fontsize=12)
@@ -198,7 +199,7 @@ def _bot_plot(summary: Mapping[str, Any]) -> bytes:
     played = [(name, e) for name, e in summary["bot_win_rate"].items() if e["pairs"] > 0]
     labels = [f"{name}\n({e['pairs']} seats)" for name, e in played]
     colours = [_BOT_COLOURS[i % len(_BOT_COLOURS)] for i in range(len(played))]
-    _rate_bars(ax, labels, [e for _, e in played], colours, 1.0 / summary["players"])
+    _rate_bars(ax, labels, [e for _, e in played], colours, summary["fair_share"])
     ax.set_ylabel("sole-win rate per seat played", color=_INK)
     ax.set_title("Win rate by bot", color=_INK, fontsize=12)
     return _png(fig)
@@ -352,7 +353,10 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         fair = "consistent with" if balance["p_value"] >= 0.05 else "unlikely under"
         balance_text = (f"Seat balance ({balance['test']}): χ² = {_num(balance['chi2'])}, "
                         f"p = {_p(balance['p_value'])} — the sole wins are {fair} equal seats "
-                        "at the 5% level.")
+                        "at the 5% level." + (
+                            " One test at 5% flags about 1 balanced game in 20: confirm with "
+                            "more games or another --seed before redesigning."
+                            if balance["p_value"] < 0.05 else ""))
     between = svl.get("between_bots", {})
     between_text = ""
     if between.get("p_value") is not None:
@@ -361,7 +365,8 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
 
     captions = {
         "seat_win_rate.png": "Sole-win rate per seat with 95% Wilson intervals; the dashed "
-                             "line is the fair share 1/players.",
+                             "line is the fair share, (1 - draw rate) / players: what every "
+                             "seat would win if all were equal, given the draws.",
         "bot_win_rate.png": "Sole-win rate per (game, seat) a bot played, with 95% Wilson "
                             "intervals; the dashed line is the fair share.",
         "length.png": f"Game length in {length['unit']} of the games that finished (truncated "

@@ -8,7 +8,10 @@ The input is what the lab's runner records for every played game, a dict of this
 
 ``winners`` with exactly one seat is a *sole win*; with several seats it is a draw (a shared
 win), and an empty list is a game nobody won (also counted as a draw). Win rates below always
-count sole wins only, so draws lower every seat's and every bot's rate alike.
+count sole wins only, so draws lower every seat's and every bot's rate alike. That is why the
+*fair share* they are compared with is ``(1 - draw_rate) / players``: the sole-win rate every
+seat and bot would have if all were equal, given the draws observed (``1 / players`` when
+there are none; the summary also gives that ``nominal_share``).
 
 Statistics used (all at the 95% confidence level, 5% significance level):
 
@@ -17,7 +20,7 @@ Statistics used (all at the 95% confidence level, 5% significance level):
 * seat balance: chi-square goodness of fit of the sole wins per seat against equal seats
   (``scipy.stats.chisquare``);
 * a bot's edge: two-sided exact binomial test of its sole wins over the (game, seat) pairs it
-  played against the fair share ``1 / players`` (``scipy.stats.binomtest``); pairs of the same
+  played against the fair share (``scipy.stats.binomtest``); pairs of the same
   game are treated as independent, which is an approximation;
 * bots against one another: chi-square test of homogeneity of the sole-win rates of the bots
   (``scipy.stats.chi2_contingency`` on a bots x {won, did not win} table);
@@ -125,7 +128,8 @@ def summarize(
                               "games": n_games, "rate": entry["rate"],
                               "ci_low": entry["ci_low"], "ci_high": entry["ci_high"]})
 
-    bot_win_rate = _bot_win_rate(results, sole, players, bots)
+    fair = (1.0 - draw_rate) / players
+    bot_win_rate = _bot_win_rate(results, sole, players, bots, fair)
 
     elapsed = float(elapsed_seconds)
     summary: dict[str, Any] = {
@@ -149,7 +153,9 @@ def summarize(
         "score": _score_stats(results, sole),
         "game_seconds": _describe([float(r["seconds"]) for r in results],
                                   ("mean", "median", "max", "total")),
-        "skill_vs_luck": _skill_vs_luck(bot_win_rate, players, draw_rate),
+        "fair_share": fair,
+        "nominal_share": 1.0 / players,
+        "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate),
     }
     return _clean(summary)
 
@@ -203,12 +209,12 @@ def _seat_balance(seat_wins: list[int]) -> dict[str, Any]:
 
 
 def _bot_win_rate(results: Sequence[Mapping[str, Any]], sole: list[int | None], players: int,
-                  configured: list[str]) -> dict[str, dict[str, Any]]:
-    """Per bot name: (game, seat) pairs played, sole wins, Wilson CI, edge and binomial test.
+                  configured: list[str], fair: float) -> dict[str, dict[str, Any]]:
+    """Per bot name: (game, seat) pairs played, sole wins, Wilson CI, edge over ``fair`` (the
+    fair share, see the module docstring) and binomial test against it.
 
     Bots are listed in the order of ``configured`` first, then of first appearance; a
     configured bot that never played has ``pairs == 0`` and ``None`` statistics."""
-    fair = 1.0 / players
     names = list(dict.fromkeys([*map(str, configured),
                                 *(str(b) for r in results for b in r["bots"])]))
     pairs = dict.fromkeys(names, 0)
@@ -224,8 +230,10 @@ def _bot_win_rate(results: Sequence[Mapping[str, Any]], sole: list[int | None], 
     for name in names:
         entry = _rate_entry(wins[name], pairs[name])
         rate = entry["rate"]
-        p_value = (float(sps.binomtest(wins[name], pairs[name], fair).pvalue)
-                   if pairs[name] else None)
+        p_value = None
+        if pairs[name]:
+            p_value = (float(sps.binomtest(wins[name], pairs[name], fair).pvalue) if fair > 0
+                       else float(wins[name] == 0))  # every game drawn: no sole win expected
         out[name] = {
             "pairs": pairs[name],
             "wins": wins[name],
@@ -312,14 +320,13 @@ def _between_bots(played: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     return {"chi2": float(res.statistic), "p_value": float(res.pvalue), "test": test}
 
 
-def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], players: int,
+def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
                    draw_rate: float) -> dict[str, Any]:
     """Answer "is a plan better than random?" from the bots' sole-win rates.
 
-    Skill matters when some bot wins significantly more than the fair share ``1 / players``
-    (two-sided binomial test at 5%), or when the bots' rates differ from one another
-    (chi-square homogeneity test at 5%). With one bot name there is nothing to compare."""
-    fair = 1.0 / players
+    Skill matters when some bot wins significantly more than the fair share ``fair`` (two-sided
+    binomial test at 5%), or when the bots' rates differ from one another (chi-square
+    homogeneity test at 5%). With one bot name there is nothing to compare."""
     played = {name: e for name, e in bot_win_rate.items() if e["pairs"] > 0}
     per_bot: dict[str, dict[str, Any]] = {}
     for name, e in played.items():

@@ -160,11 +160,14 @@ def test_bot_pairs_counted_with_rotated_seatings() -> None:
     assert (h["pairs"], h["wins"]) == (40, 20)
     assert (r["pairs"], r["wins"]) == (120, 10)
     assert h["rate"] == pytest.approx(0.5) and r["rate"] == pytest.approx(10 / 120)
-    assert h["fair_share"] == r["fair_share"] == 0.25
-    assert h["edge"] == pytest.approx(0.25)
-    assert r["edge"] == pytest.approx(10 / 120 - 0.25)
-    assert h["p_value"] == pytest.approx(sps.binomtest(20, 40, 0.25).pvalue)
-    assert r["p_value"] == pytest.approx(sps.binomtest(10, 120, 0.25).pvalue)
+    # 10 of 40 games are draws, so equal bots would each win (1 - 0.25) / 4 of their seats
+    fair = (1 - 10 / 40) / 4
+    assert h["fair_share"] == r["fair_share"] == pytest.approx(fair) == s["fair_share"]
+    assert s["nominal_share"] == 0.25
+    assert h["edge"] == pytest.approx(0.5 - fair)
+    assert r["edge"] == pytest.approx(10 / 120 - fair)
+    assert h["p_value"] == pytest.approx(sps.binomtest(20, 40, fair).pvalue)
+    assert r["p_value"] == pytest.approx(sps.binomtest(10, 120, fair).pvalue)
     # mean return: heuristic gets 1 in 20 games and 0.5 in 10 draws over 40 games
     assert h["mean_return"] == pytest.approx((20 + 5) / 40)
     assert r["mean_return"] == pytest.approx((10 + 5) / 120)
@@ -230,7 +233,8 @@ def test_verdict_with_one_bot_asks_for_two() -> None:
 
 
 def test_draws_alone_do_not_count_as_skill() -> None:
-    # bots are interchangeable but 60% of games are draws, so both sit far below 1/4
+    # bots are interchangeable but 60% of games are draws, so both sit far below 1/4; the
+    # fair share accounts for the draws, (1 - 0.6) / 4 = 10%, so neither differs from it
     results = []
     for i in range(400):
         bots = rotated(i, ["a", "b", "b", "b"])
@@ -241,9 +245,22 @@ def test_draws_alone_do_not_count_as_skill() -> None:
     svl = s["skill_vs_luck"]
     assert s["bot_win_rate"]["a"]["rate"] == pytest.approx(0.1)
     assert s["bot_win_rate"]["b"]["rate"] == pytest.approx(0.1)
-    assert s["bot_win_rate"]["b"]["p_value"] < 0.05  # below the fair share...
-    assert svl["skill_matters"] is False  # ...but not because of skill
-    assert "cannot show" in svl["verdict"] and "draws" in svl["verdict"]
+    assert s["fair_share"] == pytest.approx(0.1)
+    assert s["bot_win_rate"]["b"]["p_value"] > 0.5  # exactly at the draw-aware fair share
+    assert s["bot_win_rate"]["b"]["edge"] == pytest.approx(0.0)
+    assert svl["skill_matters"] is False
+    assert "cannot show" in svl["verdict"]
+
+
+def test_identical_bots_are_not_significantly_below_themselves() -> None:
+    """Regression: with draws and the nominal 1/players, random looked worse than random."""
+    results = []
+    for i in range(4000):
+        bots = ["random"] * 4
+        winners = [0, 1] if i % 25 == 0 else [i % 4]  # 4% draws, sole wins evenly spread
+        results.append(game(i, winners, bots=bots))
+    s = run(results, bots=["random"])
+    assert s["bot_win_rate"]["random"]["p_value"] > 0.5
 
 
 # ------------------------------------------------------------------ draws and truncation

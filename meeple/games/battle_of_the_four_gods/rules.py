@@ -311,6 +311,10 @@ class FourGodsState(State):
     def winners(self) -> tuple[int, ...]:
         return self.winners_ or ()
 
+    def is_eliminated(self, seat: int) -> bool:
+        """Whether ``seat`` fell to 0 energy or below in some round (Results 3)."""
+        return self.eliminated_round[seat] > 0
+
     def scores(self) -> tuple[float, ...]:
         """Energy per seat (negative for a seat eliminated below zero)."""
         return tuple(self.energy)

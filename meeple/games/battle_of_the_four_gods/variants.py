@@ -35,7 +35,8 @@ PARAMETERS: tuple[Parameter, ...] = (
               "safety cap: after this many rounds the game ends truncated, highest energy "
               "among the alive wins (B4G-14, X-5)", minimum=1, maximum=1_000_000),
     Parameter("timer_seconds", 30,
-              "planning timer for human play, seconds; 0 = untimed; bots are untimed (B4G-17)",
+              "planning timer for human play (meeple play --timer), seconds; 0 = untimed; "
+              "bots are untimed (B4G-17)",
               minimum=0, maximum=3600),
     Parameter("talk", "private",
               "table talk allowed: none, public only, or public and private (B4G-15)",
