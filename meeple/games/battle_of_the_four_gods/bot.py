@@ -13,7 +13,8 @@ selection by expected energy:
   damage it expects to take anyway is penalised (it spends within its means), unless it
   attacks every remaining rival within reach of elimination (B4G-13 end game).
 
-The best selection is played; ties are broken by the bot's own seeded stream.
+It plays one of the selections scoring within ``TOLERANCE`` of the best, drawn with its own
+seeded stream, so games between heuristic bots are not all identical.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ LEADER_WEIGHT = 0.15
 #: Added per consecutive round without any energy change (up to 5): cautious bots would
 #: otherwise pass forever under the seed rules, which have no stall rule (B4G-14).
 STALL_PRESSURE = 0.15
+#: Selections scoring within this much energy of the best are equally good; the bot picks
+#: among them with its own seeded stream, so games between heuristic bots differ.
+TOLERANCE = 0.1
 
 
 class HeuristicBot(Bot):
@@ -79,8 +83,7 @@ class HeuristicBot(Bot):
             attack_value[t] = value - ac
         expected_incoming = sum(attack_prob[o] for o in alive) * damage
 
-        best: list[Selection] = []
-        best_score = float("-inf")
+        scored: list[tuple[float, Selection]] = []
         for sel in legal_actions:
             score = sum(attack_value[t] for t in sel.attacks)
             score += sum(defend_value[o] for o in sel.defends)
@@ -91,10 +94,9 @@ class HeuristicBot(Bot):
                 score -= 2.0 * damage  # do not spend yourself into elimination...
             # ...unless every rival may fall with you: the highest energy among those who
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
-            if score > best_score + 1e-9:
-                best, best_score = [sel], score
-            elif score > best_score - 1e-9:
-                best.append(sel)
+            scored.append((score, sel))
+        top = max(score for score, _ in scored)
+        best = [sel for score, sel in scored if score >= top - TOLERANCE]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _habits(
