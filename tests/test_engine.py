@@ -300,9 +300,9 @@ def test_rng_json_round_trip_continues_stream() -> None:
 # --------------------------------------------------------------------------------- talk
 def test_talk_none_refuses_everything() -> None:
     log = TalkLog(4, ())
-    with pytest.raises(TalkError, match="talk=none"):
+    with pytest.raises(TalkError, match="talk is off"):
         log.post(0, "hello")
-    with pytest.raises(TalkError, match="talk=none"):
+    with pytest.raises(TalkError, match="talk is off"):
         log.post(0, "hello", to=[1])
     assert log.messages == []
 

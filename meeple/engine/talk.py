@@ -74,7 +74,7 @@ class TalkLog:
                 empty, or ``to`` names nobody but the sender.
         """
         if not self.modes:
-            raise TalkError("table talk is off in this game (parameter talk=none)")
+            raise TalkError("table talk is off in this game")
         if not (0 <= sender < self.players):
             raise TalkError(f"sender {sender} is not a seat")
         if not text.strip():

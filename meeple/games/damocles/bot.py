@@ -1,0 +1,146 @@
+"""The Damocles heuristic bot: looks for matching pairs and swaps toward them (one ply).
+
+From its view only (its hand, the public circle and tableaus, the public deck manifest):
+
+* **swaps and placements**: tries every legal one and keeps the circle of highest value. A
+  circle's value is what could be scored and drawn on it now (every matching codex in hand,
+  every matching Production-Number pair of its own) plus a small credit for codices that miss
+  by one token, so it also swaps *toward* pairs;
+* **Haste** before swapping whenever it can (an extra swap and a point);
+* **play window**: the play worth most now (points of codices first played plus codices drawn),
+  until nothing is left, then ``end``;
+* **setup discard / Oracle keep**: keeps the codices worth most; **destroy**: an opponent's most
+  valuable codex, or its own least valuable one for a Sacrifice.
+
+Ties between equally good moves are broken with the bot's own seeded stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meeple.engine.agent import Bot
+from meeple.games.damocles.actions import Move
+from meeple.games.damocles.codex import CIRCLE, GODS, NUMBER, PRODUCTION, Codex
+from meeple.games.damocles.matching import match_mask
+
+#: Value of one codex drawn into the hand, in points.
+DRAW_VALUE = 1.5
+#: Credit per pip of a codex that matches all but one of its pips somewhere.
+NEAR_MISS = 0.25
+
+
+class HeuristicBot(Bot):
+    """One-ply Damocles planner (module docstring)."""
+
+    name = "heuristic"
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> Move:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        deck = self.game.codex_by_id
+        hand = list(view.get("hand", ()))
+        kinds = {m.kind for m in legal_actions}
+        if "discard" in kinds:
+            return self._best(legal_actions, lambda m: -sum(self._worth(deck[c]) for c in m.args))
+        if "keep" in kinds:
+            return self._best(legal_actions, lambda m: sum(self._worth(deck[c]) for c in m.args))
+        if "destroy" in kinds:
+            own = set(view["tableaus"][self.seat])
+            return self._best(legal_actions, lambda m: (-1 if m.args[0] in own else 1)
+                              * self._worth(deck[m.args[0]]))
+        circle = [None if g is None else GODS.index(g) for g in view["circle"]]
+        tableau = list(view["tableaus"][self.seat])
+        if "place" in kinds or "swap" in kinds or "trade" in kinds:
+            haste = [m for m in legal_actions if m.kind == "haste"]
+            if haste:
+                return haste[0]
+            return self._best(legal_actions,
+                              lambda m: self._circle_value(_after(circle, m), hand, tableau))
+        return self._best(legal_actions, lambda m: self._play_value(m, hand))
+
+    # ------------------------------------------------------------------ evaluations
+    def _best(self, moves: Sequence[Move], value) -> Move:
+        scored = [(value(m), m) for m in moves]
+        top = max(v for v, _ in scored)
+        best = [m for v, m in scored if v >= top - 1e-9]
+        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+
+    def _worth(self, codex: Codex) -> float:
+        """Rough value of holding ``codex``: its points, more for pair codices that grant."""
+        info = codex.info
+        bonus = {PRODUCTION: 1.5, NUMBER: 1.0 + info.number * 0.5}.get(info.cls, 0.0)
+        return codex.pips + bonus - 0.3 * (codex.pattern[-1][0] - len(codex.pattern))
+
+    def _circle_value(self, circle: list[int | None], hand: list[str],
+                      tableau: list[str]) -> float:
+        """Points and draws available on ``circle`` now, plus near-miss credit."""
+        deck = self.game.codex_by_id
+        rotational = self.game.params["match"] == "rotational"
+        if any(g is None for g in circle):  # placement: only near-miss credit makes sense
+            return sum(self._partial(deck[c], circle, rotational) for c in hand)
+        key = tuple(circle)
+        mirror = self.game.params["mirror"]
+        matched = {c for c in hand + tableau
+                   if match_mask(key, deck[c].pattern, rotational, False, mirror)}
+        value = 0.0
+        for cid in hand:
+            codex = deck[cid]
+            if cid in matched and codex.info.cls not in (PRODUCTION, NUMBER):
+                value += codex.pips
+            elif cid not in matched:
+                value += self._partial(codex, circle, rotational)
+        productions = [c for c in matched if deck[c].info.cls == PRODUCTION]
+        numbers = [c for c in matched if deck[c].info.cls == NUMBER]
+        in_hand = set(hand)
+        for pid in productions:
+            for nid in numbers:
+                value += sum(deck[c].pips for c in (pid, nid) if c in in_hand)
+                value += DRAW_VALUE * _grants(deck[pid], deck[nid])
+        return value
+
+    def _partial(self, codex: Codex, circle: list[int | None], rotational: bool) -> float:
+        """NEAR_MISS x pips if some rotation matches all pips but one."""
+        pattern = codex.pattern
+        for r in range(CIRCLE if rotational else 1):
+            misses = sum(circle[(r + o) % CIRCLE] != g for o, g in pattern)
+            if misses <= 1:
+                return NEAR_MISS * codex.pips
+        return 0.0
+
+    def _play_value(self, move: Move, hand: list[str]) -> float:
+        deck = self.game.codex_by_id
+        if move.kind in ("end", "stop"):
+            return 0.0
+        if move.kind == "play":
+            codex = deck[move.args[0]]
+            value = codex.pips + (0.5 if codex.type in ("REFLEX", "ANNEX") else 0.0)
+            return value - (1.0 if move.args[1] else 0.0)  # spends a Reflex token
+        if move.kind == "pair":
+            pid, nid, relax_p, relax_n = move.args
+            value = sum(deck[c].pips for c in (pid, nid) if c in hand)
+            value += DRAW_VALUE * _grants(deck[pid], deck[nid])
+            return value + 0.1 - (relax_p + relax_n) * 1.0
+        return 0.0
+
+
+def _grants(production: Codex, number: Codex) -> int:
+    """Codices a pair brings into the hand (CODEX TYPES: N, N + 1, or keep N of N + 2)."""
+    n = number.info.number
+    return n + 1 if production.type == "COMBUST" else n
+
+
+def _after(circle: list[int | None], move: Move) -> list[int | None]:
+    """The circle after a place, swap or trade ``move`` (others leave it unchanged)."""
+    out = list(circle)
+    if move.kind == "place":
+        god, slot = move.args
+        out[slot] = god
+    elif move.kind == "swap":
+        a, b = move.args
+        out[a], out[b] = out[b], out[a]
+    elif move.kind == "trade":
+        slot, god = move.args
+        out[slot] = god
+    return out

@@ -1,0 +1,439 @@
+"""Damocles: the game spec and state transitions.
+
+Rules: seeds/damocles.txt; decisions DAM-1..DAM-36 in docs/rules/damocles.md. Phases: the
+simultaneous setup discard (SETUP 1, DAM-25), the placement of seven tokens (SETUP 2,
+DAM-10), then ``cycles`` x players turns (DAM-28). A turn is a chain of sub-decisions
+(``step``): ``pre`` (Haste or the first swap), ``swap2`` (an optional second swap after a
+Haste), ``play`` (the merged play window, DAM-22), ``keep`` (an Oracle's keep choice, DAM-21)
+and ``destroy`` (Destruction targets, DAM-32). Legal moves live in :mod:`.moves`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.registry import register
+from meeple.engine.state import State
+from meeple.games.damocles.actions import Move, parse_move
+from meeple.games.damocles.codex import CIRCLE, GODS, Codex
+from meeple.games.damocles.content import load_deck
+from meeple.games.damocles.matching import match_mask
+from meeple.games.damocles.moves import legal_moves
+from meeple.games.damocles.variants import PARAMETERS, VARIANTS
+
+#: Fields of the turn context, reset at the start of every turn (rules-questions 1.1).
+TURN_FIELDS = ("step", "swaps_allowed", "swaps_done", "relax_tokens", "annex_played",
+               "annex_available", "pair_played", "pairs_used", "consumed", "granted",
+               "keep_pool", "keep_count", "destroy_queue")
+
+
+@register
+class Damocles(Game):
+    """Damocles for 2-6 seats; see the module docstring."""
+
+    name = "damocles"
+    title = "Damocles"
+    summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
+    rules_page = "docs/rules/damocles.md"
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players, max_players, default_players = 2, 6, 4
+    __slots__ = ("deck", "codex_by_id")
+
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        p = self.params
+        if p["setup_discard"] >= p["deal"]:
+            raise ParameterError(f"setup_discard = {p['setup_discard']} must be below deal = "
+                                 f"{p['deal']}")
+        modules = {m for m in ("annex", "destruction") if p[m]}
+        deck = load_deck(p["deck"] or None, modules)
+        if len(deck) < self.players * p["deal"]:
+            raise ParameterError(f"the deck has {len(deck)} codices; {self.players} seats need "
+                                 f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.min_players, self.max_players, simultaneous=True,
+                            hidden_information=True, chance=True, cooperative=False,
+                            max_length=self.params["cycles"] * self.players,
+                            length_unit="turns")
+
+    def new_initial_state(self, seed: int = 0) -> DamoclesState:
+        """Shuffle (seeded), deal ``deal`` codices to every seat, open the setup discard."""
+        return DamoclesState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Move:
+        """Read a move (notation in :mod:`.actions`); legality is checked on apply."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        return parse_move(text, seat)
+
+    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
+        from meeple.games.damocles.bot import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
+        from meeple.games.damocles.render import render_view
+
+        return render_view
+
+    def timeout_action(self, seat: int, legal_actions: Sequence[Any]) -> Any:
+        """On a timer: ``end`` or ``stop`` when legal, else the first legal move."""
+        for move in legal_actions:
+            if move.kind in ("end", "stop"):
+                return move
+        return legal_actions[0]
+
+    def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
+        state = DamoclesState.__new__(DamoclesState)
+        State.__init__(state, self, 0)
+        try:
+            for key in DamoclesState.__slots__:
+                value = data[key]
+                if key == "pairs_used":
+                    value = {tuple(pair) for pair in value}
+                elif key == "winners_":
+                    value = None if value is None else tuple(value)
+                elif isinstance(value, list):
+                    value = [list(v) if isinstance(v, list) else v for v in value]
+                setattr(state, key, value)
+        except (KeyError, TypeError) as exc:
+            raise ParameterError(f"malformed Damocles state: missing or bad {exc}") from None
+        state._refresh_acting()
+        return state
+
+
+class DamoclesState(State):
+    """One point of a Damocles playthrough (fields as in rules-questions 1.1).
+
+    Attributes: ``points`` per seat (the score), ``hands``, ``tableaus``, ``circle`` (god
+    indices, None while empty), ``bank`` (per god, None if unlimited), ``deck`` (top = last),
+    ``discard``, ``phase`` (discard, place, turn, over) and the turn context (``TURN_FIELDS``).
+
+    Hidden: every hand (but its size), the deck order, the discard pile, an Oracle's drawn
+    codices (their owner sees them) and pending setup discards. Public: the circle, the bank,
+    tableaus, scores, the turn context and the event log.
+    """
+
+    __slots__ = ("circle", "bank", "deck", "discard", "hands", "tableaus", "points", "phase",
+                 "placer", "placed", "active", "turns_taken", "events", "winners_",
+                 *TURN_FIELDS)
+
+    def __init__(self, game: Damocles, seed: int) -> None:
+        super().__init__(game, seed)
+        p, n = game.params, game.players
+        self.circle: list[int | None] = [None] * CIRCLE
+        self.bank = None if p["bank"] == "infinite" else [4] * 5  # DAM-9
+        self.deck = [c.id for c in game.deck]
+        self.rng.shuffle(self.deck)  # SETUP 1, seeded (X-1)
+        self.hands = [[self.deck.pop() for _ in range(p["deal"])] for _ in range(n)]
+        self.discard: list[str] = []
+        self.tableaus: list[list[str]] = [[] for _ in range(n)]
+        self.points = [0] * n
+        self.placer = self.rng.randrange(n) if p["first_placer"] == "random" else 0
+        self.placed = 0
+        self.active = self.placer
+        self.turns_taken = 0
+        self.events: list[list[Any]] = []
+        self.winners_: tuple[int, ...] | None = None
+        self._reset_turn()
+        self.phase = "discard" if p["setup_discard"] else "place"
+        self._refresh_acting()
+
+    # ----------------------------------------------------------------------- helpers
+    def mask(self, codex_id: str, relaxed: bool) -> int:
+        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match)."""
+        p = self.game.params
+        pattern = self.game.codex_by_id[codex_id].pattern
+        return match_mask(tuple(self.circle), pattern, p["match"] == "rotational", relaxed,
+                          p["mirror"])
+
+    def _reset_turn(self) -> None:
+        self.step = "pre"
+        self.swaps_allowed, self.swaps_done, self.relax_tokens = 1, 0, 0
+        self.annex_played = self.annex_available = self.pair_played = False
+        self.pairs_used: set[tuple[str, str]] = set()
+        self.consumed: list[str] = []
+        self.granted: list[str] = []
+        self.keep_pool: list[str] = []
+        self.keep_count = 0
+        self.destroy_queue: list[list[int]] = []
+
+    def _refresh_acting(self) -> None:
+        if self.phase == "discard":
+            self._acting = tuple(range(self.game.players))
+        elif self.phase == "over":
+            self._acting = ()
+        else:
+            self._acting = (self.active,)
+
+    def _log(self, seat: int, text: str) -> None:
+        self.events.append([self.turns_taken, seat, text])
+
+    def _codex(self, cid: str) -> Codex:
+        return self.game.codex_by_id[cid]
+
+    def _draw(self, count: int) -> list[str]:
+        """Take up to ``count`` codices from the top of the deck, reshuffling the discard pile
+        into a new deck when it runs out (DAM-19)."""
+        drawn = []
+        for _ in range(count):
+            if not self.deck and self.discard and self.game.params["reshuffle"]:
+                self.deck, self.discard = self.discard, []
+                self.rng.shuffle(self.deck)
+                self._log(self.active, "the discard pile is shuffled into a new deck")
+            if not self.deck:
+                break
+            drawn.append(self.deck.pop())
+        return drawn
+
+    def _first_play(self, seat: int, cid: str) -> None:
+        """A codex leaves the hand: it scores its pips once (SCORING), permanents go to the
+        tableau (DAM-17), consumed ones are set aside for step 5 (DAM-23)."""
+        self.hands[seat].remove(cid)
+        codex = self._codex(cid)
+        self.points[seat] += codex.pips
+        if codex.info.permanent:
+            self.tableaus[seat].append(cid)
+        else:
+            self.consumed.append(cid)
+
+    # --------------------------------------------------------------------------- hooks
+    def _legal_actions(self, seat: int) -> Sequence[Move]:
+        return legal_moves(self, seat)
+
+    def _illegal_reason(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Move):
+            return "it is not a Damocles move"
+        moves = legal_moves(self, seat) if seat in self._acting else []
+        kinds = sorted({m.kind for m in moves})
+        where = self.phase if self.phase != "turn" else f"the {self.step} step of the turn"
+        return (f"it is not legal in {where}; legal kinds now: {', '.join(kinds) or 'none'} "
+                f"({len(moves)} moves; 'list' them)")
+
+    def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
+        if self.phase == "discard":  # SETUP 1: all seats at once, face down (DAM-25)
+            for seat in sorted(joint):  # seat order: the pile's order must not depend on
+                for cid in joint[seat].args:  # who submitted first
+                    self.hands[seat].remove(cid)
+                    self.discard.append(cid)
+            self.phase = "place"
+            self.active = self.placer
+            self._refresh_acting()
+            return
+        ((seat, move),) = joint.items()
+        getattr(self, "_do_" + move.kind)(seat, move.args)
+        self._refresh_acting()
+
+    def _do_place(self, seat: int, args: tuple[int, int]) -> None:
+        god, slot = args
+        self.circle[slot] = god
+        if self.game.params["bank"] == "shared20":
+            self.bank[god] -= 1  # setup draws from the one supply (DAM-9 b)
+        self.placed += 1
+        self._log(seat, f"places {GODS[god]} on slot {slot + 1}")
+        n = self.game.players
+        if self.placed < CIRCLE:
+            self.active = (seat + 1) % n
+            return
+        self.phase = "turn"  # SETUP 2: the seat after the last placer starts (DAM-28)
+        self.active = (seat + 1) % n
+        self._reset_turn()
+
+    def _do_haste(self, seat: int, args: tuple[str]) -> None:
+        self._first_play(seat, args[0])
+        self.swaps_allowed = 2  # Hastes do not stack (DAM-13)
+        self._log(seat, f"plays {args[0]} (Haste): two swaps")
+
+    def _swapped(self, seat: int, text: str) -> None:
+        self.swaps_done += 1
+        self.step = "play" if self.swaps_done >= self.swaps_allowed else "swap2"
+        self._log(seat, text)
+
+    def _do_swap(self, seat: int, args: tuple[int, int]) -> None:
+        a, b = args
+        self.circle[a], self.circle[b] = self.circle[b], self.circle[a]
+        self._swapped(seat, f"swaps slots {a + 1} and {b + 1}")
+
+    def _do_trade(self, seat: int, args: tuple[int, int]) -> None:
+        slot, god = args
+        old = self.circle[slot]
+        if self.bank is not None:  # an exchange: the removed token returns (DAM-11)
+            self.bank[god] -= 1
+            self.bank[old] += 1
+        self.circle[slot] = god
+        self._swapped(seat, f"swaps slot {slot + 1} ({GODS[old]}) for a bank {GODS[god]}")
+
+    def _do_stop(self, seat: int, args: tuple[()]) -> None:
+        self.step = "play"
+        self._log(seat, "stops swapping")
+
+    def _do_play(self, seat: int, args: tuple[str, bool]) -> None:
+        cid, relaxed = args
+        if relaxed:
+            self.relax_tokens -= 1
+        self._first_play(seat, cid)
+        kind = self._codex(cid).type
+        note = " with a Reflex" if relaxed else ""
+        if kind == "REFLEX":
+            self.relax_tokens += 1
+        elif kind == "ANNEX":
+            self.annex_played = self.annex_available = True
+        elif kind in ("LYSE", "SACRIFICE", "EVISCERATE"):
+            n = self.game.players
+            per = 1 if kind == "LYSE" else 2
+            queue = [[seat, 1]] if kind == "SACRIFICE" else []
+            for k in range(1, n):
+                other = (seat + k) % n
+                if self.tableaus[other]:
+                    queue.append([other, min(per, len(self.tableaus[other]))])
+            self.destroy_queue = queue
+            if queue:
+                self.step = "destroy"
+        self._log(seat, f"plays {cid} ({kind.title()}){note}")
+
+    def _do_pair(self, seat: int, args: tuple[str, str, bool, bool]) -> None:
+        pid, nid, relax_p, relax_n = args
+        self.relax_tokens -= relax_p + relax_n
+        self.pairs_used.add((pid, nid))
+        self.pair_played = True
+        for cid in (pid, nid):
+            if cid in self.hands[seat]:
+                self._first_play(seat, cid)
+            elif cid not in self.tableaus[seat]:
+                self.annex_available = False  # the one borrowed codex of the Annex (DAM-31)
+        n = self._codex(nid).info.number
+        production = self._codex(pid).type
+        self._log(seat, f"pairs {pid} ({production.title()}) with {nid}")
+        if production == "ORACLE":  # N + 2, keep N (DAM-21)
+            self.keep_pool = self._draw(n + 2)
+            self.keep_count = min(n, len(self.keep_pool))
+            self.step = "keep"
+            return
+        drawn = self._draw(n + (1 if production == "COMBUST" else 0))
+        self.hands[seat].extend(drawn)
+        self.granted.extend(drawn)
+        self._log(seat, f"draws {len(drawn)} {'codex' if len(drawn) == 1 else 'codices'}")
+
+    def _do_keep(self, seat: int, args: tuple[str, ...]) -> None:
+        kept = list(args)
+        for cid in self.keep_pool:
+            (self.hands[seat] if cid in kept else self.discard).append(cid)
+        self.granted.extend(kept)
+        self._log(seat, f"keeps {len(kept)} of {len(self.keep_pool)} codices")
+        self.keep_pool, self.keep_count, self.step = [], 0, "play"
+
+    def _do_destroy(self, seat: int, args: tuple[str]) -> None:
+        cid = args[0]
+        entry = self.destroy_queue[0]
+        self.tableaus[entry[0]].remove(cid)
+        self.discard.append(cid)  # its points stay scored (DAM-32)
+        self._log(seat, f"destroys {cid} of seat {entry[0]}")
+        entry[1] -= 1
+        if not entry[1]:
+            self.destroy_queue.pop(0)
+        if not self.destroy_queue:
+            self.step = "play"
+
+    def _do_end(self, seat: int, args: tuple[()]) -> None:
+        self.discard.extend(self.consumed)  # TURN MECHANICS 5 (DAM-23)
+        self._log(seat, "ends the turn")
+        self.turns_taken += 1
+        n = self.game.players
+        if self.turns_taken >= self.game.params["cycles"] * n:
+            self.phase = "over"
+            self.winners_ = self._winners()
+        else:
+            self.active = (seat + 1) % n
+        self._reset_turn()  # the turn's context never outlives it, the last turn's included
+
+    def _winners(self) -> tuple[int, ...]:
+        """Highest score wins; ties share (DAM-29) or go to the larger tableau."""
+        best = max(self.points)
+        top = [s for s, v in enumerate(self.points) if v == best]
+        if len(top) > 1 and self.game.params["tiebreak"] == "most_tableau":
+            most = max(len(self.tableaus[s]) for s in top)
+            top = [s for s in top if len(self.tableaus[s]) == most]
+        return tuple(top)
+
+    # ------------------------------------------------------------------------ results
+    def returns(self) -> tuple[float, ...]:
+        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
+        n = self.game.players
+        if self.winners_ is None:
+            return (0.0,) * n
+        return tuple(1.0 / len(self.winners_) if s in self.winners_ else 0.0 for s in range(n))
+
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_ or ()
+
+    def scores(self) -> tuple[float, ...]:
+        """Points per seat: the pips of every codex first played (SCORING)."""
+        return tuple(float(s) for s in self.points)
+
+    def length(self) -> int:
+        return self.turns_taken
+
+    # -------------------------------------------------------------------------- views
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        n = self.game.players
+        out: dict[str, Any] = {
+            "phase": self.phase,
+            "players": n,
+            "active": self.active if self.phase in ("place", "turn") else None,
+            "cycle": min(self.turns_taken // n + 1, self.game.params["cycles"]),
+            "turns_taken": self.turns_taken,
+            "turns_total": self.game.params["cycles"] * n,
+            "circle": [None if g is None else GODS[g] for g in self.circle],
+            "bank": None if self.bank is None else dict(zip(GODS, self.bank, strict=True)),
+            "scores": list(self.points),
+            "hand_sizes": [len(h) for h in self.hands],
+            "tableaus": [sorted(t) for t in self.tableaus],
+            "deck_size": len(self.deck),
+            "discard_size": len(self.discard),
+            "turn": {"step": self.step, "swaps_allowed": self.swaps_allowed,
+                     "swaps_done": self.swaps_done, "relax_tokens": self.relax_tokens,
+                     "annex_available": self.annex_available,
+                     "pairs_used": sorted([list(p) for p in self.pairs_used]),
+                     "destroy_queue": [list(e) for e in self.destroy_queue]},
+            "events": [list(e) for e in self.events[-12:]],
+            "winners": None if self.winners_ is None else list(self.winners_),
+        }
+        if seat is not None:
+            out["hand"] = sorted(self.hands[seat])
+            if seat == self.active:
+                out["granted"] = sorted(self.granted)  # drawn this turn (DAM-20)
+            if seat == self.active and self.step == "keep":
+                out["keep_pool"] = sorted(self.keep_pool)
+                out["keep_count"] = self.keep_count
+        return out
+
+    def _copy(self) -> DamoclesState:
+        new = self._blank()
+        for key in self.__slots__:
+            value = getattr(self, key)
+            if isinstance(value, list):
+                value = [v.copy() if isinstance(v, list) else v for v in value]
+            elif isinstance(value, set):
+                value = set(value)
+            setattr(new, key, value)
+        return new
+
+    def _data(self) -> dict[str, Any]:
+        out = {}
+        for key in self.__slots__:
+            value = getattr(self, key)
+            if isinstance(value, set):
+                value = sorted([list(p) for p in value])
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[key] = value
+        return out
