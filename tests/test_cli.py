@@ -235,3 +235,20 @@ def test_playtest_out_that_is_a_file_is_a_one_line_error(tmp_path):
 def test_games_text_lists_parameters():
     result = invoke("games")
     assert "start_energy" in result.output and "set with --param" in result.output
+
+
+def test_damocles_is_playable_from_the_terminal_and_playtests(tmp_path):
+    """A person can play a whole Damocles game (always choosing action 0: every play, then
+    'end'), and a small playtest writes its report."""
+    record = tmp_path / "damocles.json"
+    result = invoke("play", "damocles", "--seat", "1", "--players", "3", "--bots", "heuristic",
+                    "--seed", "5", "--record", str(record), input="0\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "your hand:" in result.output and "game over after 30 turns" in result.output
+    assert "Traceback" not in result.output
+    assert invoke("replay", str(record)).exit_code == 0
+    out = tmp_path / "pt"
+    result = invoke("playtest", "damocles", "--games", "8", "--bots", "heuristic,random",
+                    "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "summary.json").read_text())["game"] == "damocles"

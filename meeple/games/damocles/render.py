@@ -52,9 +52,13 @@ def render_view(game: Game, view: Mapping[str, Any]) -> str:
     if lines:
         lines.append("")
     me = view["seat"]
-    lines.append(f"[bold]Damocles[/] - {view['phase']}, cycle {view['cycle']} of "
-                 f"{game.params['cycles']}, turn {view['turns_taken'] + 1} of "
-                 f"{view['turns_total']}" + (f"  (you are seat {me})" if me is not None else ""))
+    if view["phase"] == "over":
+        progress = f"game over after {view['turns_taken']} turns"
+    else:
+        progress = (f"{view['phase']}, cycle {view['cycle']} of {game.params['cycles']}, "
+                    f"turn {view['turns_taken'] + 1} of {view['turns_total']}")
+    lines.append(f"[bold]Damocles[/] - {progress}"
+                 + (f"  (you are seat {me})" if me is not None else ""))
     lines.extend(ring(view["circle"]))
     if view["bank"] is not None:
         lines.append("  bank: " + "  ".join(f"{god(g)} {n}" for g, n in view["bank"].items()))
