@@ -180,6 +180,7 @@ def playtest(
             seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
             elapsed_seconds=elapsed, jobs=jobs,
         )
+        summary["score"]["name"] = type(game).score_name
     except MeepleError as exc:
         raise _fail(str(exc)) from None
     try:

@@ -252,3 +252,21 @@ def test_damocles_is_playable_from_the_terminal_and_playtests(tmp_path):
                     "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
     assert json.loads((out / "summary.json").read_text())["game"] == "damocles"
+
+
+def test_ozymandias_market_is_playable_from_the_terminal_and_playtests(tmp_path):
+    """A person plays a whole market-edition game (always action 0), the record replays, and a
+    small playtest reports VP as its score."""
+    record = tmp_path / "ozd.json"
+    result = invoke("play", "ozymandias-market", "--seat", "0", "--bots", "heuristic",
+                    "--seed", "2", "--record", str(record), input="0\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "your hand:" in result.output and "plans revealed" in result.output
+    assert "wins" in result.output and "Traceback" not in result.output
+    assert invoke("replay", str(record)).exit_code == 0
+    out = tmp_path / "pt"
+    result = invoke("playtest", "ozymandias-market", "--players", "3", "--games", "9",
+                    "--bots", "heuristic,random", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["game"] == "ozymandias-market" and summary["length"]["unit"] == "rounds"

@@ -3,7 +3,7 @@
 It imports no game, bot, lab or interface. The public names are re-exported here.
 """
 
-from meeple.engine.action import Action
+from meeple.engine.action import Action, KindAction
 from meeple.engine.agent import Agent, Bot
 from meeple.engine.episode import play_episode
 from meeple.engine.errors import (
@@ -28,7 +28,7 @@ from meeple.engine.talk import Message, TalkLog
 
 __all__ = [
     "Action", "ActionParseError", "Agent", "Bot", "Capabilities", "Game", "GameOverError",
-    "IllegalActionError", "MeepleError", "Message", "NotYourTurnError", "Parameter",
+    "IllegalActionError", "KindAction", "MeepleError", "Message", "NotYourTurnError", "Parameter",
     "ParameterError", "Record", "RecordError", "State", "TalkError", "TalkLog",
     "UnknownGameError", "UnknownVariantError", "Variant", "derive_seed", "game_class",
     "game_names", "load_game", "play_episode", "register", "replay",

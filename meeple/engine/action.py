@@ -39,3 +39,41 @@ class Action:
         slots = state[1] if isinstance(state, tuple) else state
         for key, value in (slots or {}).items():
             object.__setattr__(self, key, value)
+
+
+class KindAction(Action):
+    """An action of one ``seat`` made of a ``kind`` (a word) and ``args`` (a tuple of plain
+    values), compared and hashed by those three. Games with many kinds of moves subclass it
+    and define :meth:`describe`, the canonical text of a kind and its arguments, or pass the
+    text in when it needs more than the arguments (e.g. a card's suit).
+    """
+
+    __slots__ = ("seat", "kind", "args", "_text", "_key")
+
+    def __init__(self, seat: int, kind: str, args: tuple = (), text: str | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "seat", seat)
+        setter(self, "kind", kind)
+        setter(self, "args", args)
+        setter(self, "_text", self.describe(kind, args) if text is None else text)
+        setter(self, "_key", (seat, kind, args))
+
+    @staticmethod
+    def describe(kind: str, args: tuple) -> str:
+        """The canonical text of ``kind`` with ``args`` (override in the game)."""
+        return " ".join([kind, *map(str, args)])
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seat {self.seat}: {self._text})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self):
+        return (type(self), (self.seat, self.kind, self.args, self._text))

@@ -63,6 +63,8 @@ class Game(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
+    #: What ``State.scores()`` counts, for reports: "VP", "points", "final energy"...
+    score_name: ClassVar[str] = "score"
     rules_page: ClassVar[str] = ""
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)

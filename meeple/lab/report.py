@@ -94,7 +94,8 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
         A :class:`rich.table.Table` with columns *metric, value, 95% CI, detail* and sections
         for seats (sole-win rate with Wilson CI), bots (win rate, CI, edge over the fair share
         in percentage points, binomial p), outcomes (seat-balance chi-square p, draw and
-        truncated rates, game length mean, median, p90) and speed (games per second); the
+        truncated rates, game length mean, median, p90, the spread of the game's score with
+        the winners' mean and lead) and speed (games per second); the
         skill-vs-luck verdict is the caption.
     """
     table = Table(title=f"{summary['game']}: {_run_line(summary)}",
@@ -125,6 +126,11 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     length = summary["length"]
     table.add_row(f"length ({length['unit']})", _num(length["mean"], 1), "",
                   f"mean; median {_num(length['median'], 1)}, p90 {_num(length['p90'], 1)}")
+    score = summary["score"]
+    table.add_row(f"{score.get('name', 'score')} spread", _num(score["mean"], 1), "",
+                  f"mean ± {_num(score['std'], 1)}; p10 {_num(score['p10'], 1)}, p90 "
+                  f"{_num(score['p90'], 1)}; winners {_num(score['winner_mean'], 1)}, lead "
+                  f"{_num(score['margin_mean'], 1)}")
     table.add_section()
     gps = summary["games_per_second"]
     table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
@@ -253,7 +259,7 @@ def _length_plot(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]
     return _png(fig)
 
 
-def _scores_plot(results: Sequence[Mapping[str, Any]]) -> bytes:
+def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score") -> bytes:
     """``scores.png``: final score distribution of sole winners vs all other seats, each as a
     share of its own group so the two shapes compare."""
     fig, ax = _new_figure()
@@ -278,7 +284,7 @@ def _scores_plot(results: Sequence[Mapping[str, Any]]) -> bytes:
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
         _no_data(ax, "no scores")
-    ax.set_xlabel("final score", color=_INK)
+    ax.set_xlabel(f"final {name}", color=_INK)
     ax.set_ylabel("share of the group", color=_INK)
     ax.set_title("Final scores: winners vs others", color=_INK, fontsize=12)
     return _png(fig)
@@ -445,7 +451,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         "seat_win_rate.png": _seat_plot(summary),
         "bot_win_rate.png": _bot_plot(summary),
         "length.png": _length_plot(summary, results),
-        "scores.png": _scores_plot(results),
+        "scores.png": _scores_plot(results, summary["score"].get("name", "score")),
     }
     for name, data in images.items():
         (out_dir / name).write_bytes(data)

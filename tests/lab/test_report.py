@@ -147,8 +147,10 @@ def test_summary_table_lists_seats_bots_and_run_numbers() -> None:
     summary = make_summary(make_results(draw_every=7))
     table = summary_table(summary)
     assert isinstance(table, Table)
-    assert table.row_count == 4 + 2 + 4 + 1  # seats, bots, balance/draw/truncated/length, speed
+    # seats, bots, balance/draw/truncated/length/score spread, speed
+    assert table.row_count == 4 + 2 + 5 + 1
     out = render(table)
+    assert "score spread" in out
     for seat in summary["seat_win_rate"]:
         assert f"seat {seat['name']} win rate" in out
         assert f"{100 * seat['rate']:.1f}%" in out

@@ -40,6 +40,7 @@ class FourGods(Game):
     title = "Battle of the Four Gods"
     summary = "4 players, simultaneous secret attack/defend, energy, table talk"
     rules_page = "docs/rules/battle-of-the-four-gods.md"
+    score_name = "final energy"
     parameters = PARAMETERS
     variants = VARIANTS
     min_players = 2

@@ -28,7 +28,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from meeple.engine.action import Action
+from meeple.engine.action import KindAction
 from meeple.engine.errors import ActionParseError
 from meeple.games.damocles.codex import CIRCLE, GOD_INITIALS, GODS
 
@@ -36,7 +36,7 @@ KINDS = ("discard", "place", "haste", "swap", "trade", "stop", "play", "pair", "
          "destroy", "end")
 
 
-class Move(Action):
+class Move(KindAction):
     """One Damocles action of ``seat``: a ``kind`` from :data:`KINDS` and its arguments.
 
     Arguments by kind: discard ``(id, id)`` sorted; place ``(god, slot)``; haste ``(id,)``;
@@ -45,30 +45,11 @@ class Move(Action):
     destroy ``(id,)``; stop and end ``()``. Slots are 0-6 and gods 0-4 internally.
     """
 
-    __slots__ = ("seat", "kind", "args", "_text", "_key")
+    __slots__ = ()
 
-    def __init__(self, seat: int, kind: str, args: tuple[Any, ...] = ()) -> None:
-        setter = object.__setattr__
-        setter(self, "seat", seat)
-        setter(self, "kind", kind)
-        setter(self, "args", args)
-        setter(self, "_text", _text(kind, args))
-        setter(self, "_key", (seat, kind, args))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Move(seat {self.seat}: {self._text})"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Move and other._key == self._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __reduce__(self):
-        return (Move, (self.seat, self.kind, self.args))
+    @staticmethod
+    def describe(kind: str, args: tuple[Any, ...]) -> str:
+        return _text(kind, args)
 
 
 @cache

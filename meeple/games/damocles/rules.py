@@ -10,6 +10,7 @@ and ``destroy`` (Destruction targets, DAM-32). Legal moves live in :mod:`.moves`
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ class Damocles(Game):
     title = "Damocles"
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
+    score_name = "points"
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
@@ -436,4 +438,4 @@ class DamoclesState(State):
             elif isinstance(value, tuple):
                 value = list(value)
             out[key] = value
-        return out
+        return copy.deepcopy(out)  # a snapshot: never the state's own lists

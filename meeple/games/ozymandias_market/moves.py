@@ -1,0 +1,147 @@
+"""Legal moves of Ozymandias (market edition), per sub-decision (the one place legality is
+defined). Rules: seeds/ozymandias-market.md, Game Sequence; decisions OZD-n in
+docs/rules/ozymandias-market.md.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from meeple.games.ozymandias_market.actions import Order, make_order
+from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
+
+if TYPE_CHECKING:
+    from meeple.games.ozymandias_market.rules import MarketState
+
+
+def legal_orders(state: MarketState, seat: int) -> list[Order]:
+    """Every legal action of ``seat`` now, in a deterministic order."""
+    suits = state.game.suit_of
+    interned = state.game.orders  # one Order object per value, per game spec
+
+    def order(kind: str, *args) -> Order:
+        key = (seat, kind, args)
+        found = interned.get(key)
+        if found is None:
+            found = interned[key] = make_order(seat, kind, suits, args)
+        return found
+
+    if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
+        return [order("plan", rank) for rank in sorted(state.hands[seat])]
+    step = state.step
+    if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
+        return [order("trade", given, taken) for given in sorted(state.hands[seat])
+                for taken in _takeable(state)]
+    if step == "trade_played":  # may trade the played card too
+        given = state.played[seat]
+        return [order("trade", given, taken) for taken in _takeable(state)] + [order("done")]
+    colour = suits[state.played[seat]]
+    if step == "surge":  # further expansions of a Surge, or stop
+        card = state.game.card_by_rank[state.played[seat]]
+        explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
+        return [order("surge", h) for h in _expansions(state, colour, explore=explore)] + [
+            order("done")]
+    if step == "augury":  # the order to put the looked-at cards back, top first
+        return [order("order", *p) for p in permutations(state.augury_pool)]
+    # Raise: expand with the card's colour, or its event; pass only if neither (OZD-14)
+    moves = [order("expand", h, src) for h, src in _expand_options(state, colour)]
+    moves += _event_orders(state, seat, colour, order)
+    return moves or [order("pass")]
+
+
+def _takeable(state: MarketState) -> list[int | str]:
+    """Market cards, and the deck top while a card can be drawn (OZD-19, OZD-25)."""
+    out: list[int | str] = sorted(state.market)
+    if state.deck or state.discard:
+        out.append("deck")
+    return out
+
+
+def _holds(state: MarketState, h: Hex, colour: int) -> bool:
+    stack = state.stacks.get(h)
+    if not stack:
+        return False
+    if state.game.params["adjacency"] == "top_only":
+        return stack[-1] == colour
+    return colour in stack
+
+
+def _expansions(state: MarketState, colour: int, explore: bool) -> list[Hex]:
+    """Sectors (and, if ``explore``, frontier spots for a new sector) where an expansion of
+    ``colour`` may go: next to its colour if it is in play, anywhere otherwise (OZD-7, OZD-9);
+    never onto its own colour unless ``allow_self_stack`` (OZD-8)."""
+    p = state.game.params
+    in_play = [h for h in state.stacks if colour in state.stacks[h]]
+    anchors = {h for h in state.stacks if _holds(state, h, colour)}
+    near = {n for h in anchors for n in neighbours(h)}
+    out = []
+    for h in sorted(state.stacks):
+        if colour in state.stacks[h] and not p["allow_self_stack"]:
+            continue
+        if in_play and h not in near:
+            continue
+        out.append(h)
+    if explore and state.sectors_left:
+        out += [h for h in frontier(state.stacks) if not in_play or h in near]
+    return out
+
+
+def _expand_options(state: MarketState, colour: int) -> list[tuple[Hex, Hex | None]]:
+    """(target, source) of each legal expansion: from the supply, or, when it is empty and
+    ``take_from_map`` is on, a top disk of the colour taken from elsewhere (OZD-3)."""
+    p = state.game.params
+    targets = _expansions(state, colour, explore=p["explore_on_expand"])
+    if state.supply[colour]:
+        return [(h, None) for h in targets]
+    if not p["take_from_map"]:
+        return []
+    sources = [h for h in sorted(state.stacks) if state.stacks[h] and
+               state.stacks[h][-1] == colour]
+    return [(h, s) for h in targets for s in sources if s != h]
+
+
+def _event_orders(state: MarketState, seat: int, colour: int, order) -> list[Order]:
+    """The card's event, with every target it can take; nothing if it cannot change the
+    state (OZD-14). Events override the rules text (OZD-13)."""
+    card = state.game.card_by_rank[state.played[seat]]
+    kind = card.event
+    stacks = state.stacks
+    has_disk = state.supply[colour] > 0
+    if kind == "EXPLORE":
+        if not (has_disk and state.sectors_left):
+            return []
+        return [order("explore", h) for h in frontier(stacks)]
+    if kind == "RAZE":
+        return [order("raze", h) for h in sorted(stacks) if stacks[h]]
+    if kind == "MARCH":
+        self_stack = state.game.params["allow_self_stack"]
+        return [order("march", h, n) for h in sorted(stacks)
+                if stacks[h] and stacks[h][-1] == colour
+                for n in neighbours(h) if n in stacks and (self_stack or colour not in stacks[n])]
+    if kind == "COUP":
+        return [order("coup", h) for h in sorted(stacks)
+                if len(stacks[h]) >= 2 and stacks[h][-1] != stacks[h][-2]]
+    if kind == "SURGE":
+        if not has_disk or card.param("times") < 1:
+            return []
+        explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
+        return [order("surge", h) for h in _expansions(state, colour, explore=explore)]
+    if kind == "DIASPORA":
+        if not has_disk:
+            return []
+        self_stack = state.game.params["allow_self_stack"]
+        targets = [h for h in sorted(stacks) if self_stack or colour not in stacks[h]]
+        if card.param("explore") and state.sectors_left:
+            targets += frontier(stacks)
+        return [order("diaspora", h) for h in targets]
+    if kind == "TRIBUTE":
+        return [order("tribute")] if state.value(colour) - card.param("minus") > 0 else []
+    if kind == "BAZAAR":
+        return [order("bazaar", given, taken) for given in sorted(state.hands[seat])
+                for taken in sorted(state.market)]
+    if kind == "AUGURY":  # reordering needs at least two cards (OZD-14)
+        return [order("augury")] if min(card.param("depth"), len(state.deck)) >= 2 else []
+    if kind == "EMBARGO":
+        return [order("embargo", rank) for rank in sorted(state.market)]
+    return []

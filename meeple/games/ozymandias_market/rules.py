@@ -1,0 +1,501 @@
+"""Ozymandias, market edition: the game spec and state transitions.
+
+Rules: seeds/ozymandias-market.md; decisions OZD-1..OZD-31 in docs/rules/ozymandias-market.md.
+A round: secret plans (one simultaneous decision), raise in ascending rank (expand or the
+card's event; sub-steps for Surge and Augury), trades in descending rank (a mandatory hand
+trade, then an optional played-card trade), then collapse, market refresh, hand recovery and
+the end check, all automatic. Legal moves live in :mod:`.moves`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.registry import register
+from meeple.engine.state import State
+from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
+from meeple.games.ozymandias_market.cards import COLOURS
+from meeple.games.ozymandias_market.content import load_cards
+from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex
+from meeple.games.ozymandias_market.moves import legal_orders
+from meeple.games.ozymandias_market.variants import PARAMETERS, VARIANTS
+
+
+@register
+class OzymandiasMarket(Game):
+    """Ozymandias, market edition, for 2-4 seats; see the module docstring."""
+
+    name = "ozymandias-market"
+    title = "Ozymandias (market edition)"
+    summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
+    rules_page = "docs/rules/ozymandias-market.md"
+    score_name = "VP"
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players, max_players, default_players = 2, 4, 3
+    __slots__ = ("cards", "card_by_rank", "suit_of", "orders")
+
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        cards = load_cards(self.params["cards"] or None)
+        p = self.params
+        if p["end"] == "colour_dead" and p["destroyed_to"] != "dead":
+            raise ParameterError("end=colour_dead needs destroyed_to=dead: with destroyed disks "
+                                 "back in the supply no colour ever dies (OZD-23, OZD-27)")
+        need = self.players * p["hand_size"] + p["market_size"]
+        if len(cards) < need:
+            raise ParameterError(f"the deck has {len(cards)} cards; {self.players} hands of "
+                                 f"{p['hand_size']} and a market of {p['market_size']} need "
+                                 f"{need}")
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "card_by_rank", {c.rank: c for c in cards})
+        object.__setattr__(self, "suit_of", {c.rank: c.suit for c in cards})
+        object.__setattr__(self, "orders", {})  # memo of the legal-move generator
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.min_players, self.max_players, simultaneous=True,
+                            hidden_information=True, chance=True, cooperative=False,
+                            max_length=self.params["max_rounds"], length_unit="rounds")
+
+    def new_initial_state(self, seed: int = 0) -> MarketState:
+        """Shuffle (seeded), lay the opening sectors, deal the hands and the market."""
+        return MarketState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Order:
+        """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        return parse_order(text, seat, self.suit_of)
+
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(f"Seat {i}" for i in range(self.players))
+
+    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
+        from meeple.games.ozymandias_market.bot import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
+        from meeple.games.ozymandias_market.render import render_view
+
+        return render_view
+
+    def timeout_action(self, seat: int, legal_actions: Sequence[Any]) -> Any:
+        for order in legal_actions:
+            if order.kind in ("done", "pass"):
+                return order
+        return legal_actions[0]
+
+    def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
+        state = MarketState.__new__(MarketState)
+        State.__init__(state, self, 0)
+        try:
+            for key in MarketState.__slots__:
+                value = data[key]
+                if key == "stacks":
+                    value = {parse_hex(h): list(stack) for h, stack in value}
+                elif key == "winners_":
+                    value = None if value is None else tuple(value)
+                elif isinstance(value, list):
+                    value = [list(v) if isinstance(v, list) else v for v in value]
+                setattr(state, key, value)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ParameterError(f"malformed Ozymandias state: missing or bad {exc}") from None
+        state._refresh_acting()
+        return state
+
+
+class MarketState(State):
+    """One point of a playthrough (fields as in rules-questions 2.1).
+
+    Attributes: ``stacks`` (sector -> colours bottom to top), ``supply``/``dead`` per colour,
+    ``sectors_left``, ``deck`` (ranks, top = last), ``discard``, ``market``, ``hands``,
+    ``played`` (the rank each seat played this round, None once traded away), ``vp``,
+    ``round`` (1-based), ``phase`` (plan, raise, trade, over), ``turn_order`` and ``turn``
+    (who acts in the raise or trade phase), ``step`` (main, surge, augury, trade_hand,
+    trade_played) with ``surge_left`` and ``augury_pool``.
+
+    Hidden: hands, the deck order, cards gained from the deck top, an Augury's cards (their
+    looker sees them) and pending plans (OZD-31).
+    """
+
+    __slots__ = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
+                 "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
+                 "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+
+    def __init__(self, game: OzymandiasMarket, seed: int) -> None:
+        super().__init__(game, seed)
+        p, n = game.params, game.players
+        self.stacks: dict[Hex, list[int]] = {h: [] for h in OPENINGS[p["opening"]]}
+        self.sectors_left = p["sectors"] - 3
+        self.supply = [p["disks_per_colour"]] * len(COLOURS)
+        self.dead = [0] * len(COLOURS)
+        self.deck = [c.rank for c in game.cards]
+        self.rng.shuffle(self.deck)  # Game Setup 1 (X-1)
+        self.discard: list[int] = []
+        self.hands = [[self.deck.pop() for _ in range(p["hand_size"])] for _ in range(n)]
+        self.market = [self.deck.pop() for _ in range(p["market_size"])]
+        self.played: list[int | None] = [None] * n
+        self.vp = [0] * n
+        self.round = 1
+        self.phase = "plan"
+        self.turn_order: list[int] = []
+        self.turn = 0
+        self.step = "main"
+        self.surge_left = 0
+        self.augury_pool: list[int] = []
+        self.last_ranks: list[int | None] = [None] * n
+        self.events: list[list[Any]] = []
+        self.winners_: tuple[int, ...] | None = None
+        self.truncated = False
+        self._refresh_acting()
+
+    # ----------------------------------------------------------------------- helpers
+    def value(self, colour: int) -> int:
+        """Faction value: sectors whose top disk is ``colour`` (OZD-5)."""
+        return sum(1 for stack in self.stacks.values() if stack and stack[-1] == colour)
+
+    def _refresh_acting(self) -> None:
+        if self.phase == "plan":
+            self._acting = tuple(range(self.game.players))
+        elif self.phase == "over":
+            self._acting = ()
+        else:
+            self._acting = (self.turn_order[self.turn],)
+
+    def _log(self, seat: int, text: str) -> None:
+        self.events.append([self.round, seat, text])
+
+    def _card(self, rank: int) -> str:
+        return card_text(rank, self.game.suit_of[rank])
+
+    def _draw(self) -> int | None:
+        """The deck's top card, reshuffling the discard pile when it is empty (OZD-25)."""
+        if not self.deck and self.discard:
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+            self._log(-1, "the discard pile is shuffled into a new deck")
+        return self.deck.pop() if self.deck else None
+
+    def _destroy(self, colour: int) -> None:
+        """A destroyed disk goes back to the supply, or to the dead pile (OZD-23)."""
+        if self.game.params["destroyed_to"] == "dead":
+            self.dead[colour] += 1
+        else:
+            self.supply[colour] += 1
+
+    def _place(self, h: Hex, colour: int, source: Hex | None = None) -> None:
+        if h not in self.stacks:  # a new sector (Explore, OZD-10)
+            self.stacks[h] = []
+            self.sectors_left -= 1
+        if source is None:
+            self.supply[colour] -= 1
+        else:
+            self.stacks[source].pop()  # taken from the map (OZD-3, 2015)
+        self.stacks[h].append(colour)
+
+    # --------------------------------------------------------------------------- hooks
+    def _legal_actions(self, seat: int) -> Sequence[Order]:
+        return legal_orders(self, seat)
+
+    def _illegal_reason(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Order):
+            return "it is not an Ozymandias action"
+        moves = legal_orders(self, seat) if seat in self._acting else []
+        kinds = sorted({m.kind for m in moves})
+        where = self.phase if self.phase == "plan" else f"the {self.phase} phase ({self.step})"
+        return (f"it is not legal in {where}; legal kinds now: {', '.join(kinds) or 'none'} "
+                f"({len(moves)} moves; 'list' them)")
+
+    def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
+        if self.phase == "plan":  # reveal all plans at once (OZD-15)
+            for seat in sorted(joint):
+                rank = joint[seat].args[0]
+                self.hands[seat].remove(rank)
+                self.played[seat] = rank
+            self.last_ranks = list(self.played)  # as revealed, even if later traded (OZD-28)
+            self._log(-1, "plans revealed: " + ", ".join(
+                f"seat {s} {self._card(self.played[s])}" for s in sorted(joint)))
+            self.phase, self.step, self.turn = "raise", "main", 0
+            self.turn_order = sorted(joint, key=lambda s: self.played[s])  # ascending rank
+            self._refresh_acting()
+            return
+        ((seat, order),) = joint.items()
+        getattr(self, "_do_" + order.kind)(seat, order)
+        self._refresh_acting()
+
+    # ------------------------------------------------------------------------ raise
+    def _next(self) -> None:
+        """The current seat's turn in this phase is over: the next seat, or the next phase."""
+        self.step = "main"
+        self.turn += 1
+        if self.turn < len(self.turn_order):
+            if self.phase == "trade":
+                self.step = "trade_hand"
+            return
+        if self.phase == "raise":  # trades go from highest card to lowest
+            self.phase, self.turn, self.step = "trade", 0, "trade_hand"
+            self.turn_order = sorted(self.turn_order, key=lambda s: -self.played[s])
+            return
+        self._end_of_round()
+
+    def _colour(self, seat: int) -> int:
+        return self.game.suit_of[self.played[seat]]
+
+    def _do_expand(self, seat: int, order: Order) -> None:
+        h, source = order.args
+        self._place(h, self._colour(seat), source)
+        self._log(seat, f"expands {COLOURS[self._colour(seat)]} to {hex_text(h)}")
+        self._next()
+
+    def _do_pass(self, seat: int, order: Order) -> None:
+        self._log(seat, "passes (nothing legal)")
+        self._next()
+
+    def _do_explore(self, seat: int, order: Order) -> None:
+        (h,) = order.args
+        self._place(h, self._colour(seat))
+        self._log(seat, f"explores a new sector at {hex_text(h)}")
+        self._next()
+
+    def _do_raze(self, seat: int, order: Order) -> None:
+        (h,) = order.args
+        colour = self.stacks[h].pop()
+        self._destroy(colour)
+        self._log(seat, f"razes the {COLOURS[colour]} disk on {hex_text(h)}")
+        self._next()
+
+    def _do_march(self, seat: int, order: Order) -> None:
+        src, dst = order.args
+        self.stacks[dst].append(self.stacks[src].pop())
+        self._log(seat, f"marches from {hex_text(src)} to {hex_text(dst)}")
+        self._next()
+
+    def _do_coup(self, seat: int, order: Order) -> None:
+        (h,) = order.args
+        stack = self.stacks[h]
+        stack[-1], stack[-2] = stack[-2], stack[-1]
+        self._log(seat, f"stages a coup on {hex_text(h)}")
+        self._next()
+
+    def _do_surge(self, seat: int, order: Order) -> None:
+        (h,) = order.args
+        colour = self._colour(seat)
+        self._place(h, colour)
+        if self.step != "surge":
+            card = self.game.card_by_rank[self.played[seat]]
+            self.surge_left = card.param("times")
+        self.surge_left -= 1
+        self._log(seat, f"surges {COLOURS[colour]} to {hex_text(h)}")
+        if self.surge_left > 0 and self.supply[colour]:
+            self.step = "surge"
+        else:
+            self.surge_left = 0
+            self._next()
+
+    def _do_diaspora(self, seat: int, order: Order) -> None:
+        (h,) = order.args
+        self._place(h, self._colour(seat))
+        self._log(seat, f"settles {COLOURS[self._colour(seat)]} at {hex_text(h)}")
+        self._next()
+
+    def _do_tribute(self, seat: int, order: Order) -> None:
+        card = self.game.card_by_rank[self.played[seat]]
+        gain = self.value(card.suit) - card.param("minus")
+        self.vp[seat] += gain
+        self._log(seat, f"takes tribute: +{gain} VP")
+        self._next()
+
+    def _do_bazaar(self, seat: int, order: Order) -> None:
+        given, taken = order.args
+        self.hands[seat].remove(given)
+        self.market[self.market.index(taken)] = given
+        self.hands[seat].append(taken)
+        self._log(seat, f"bazaar: {self._card(given)} for {self._card(taken)}")
+        self._next()
+
+    def _do_augury(self, seat: int, order: Order) -> None:
+        depth = self.game.card_by_rank[self.played[seat]].param("depth")
+        self.augury_pool = [self.deck.pop() for _ in range(min(depth, len(self.deck)))]
+        self.step = "augury"
+        self._log(seat, f"looks at the top {len(self.augury_pool)} cards of the deck")
+
+    def _do_order(self, seat: int, order: Order) -> None:
+        self.deck.extend(reversed(order.args))  # the first named ends on top
+        self.augury_pool = []
+        self._log(seat, "puts them back in a chosen order")
+        self._next()
+
+    def _do_embargo(self, seat: int, order: Order) -> None:
+        (rank,) = order.args
+        self.market.remove(rank)
+        self.discard.append(rank)
+        self._log(seat, f"embargoes {self._card(rank)}")
+        self._next()
+
+    # ------------------------------------------------------------------------ trade
+    def _do_trade(self, seat: int, order: Order) -> None:
+        given, taken = order.args
+        suits = self.game.suit_of
+        if self.step == "trade_hand":
+            self.hands[seat].remove(given)
+        else:
+            self.played[seat] = None  # sold: it is not recovered (OZD-26)
+        if taken == "deck":  # no score, the given card to the discard pile (OZD-19)
+            gained = self._draw()
+            self.discard.append(given)
+            self.hands[seat].append(gained)
+            self._log(seat, f"trades {self._card(given)} for the deck's top card")
+        else:
+            score = max(0, self.value(suits[given]) - self.value(suits[taken]))  # OZD-16, 17
+            self.market[self.market.index(taken)] = given
+            self.hands[seat].append(taken)
+            self.vp[seat] += score
+            self._log(seat, f"trades {self._card(given)} for {self._card(taken)}: +{score} VP")
+        if self.step == "trade_hand":
+            self.step = "trade_played"
+        else:
+            self._next()
+
+    def _do_done(self, seat: int, order: Order) -> None:
+        if self.step == "surge":
+            self.surge_left = 0
+        self._next()
+
+    # ------------------------------------------------------------------ round's end
+    def _end_of_round(self) -> None:
+        """Collapse (OZD-22..24), refresh the market (OZD-25), recover played cards (OZD-26),
+        then the end check (OZD-27)."""
+        suits = self.game.suit_of
+        counts = Counter(suits[r] for r in self.market)
+        if counts:
+            top = max(counts.values())
+            leaders = [c for c, k in counts.items() if k == top]
+            if len(leaders) == 1:  # a strict, unique maximum collapses (OZD-22)
+                colour = leaders[0]
+                hit = [h for h, s in self.stacks.items() if s and s[-1] == colour]
+                for h in hit:  # one simultaneous pass over the top disks (OZD-24)
+                    self.stacks[h].pop()
+                    self._destroy(colour)
+                self._log(-1, f"{COLOURS[colour]} collapses: {len(hit)} top disks destroyed")
+        self.discard.extend(self.market)
+        size = self.game.params["market_size"]
+        deck_out = len(self.deck) <= size  # the last card is drawn this refresh (OZD-27 c)
+        self.market = []
+        for _ in range(size):
+            rank = self._draw()
+            if rank is None:
+                break
+            self.market.append(rank)
+        for seat, rank in enumerate(self.played):
+            if rank is not None:
+                self.hands[seat].append(rank)
+        self.played = [None] * self.game.players
+        self._check_end(deck_out)
+        if self.phase != "over":
+            self.round += 1
+            self.phase, self.step, self.turn, self.turn_order = "plan", "main", 0, []
+
+    def _check_end(self, deck_out: bool) -> None:
+        p = self.game.params
+        end = p["end"]
+        over = (
+            (end == "vp" and max(self.vp) >= p["target_vp"])
+            or (end == "rounds" and self.round >= p["max_rounds"])
+            or (end == "deck_out" and deck_out)
+            or (end == "colour_dead" and max(self.dead) >= p["disks_per_colour"])
+        )
+        if not over and self.round >= p["max_rounds"]:  # the safety cap (X-5)
+            over, self.truncated = True, True
+        if not over:
+            return
+        self.phase = "over"
+        best = max(self.vp)
+        top = [s for s, v in enumerate(self.vp) if v == best]
+        if len(top) > 1 and p["tiebreak"] == "lowest_rank":  # OZD-28
+            played = [(self.last_ranks[s] or 10**9, s) for s in top]
+            top = [min(played)[1]]
+        self.winners_ = tuple(top)
+        self._log(-1, "the game ends")
+
+    # ------------------------------------------------------------------------ results
+    def returns(self) -> tuple[float, ...]:
+        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
+        n = self.game.players
+        if self.winners_ is None:
+            return (0.0,) * n
+        return tuple(1.0 / len(self.winners_) if s in self.winners_ else 0.0 for s in range(n))
+
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_ or ()
+
+    def scores(self) -> tuple[float, ...]:
+        """Victory points per seat."""
+        return tuple(float(v) for v in self.vp)
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def length(self) -> int:
+        """Rounds completed."""
+        return self.round if self.phase == "over" else self.round - 1
+
+    # -------------------------------------------------------------------------- views
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        card = self._card
+        out: dict[str, Any] = {
+            "round": self.round,
+            "phase": self.phase,
+            "step": self.step,
+            "acting": self._acting[0] if len(self._acting) == 1 else None,
+            "turn_order": list(self.turn_order),
+            "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
+                    for h, stack in sorted(self.stacks.items())],
+            "values": {COLOURS[c]: self.value(c) for c in range(len(COLOURS))},
+            "supply": dict(zip(COLOURS, self.supply, strict=True)),
+            "dead": dict(zip(COLOURS, self.dead, strict=True)),
+            "sectors_left": self.sectors_left,
+            "market": [card(r) for r in self.market],
+            "discard": [card(r) for r in self.discard],
+            "deck_size": len(self.deck),
+            "vp": list(self.vp),
+            "played": [None if r is None else card(r) for r in self.played],
+            "hand_sizes": [len(h) for h in self.hands],
+            "events": [list(e) for e in self.events[-12:]],
+            "winners": None if self.winners_ is None else list(self.winners_),
+            "truncated": self.truncated,
+        }
+        if seat is not None:
+            out["hand"] = [card(r) for r in sorted(self.hands[seat])]
+            if self.step == "augury" and self._acting == (seat,):
+                out["augury"] = [card(r) for r in self.augury_pool]
+        return out
+
+    def _copy(self) -> MarketState:
+        new = self._blank()
+        for key in self.__slots__:
+            value = getattr(self, key)
+            if key == "stacks":
+                value = {h: list(s) for h, s in value.items()}
+            elif isinstance(value, list):
+                value = [v.copy() if isinstance(v, list) else v for v in value]
+            setattr(new, key, value)
+        return new
+
+    def _data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in self.__slots__:
+            value = getattr(self, key)
+            if key == "stacks":
+                value = [[hex_text(h), list(s)] for h, s in sorted(value.items())]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[key] = value
+        return copy.deepcopy(out)  # a snapshot: never the state's own lists
