@@ -8,6 +8,7 @@ hooks marked below, and calls :func:`meeple.engine.registry.register` on the cla
 
 from __future__ import annotations
 
+import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -65,6 +66,12 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     #: What ``State.scores()`` counts, for reports: "VP", "points", "final energy"...
     score_name: ClassVar[str] = "score"
+    #: The game's own bots: name -> "module:attribute" of a factory(game, seat, seed).
+    bots: ClassVar[Mapping[str, str]] = {}
+    #: "module:attribute" of the function drawing a view as terminal text ("" for none).
+    renderer: ClassVar[str] = ""
+    #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
+    timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)
@@ -184,17 +191,23 @@ class Game(ABC):
         return tuple(f"Seat {i}" for i in range(self.players))
 
     def timeout_action(self, seat: int, legal_actions: Sequence[Action]) -> Action:
-        """What a seat submits when its decision timer runs out (human play only): by default
-        the first legal action, which each game's canonical order makes its null move."""
+        """What a seat submits when its decision timer runs out (human play only): the first
+        legal action whose ``kind`` is in ``timeout_kinds`` (e.g. ``end``), else the first
+        legal action, which each game's canonical order makes its null move."""
+        for action in legal_actions:
+            if getattr(action, "kind", None) in self.timeout_kinds:
+                return action
         return legal_actions[0]
 
     def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
-        """The game's own bots by name: ``factory(game, seat, seed) -> bot``. Default none."""
-        return {}
+        """The game's own bots by name: ``factory(game, seat, seed) -> bot``, imported on
+        demand from the ``bots`` declaration (so rules never import bot code)."""
+        return {name: _import(target) for name, target in self.bots.items()}
 
     def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str] | None:
-        """A function drawing a seat's view as terminal text (rich markup allowed), or None."""
-        return None
+        """A function drawing a seat's view as terminal text (rich markup allowed), or None;
+        imported on demand from the ``renderer`` declaration."""
+        return _import(self.renderer) if self.renderer else None
 
     # -------------------------------------------------------------------- serialisation
     def state_from_json(self, payload: str | Mapping[str, Any]) -> State:
@@ -207,6 +220,12 @@ class Game(ABC):
 
         data = json.loads(payload) if isinstance(payload, str) else payload
         return restore_state(self, data)
+
+
+def _import(target: str) -> Any:
+    """The object named ``"package.module:attribute"``."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:

@@ -24,7 +24,7 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import (
@@ -342,6 +342,43 @@ class State(ABC):
         """An uninitialised instance of this class, for ``_copy`` implementations."""
         return object.__new__(type(self))
 
+    def _copy_fields(self, names: Iterable[str]) -> State:
+        """A ``_copy`` for states made of plain fields: each named field copied deeply enough
+        that the copy shares no list, dict or set with this state."""
+        new = self._blank()
+        for name in names:
+            setattr(new, name, _copied(getattr(self, name)))
+        return new
+
+    def _fields_data(self, names: Iterable[str],
+                     convert: Mapping[str, Callable[[Any], Any]] | None = None) -> dict[str, Any]:
+        """A ``_data`` for states made of plain fields: each named field as a JSON-compatible
+        copy (tuples and sets become lists, sets sorted), after ``convert[name]`` if given."""
+        out = {}
+        for name in names:
+            value = getattr(self, name)
+            if convert and name in convert:
+                value = convert[name](value)
+            out[name] = _jsonable(value)
+        return out
+
+    def _restore_fields(self, data: Mapping[str, Any], names: Iterable[str],
+                        convert: Mapping[str, Callable[[Any], Any]] | None = None) -> None:
+        """Set each named field from ``data`` (the inverse of :meth:`_fields_data`), through
+        ``convert[name]`` if given.
+
+        Raises:
+            ParameterError: naming a missing or malformed field.
+        """
+        for name in names:
+            try:
+                value = data[name]
+                value = convert[name](value) if convert and name in convert else _copied(value)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ParameterError(f"malformed {self.game.name} state: field {name!r}: "
+                                     f"{exc!r}") from None
+            setattr(self, name, value)
+
     def _single_actor(self) -> int:
         acting = self.current_players()
         if len(acting) != 1:
@@ -379,6 +416,28 @@ class State(ABC):
     def _resolve(self, joint: Mapping[int, Action]) -> None:
         self._legal = None
         self._apply(joint)
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with its lists, dicts and sets (and those directly inside them) copied."""
+    if isinstance(value, list):
+        return [v.copy() if isinstance(v, (list, dict, set)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: v.copy() if isinstance(v, (list, dict, set)) else v for k, v in value.items()}
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+def _jsonable(value: Any) -> Any:
+    """A JSON-compatible deep copy: tuples become lists, sets sorted lists."""
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, set):
+        return sorted(_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
 
 
 def restore_state(game: Game, data: Mapping[str, Any]) -> State:

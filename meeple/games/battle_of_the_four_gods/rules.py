@@ -10,7 +10,7 @@ Game, B4G-13, B4G-21).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ActionParseError, ParameterError
@@ -41,6 +41,8 @@ class FourGods(Game):
     summary = "4 players, simultaneous secret attack/defend, energy, table talk"
     rules_page = "docs/rules/battle-of-the-four-gods.md"
     score_name = "final energy"
+    bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
+    renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
     parameters = PARAMETERS
     variants = VARIANTS
     min_players = 2
@@ -89,16 +91,6 @@ class FourGods(Game):
     def action_from_code(self, code: int, seat: int) -> Selection:
         """The selection with integer ``code`` (``Selection.code``) for ``seat``."""
         return selection_from_code(self.players, seat, code)
-
-    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
-        from meeple.games.battle_of_the_four_gods.bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
-        from meeple.games.battle_of_the_four_gods.render import render_view
-
-        return render_view
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:

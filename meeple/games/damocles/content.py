@@ -31,7 +31,6 @@ when it has no usable id) and the rule it breaks.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -49,7 +48,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.errors import MeepleError
+from meeple.engine.content import ContentError, problems_error, read_json
 from meeple.games.damocles.codex import CIRCLE, GODS, TYPES, Codex
 
 #: The manifest format this module reads.
@@ -72,16 +71,12 @@ _ID_RE = re.compile(r"[A-Z0-9][A-Z0-9_-]*")  # upper case: the move notation upp
 _DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
 
 
-class DeckError(MeepleError, ValueError):
+class DeckError(ContentError):
     """A deck manifest is missing, unreadable or breaks a content rule.
 
     ``problems`` lists every problem found, each naming the codex and the rule; the message
     joins them after the manifest's source (its path, or a label for in-memory data).
     """
-
-    def __init__(self, message: str, problems: Iterable[str] = ()) -> None:
-        super().__init__(message)
-        self.problems: tuple[str, ...] = tuple(problems) or (message,)
 
 
 def _a(type_name: str) -> str:
@@ -295,13 +290,7 @@ def validate_deck_data(data: Any, source: str = "<in-memory data>") -> DeckManif
     try:
         return DeckManifest.model_validate(data)
     except ValidationError as error:
-        problems = _problems(error, data)
-        if len(problems) == 1:
-            message = f"invalid deck {source}: {problems[0]}"
-        else:
-            message = (f"invalid deck {source} ({len(problems)} problems):\n"
-                       + "\n".join(f"  - {p}" for p in problems))
-        raise DeckError(message, problems) from None
+        raise problems_error(DeckError, f"deck {source}", _problems(error, data)) from None
 
 
 def read_manifest(path: str | Path | None = None) -> DeckManifest:
@@ -321,18 +310,7 @@ def _packaged_manifest() -> DeckManifest:
 
 
 def _read(path: Path) -> DeckManifest:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DeckError(f"deck file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise DeckError(f"cannot read deck file {path}: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DeckError(f"deck file {path} is not valid JSON: {error.msg} at line "
-                        f"{error.lineno} column {error.colno}") from None
-    return validate_deck_data(data, str(path))
+    return validate_deck_data(read_json(path, "deck file", DeckError), str(path))
 
 
 def deck_from_manifest(manifest: DeckManifest,

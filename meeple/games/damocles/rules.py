@@ -10,8 +10,7 @@ and ``destroy`` (Destruction targets, DAM-32). Legal moves live in :mod:`.moves`
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ActionParseError, ParameterError
@@ -40,6 +39,9 @@ class Damocles(Game):
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
     score_name = "points"
+    bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
+    renderer = "meeple.games.damocles.render:render_view"
+    timeout_kinds = ("end", "stop")
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
@@ -77,38 +79,13 @@ class Damocles(Game):
             raise ActionParseError(f"seat {seat!r} is not a seat of this game")
         return parse_move(text, seat)
 
-    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
-        from meeple.games.damocles.bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
-        from meeple.games.damocles.render import render_view
-
-        return render_view
-
-    def timeout_action(self, seat: int, legal_actions: Sequence[Any]) -> Any:
-        """On a timer: ``end`` or ``stop`` when legal, else the first legal move."""
-        for move in legal_actions:
-            if move.kind in ("end", "stop"):
-                return move
-        return legal_actions[0]
-
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
         state = DamoclesState.__new__(DamoclesState)
         State.__init__(state, self, 0)
-        try:
-            for key in DamoclesState.__slots__:
-                value = data[key]
-                if key == "pairs_used":
-                    value = {tuple(pair) for pair in value}
-                elif key == "winners_":
-                    value = None if value is None else tuple(value)
-                elif isinstance(value, list):
-                    value = [list(v) if isinstance(v, list) else v for v in value]
-                setattr(state, key, value)
-        except (KeyError, TypeError) as exc:
-            raise ParameterError(f"malformed Damocles state: missing or bad {exc}") from None
+        state._restore_fields(data, DamoclesState.__slots__, {
+            "pairs_used": lambda v: {tuple(pair) for pair in v},
+            "winners_": lambda v: None if v is None else tuple(v),
+        })
         state._refresh_acting()
         return state
 
@@ -419,23 +396,7 @@ class DamoclesState(State):
         return out
 
     def _copy(self) -> DamoclesState:
-        new = self._blank()
-        for key in self.__slots__:
-            value = getattr(self, key)
-            if isinstance(value, list):
-                value = [v.copy() if isinstance(v, list) else v for v in value]
-            elif isinstance(value, set):
-                value = set(value)
-            setattr(new, key, value)
-        return new
+        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
-        out = {}
-        for key in self.__slots__:
-            value = getattr(self, key)
-            if isinstance(value, set):
-                value = sorted([list(p) for p in value])
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[key] = value
-        return copy.deepcopy(out)  # a snapshot: never the state's own lists
+        return self._fields_data(self.__slots__)  # a snapshot, never the state's own lists

@@ -37,9 +37,7 @@ Every problem raises :class:`CardsError`, whose message names the card (``card W
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, Self
@@ -54,7 +52,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.errors import MeepleError
+from meeple.engine.content import ContentError, problems_error, read_json
 from meeple.games.ozymandias_market.cards import COLOUR_INITIALS, COLOURS, EVENTS, Card
 
 #: The card-file format this module reads.
@@ -68,16 +66,12 @@ MIN_CARDS = 2
 _DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
 
 
-class CardsError(MeepleError, ValueError):
+class CardsError(ContentError):
     """A card file is missing, unreadable or breaks a content rule.
 
     ``problems`` lists every problem found, each naming the card and the rule; the message
     joins them after the file's source (its path, or a label for in-memory data).
     """
-
-    def __init__(self, message: str, problems: Iterable[str] = ()) -> None:
-        super().__init__(message)
-        self.problems: tuple[str, ...] = tuple(problems) or (message,)
 
 
 def _is_count(value: Any) -> bool:
@@ -277,13 +271,7 @@ def validate_cards_data(data: Any, source: str = "<in-memory data>") -> CardsMan
     try:
         return CardsManifest.model_validate(data)
     except ValidationError as error:
-        problems = _problems(error, data)
-        if len(problems) == 1:
-            message = f"invalid card file {source}: {problems[0]}"
-        else:
-            message = (f"invalid card file {source} ({len(problems)} problems):\n"
-                       + "\n".join(f"  - {p}" for p in problems))
-        raise CardsError(message, problems) from None
+        raise problems_error(CardsError, f"card file {source}", _problems(error, data)) from None
 
 
 def read_cards_manifest(path: str | Path | None = None) -> CardsManifest:
@@ -303,18 +291,7 @@ def _packaged_manifest() -> CardsManifest:
 
 
 def _read(path: Path) -> CardsManifest:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CardsError(f"card file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CardsError(f"cannot read card file {path}: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CardsError(f"card file {path} is not valid JSON: {error.msg} at line "
-                         f"{error.lineno} column {error.colno}") from None
-    return validate_cards_data(data, str(path))
+    return validate_cards_data(read_json(path, "card file", CardsError), str(path))
 
 
 def load_cards(path: str | Path | None = None) -> tuple[Card, ...]:

@@ -9,9 +9,8 @@ the end check, all automatic. Legal moves live in :mod:`.moves`.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ActionParseError, ParameterError
@@ -35,6 +34,9 @@ class OzymandiasMarket(Game):
     summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
     rules_page = "docs/rules/ozymandias-market.md"
     score_name = "VP"
+    bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
+    renderer = "meeple.games.ozymandias_market.render:render_view"
+    timeout_kinds = ("done", "pass")
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
@@ -77,37 +79,13 @@ class OzymandiasMarket(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
-        from meeple.games.ozymandias_market.bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str]:
-        from meeple.games.ozymandias_market.render import render_view
-
-        return render_view
-
-    def timeout_action(self, seat: int, legal_actions: Sequence[Any]) -> Any:
-        for order in legal_actions:
-            if order.kind in ("done", "pass"):
-                return order
-        return legal_actions[0]
-
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
         State.__init__(state, self, 0)
-        try:
-            for key in MarketState.__slots__:
-                value = data[key]
-                if key == "stacks":
-                    value = {parse_hex(h): list(stack) for h, stack in value}
-                elif key == "winners_":
-                    value = None if value is None else tuple(value)
-                elif isinstance(value, list):
-                    value = [list(v) if isinstance(v, list) else v for v in value]
-                setattr(state, key, value)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ParameterError(f"malformed Ozymandias state: missing or bad {exc}") from None
+        state._restore_fields(data, MarketState.__slots__, {
+            "stacks": lambda v: {parse_hex(h): list(stack) for h, stack in v},
+            "winners_": lambda v: None if v is None else tuple(v),
+        })
         state._refresh_acting()
         return state
 
@@ -479,23 +457,8 @@ class MarketState(State):
         return out
 
     def _copy(self) -> MarketState:
-        new = self._blank()
-        for key in self.__slots__:
-            value = getattr(self, key)
-            if key == "stacks":
-                value = {h: list(s) for h, s in value.items()}
-            elif isinstance(value, list):
-                value = [v.copy() if isinstance(v, list) else v for v in value]
-            setattr(new, key, value)
-        return new
+        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key in self.__slots__:
-            value = getattr(self, key)
-            if key == "stacks":
-                value = [[hex_text(h), list(s)] for h, s in sorted(value.items())]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[key] = value
-        return copy.deepcopy(out)  # a snapshot: never the state's own lists
+        return self._fields_data(self.__slots__, {  # a snapshot, never the state's own lists
+            "stacks": lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())]})

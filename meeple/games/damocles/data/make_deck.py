@@ -33,14 +33,13 @@ How the deck is made:
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from meeple.engine.content import item_per_line, write_or_check
 from meeple.games.damocles.codex import GODS, TYPES, Codex
 from meeple.games.damocles.content import FORMAT, ID_PREFIXES, validate_deck_data
 
@@ -312,33 +311,13 @@ def build_manifest() -> dict[str, Any]:
 
 def manifest_text(manifest: dict[str, Any] | None = None) -> str:
     """The manifest as the checked-in text: one codex per line, ending with a newline."""
-    manifest = build_manifest() if manifest is None else manifest
-    lines = ["{",
-             f'  "format": {json.dumps(manifest["format"])},',
-             f'  "description": {json.dumps(manifest["description"])},',
-             '  "codices": [']
-    codices = manifest["codices"]
-    for index, codex in enumerate(codices):
-        comma = "," if index < len(codices) - 1 else ""
-        lines.append(f"    {json.dumps(codex)}{comma}")
-    lines += ["  ]", "}"]
-    return "\n".join(lines) + "\n"
+    return item_per_line(build_manifest() if manifest is None else manifest, "codices")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``codices.json`` (or, with ``--check``, report whether it is up to date)."""
-    args = list(sys.argv[1:] if argv is None else argv)
     text = manifest_text()
-    if args == ["--check"]:
-        current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-        print(f"{OUT}: {'up to date' if current == text else 'DIFFERS'}")
-        return 0 if current == text else 1
-    if args:
-        print("usage: make_deck.py [--check]", file=sys.stderr)
-        return 2
-    OUT.write_text(text, encoding="utf-8", newline="\n")
-    print(f"wrote {OUT} ({len(text.splitlines()) - 6} codices)")
-    return 0
+    return write_or_check(OUT, text, argv, "make_deck.py", "codices", len(text.splitlines()) - 6)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ Diaspora, Tribute, Bazaar, Augury, Embargo):
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +44,7 @@ from typing import Any
 if __name__ == "__main__":  # run as a file: import meeple from this checkout, not another
     sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
+from meeple.engine.content import item_per_line, write_or_check
 from meeple.games.ozymandias_market.cards import COLOUR_INITIALS, COLOURS, EVENTS  # noqa: E402
 from meeple.games.ozymandias_market.content import FORMAT, validate_cards_data  # noqa: E402
 
@@ -126,33 +126,13 @@ def build_manifest() -> dict[str, Any]:
 
 def manifest_text(manifest: dict[str, Any] | None = None) -> str:
     """The card file as the checked-in text: one card per line, ending with a newline."""
-    manifest = build_manifest() if manifest is None else manifest
-    lines = ["{",
-             f'  "format": {json.dumps(manifest["format"])},',
-             f'  "description": {json.dumps(manifest["description"])},',
-             '  "cards": [']
-    cards = manifest["cards"]
-    for index, card in enumerate(cards):
-        comma = "," if index < len(cards) - 1 else ""
-        lines.append(f"    {json.dumps(card)}{comma}")
-    lines += ["  ]", "}"]
-    return "\n".join(lines) + "\n"
+    return item_per_line(build_manifest() if manifest is None else manifest, "cards")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``cards.json`` (or, with ``--check``, report whether it is up to date)."""
-    args = list(sys.argv[1:] if argv is None else argv)
     text = manifest_text()
-    if args == ["--check"]:
-        current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-        print(f"{OUT}: {'up to date' if current == text else 'DIFFERS'}")
-        return 0 if current == text else 1
-    if args:
-        print("usage: make_cards.py [--check]", file=sys.stderr)
-        return 2
-    OUT.write_text(text, encoding="utf-8", newline="\n")
-    print(f"wrote {OUT} ({len(text.splitlines()) - 6} cards)")
-    return 0
+    return write_or_check(OUT, text, argv, "make_cards.py", "cards", len(text.splitlines()) - 6)
 
 
 if __name__ == "__main__":

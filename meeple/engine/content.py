@@ -1,0 +1,93 @@
+"""Content files (decks, card lists): reading JSON with clear errors, reporting every problem
+at once, and the generator scripts' write-or-check step.
+
+Each game validates its own content with pydantic models and turns their errors into
+messages that name the item and the rule; what every game's content does alike lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from meeple.engine.errors import MeepleError
+
+
+class ContentError(MeepleError, ValueError):
+    """A content file is missing, unreadable, not JSON, or breaks a content rule.
+
+    Attributes:
+        problems: every problem found, each naming the item and the rule.
+    """
+
+    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
+
+
+def read_json(path: Path, noun: str, error: type[ContentError]) -> Any:
+    """The parsed JSON of ``path``.
+
+    Args:
+        noun: what the file is, for messages ("deck file", "card file").
+        error: the game's :class:`ContentError` subclass to raise.
+    Raises:
+        ``error``: the file is missing or unreadable, or not valid JSON (with line and column).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{noun} not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read {noun} {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{noun} {path} is not valid JSON: {exc.msg} at line {exc.lineno} "
+                    f"column {exc.colno}") from None
+
+
+def problems_error(error: type[ContentError], what: str, problems: Sequence[str]
+                   ) -> ContentError:
+    """One error listing ``problems`` of ``what`` (e.g. ``"deck my.json"``): a single line for
+    one problem, an indented list for several."""
+    if len(problems) == 1:
+        message = f"invalid {what}: {problems[0]}"
+    else:
+        message = (f"invalid {what} ({len(problems)} problems):\n"
+                   + "\n".join(f"  - {p}" for p in problems))
+    return error(message, problems)
+
+
+def item_per_line(manifest: dict[str, Any], items: str) -> str:
+    """``manifest`` as reviewable JSON text: its other keys first, then the list ``items``
+    with one entry per line (so a content change is a one-line diff)."""
+    head = [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in manifest.items() if k != items]
+    entries = manifest[items]
+    body = [f"    {json.dumps(e)}{',' if i < len(entries) - 1 else ''}"
+            for i, e in enumerate(entries)]
+    return "\n".join(["{", *head, f"  {json.dumps(items)}: [", *body, "  ]", "}"]) + "\n"
+
+
+def write_or_check(path: Path, text: str, argv: Sequence[str] | None, script: str,
+                   noun: str, count: int) -> int:
+    """The main of a content generator: write ``text`` to ``path``, or with ``--check`` report
+    whether the checked-in file is up to date.
+
+    Returns:
+        The exit status: 0 written or up to date, 1 differs, 2 bad arguments.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--check"]:
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        print(f"{path}: {'up to date' if current == text else 'DIFFERS'}")
+        return 0 if current == text else 1
+    if args:
+        print(f"usage: {script} [--check]", file=sys.stderr)
+        return 2
+    path.write_text(text, encoding="utf-8", newline="\n")
+    print(f"wrote {path} ({count} {noun})")
+    return 0
