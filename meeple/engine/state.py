@@ -418,6 +418,16 @@ class State(ABC):
         self._apply(joint)
 
 
+def win_shares(players: int, winners: Sequence[int] | None) -> tuple[float, ...]:
+    """Returns as win shares: 1/k to each of k tied ``winners``, 0 to the others; all zeros
+    while ``winners`` is None (the game goes on). The convention of every competitive game
+    here (rules-questions X-6: ties share)."""
+    if winners is None:
+        return (0.0,) * players
+    share = 1.0 / len(winners)
+    return tuple(share if s in winners else 0.0 for s in range(players))
+
+
 def _copied(value: Any) -> Any:
     """``value`` with its lists, dicts and sets (and those directly inside them) copied."""
     if isinstance(value, list):

@@ -16,7 +16,7 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import State
+from meeple.engine.state import State, win_shares
 from meeple.games.battle_of_the_four_gods.actions import (
     COLOURS,
     Selection,
@@ -295,11 +295,7 @@ class FourGodsState(State):
 
     def returns(self) -> tuple[float, ...]:
         """Win share: each winning seat gets 1/k (k tied winners), others 0; zeros mid-game."""
-        n = self.game.players
-        if self.winners_ is None:
-            return (0.0,) * n
-        share = 1.0 / len(self.winners_)
-        return tuple(share if s in self.winners_ else 0.0 for s in range(n))
+        return win_shares(self.game.players, self.winners_)
 
     def winners(self) -> tuple[int, ...]:
         return self.winners_ or ()

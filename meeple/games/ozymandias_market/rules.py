@@ -16,7 +16,7 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import State
+from meeple.engine.state import State, win_shares
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.content import load_cards
@@ -406,10 +406,7 @@ class MarketState(State):
     # ------------------------------------------------------------------------ results
     def returns(self) -> tuple[float, ...]:
         """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
-        n = self.game.players
-        if self.winners_ is None:
-            return (0.0,) * n
-        return tuple(1.0 / len(self.winners_) if s in self.winners_ else 0.0 for s in range(n))
+        return win_shares(self.game.players, self.winners_)
 
     def winners(self) -> tuple[int, ...]:
         return self.winners_ or ()
