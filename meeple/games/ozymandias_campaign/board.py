@@ -1,0 +1,146 @@
+"""The map of Ozymandias (campaign edition): placed sector tiles joined into one graph.
+
+Adjacency comes only from the graph (OZW-23): two points are adjacent when one line joins them,
+inside a tile or across a join between two tiles. A tile joins the map at one *open port* of
+the map and one port of the new tile (OZW-32, OZW-33: every port-to-port join is legal; the
+choice of the new tile's port is its "rotation"). A point is named ``TILE:point``, e.g.
+``GOLD-1:c1``; tile ids are unique and a tile is placed at most once, so names are unique.
+
+A :class:`SectorMap` is an immutable value: :meth:`SectorMap.attach` returns a new map, so game
+states can share one map until a tile is added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.engine.errors import ParameterError
+from meeple.games.ozymandias_campaign.vocab import Tile
+
+
+def point_name(tile: Tile, point: str) -> str:
+    """The map-wide name of ``point`` on ``tile``: ``TILE:point``."""
+    return f"{tile.id}:{point}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A tile on the map; ``join`` is ``(open port's point name, its port name, new tile's
+    port name)`` or None for the opening tile."""
+
+    tile: Tile
+    join: tuple[str, str, str] | None = None
+
+
+class SectorMap:
+    """Placed tiles as one graph of named points (see the module docstring).
+
+    Attributes:
+        placements: the tiles in the order they were placed.
+        kinds: point name -> COLONY, INTERSECTION or HAZARD.
+        suits: point name -> the suit index of the tile holding it (OZW-30).
+        adjacency: point name -> the names of the points one line away.
+        open_ports: ``(point name, port name)`` of every port not yet joined, in placement
+            order.
+    """
+
+    __slots__ = ("placements", "kinds", "suits", "adjacency", "open_ports")
+
+    def __init__(self, placements: Sequence[Placement]) -> None:
+        kinds: dict[str, str] = {}
+        suits: dict[str, int] = {}
+        adjacency: dict[str, set[str]] = {}
+        open_ports: list[tuple[str, str]] = []
+        for placement in placements:
+            tile = placement.tile
+            if any(point_name(tile, p) in kinds for p, _ in tile.points):
+                raise ParameterError(f"tile {tile.id} is already on the map")
+            for point, kind in tile.points:
+                name = point_name(tile, point)
+                kinds[name] = kind
+                suits[name] = tile.suit
+                adjacency[name] = set()
+            for a, b in tile.lines:
+                adjacency[point_name(tile, a)].add(point_name(tile, b))
+                adjacency[point_name(tile, b)].add(point_name(tile, a))
+            ports = [(point_name(tile, point), port) for port, point in tile.ports]
+            if placement.join is not None:
+                at, port, new_port = placement.join
+                if (at, port) not in open_ports:
+                    raise ParameterError(f"{at} has no open port {port!r} to join {tile.id} to")
+                ports_of_tile = dict(tile.ports)
+                if new_port not in ports_of_tile:
+                    raise ParameterError(f"tile {tile.id} has no port {new_port!r}")
+                joined = point_name(tile, ports_of_tile[new_port])
+                adjacency[at].add(joined)
+                adjacency[joined].add(at)
+                open_ports.remove((at, port))
+                ports.remove((joined, new_port))
+            open_ports.extend(ports)
+        self.placements = tuple(placements)
+        self.kinds = kinds
+        self.suits = suits
+        self.adjacency = {name: frozenset(n) for name, n in adjacency.items()}
+        self.open_ports = tuple(open_ports)
+
+    @classmethod
+    def opening(cls, tiles: Iterable[Tile]) -> SectorMap:
+        """The setup map (Game Setup 2): the first tile, and each further one (OZW-32
+        ``setup_tiles``) joined at the first open port to its own first port."""
+        tiles = list(tiles)
+        result = cls([Placement(tiles[0])])
+        for tile in tiles[1:]:
+            at, port = result.open_ports[0]
+            result = result.attach(at, port, tile, tile.ports[0][0])
+        return result
+
+    def attach(self, at: str, port: str, tile: Tile, tile_port: str) -> SectorMap:
+        """A new map with ``tile`` joined by its ``tile_port`` to the open ``port`` of point
+        ``at`` (exploration, OZW-32).
+
+        Raises:
+            ParameterError: if that port is not open or the tile has no such port.
+        """
+        return SectorMap([*self.placements, Placement(tile, (at, port, tile_port))])
+
+    def neighbours(self, point: str) -> frozenset[str]:
+        """Points one line away from ``point`` (OZW-23)."""
+        return self.adjacency[point]
+
+    def ports_of(self, point: str) -> list[str]:
+        """The open ports whose line leaves the map at ``point``."""
+        return [port for name, port in self.open_ports if name == point]
+
+    def points(self) -> list[str]:
+        """Every point's name, in placement and file order."""
+        return list(self.kinds)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The placements: ``[{"tile": id, "join": [at, port, tile_port] or null}, ...]``."""
+        return [{"tile": p.tile.id, "join": None if p.join is None else list(p.join)}
+                for p in self.placements]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Mapping[str, Any]], tiles: Mapping[str, Tile]
+                  ) -> SectorMap:
+        """Inverse of :meth:`to_json`, given the tiles by id.
+
+        Raises:
+            ParameterError: for an unknown tile or an impossible join.
+        """
+        placements = []
+        for entry in data:
+            if entry["tile"] not in tiles:
+                raise ParameterError(f"unknown tile {entry['tile']!r} in a saved map")
+            join = entry.get("join")
+            placements.append(Placement(tiles[entry["tile"]], None if join is None
+                                        else (join[0], join[1], join[2])))
+        return cls(placements)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SectorMap) and other.placements == self.placements
+
+    def __hash__(self) -> int:
+        return hash(self.placements)
