@@ -8,10 +8,13 @@ messages that name the item and the rule; what every game's content does alike l
 from __future__ import annotations
 
 import json
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ValidationError
 
 from meeple.engine.errors import MeepleError
 
@@ -26,6 +29,62 @@ class ContentError(MeepleError, ValueError):
     def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.problems: tuple[str, ...] = tuple(problems) or (message,)
+
+
+_DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
+
+
+def location(loc: Sequence[Any]) -> str:
+    """A pydantic error location as ``pattern[1].god``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def pydantic_problems(error: ValidationError, *, items: str, label: Callable[[int], str],
+                      entry: type[BaseModel], manifest: type[BaseModel], whole: str = "file",
+                      hint: Callable[[tuple[Any, ...], dict[str, Any]], str | None] | None = None
+                      ) -> list[str]:
+    """Readable one-line problems from a pydantic ``error`` on a content file.
+
+    Args:
+        items: the manifest's list of items (``"cards"``); an error inside item ``i`` is
+            reported as ``label(i): ...``, any other as ``whole: ...``.
+        entry, manifest: the item and file models (their fields are the allowed keys).
+        hint: a game's own wording for an error at an item-relative location, or None.
+    Returns:
+        One line per problem. Messages of the models' own validators (which name the rule)
+        pass through unchanged.
+    """
+    problems: list[str] = []
+    for err in error.errors():
+        loc = tuple(err["loc"])
+        if len(loc) >= 2 and loc[0] == items and isinstance(loc[1], int):
+            who, rest, keys = label(loc[1]), loc[2:], tuple(entry.model_fields)
+        else:
+            who, rest, keys = whole, loc, tuple(manifest.model_fields)
+        kind = err["type"]
+        special = hint(rest, err) if hint is not None and who != whole else None
+        if kind == "value_error":
+            texts = str(err["ctx"]["error"]).split("\n")
+            if who == whole and not rest:
+                problems.extend(texts)
+                continue
+        elif kind == "extra_forbidden":
+            texts = [f"unknown key {rest[-1]!r}; allowed keys: {', '.join(keys)}"]
+        elif kind == "missing" and rest and not isinstance(rest[-1], int):
+            texts = [f"missing key {rest[-1]!r}"]
+        elif special is not None:
+            texts = [special]
+        else:
+            message = _DICT_RE.sub("a JSON object", err["msg"]).replace(
+                "a valid tuple", "a list (JSON array)")
+            where = location(rest)
+            texts = [f"{where}: {message}; got {err['input']!r}" if where else
+                     f"{message}; got {type(err['input']).__name__}"]
+        problems.extend(f"{who}: {t}" for t in texts)
+    return problems
 
 
 def read_json(path: Path, noun: str, error: type[ContentError]) -> Any:

@@ -48,7 +48,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, read_json
+from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
 from meeple.games.damocles.codex import CIRCLE, GODS, TYPES, Codex
 
 #: The manifest format this module reads.
@@ -68,7 +68,6 @@ ID_PREFIXES: dict[str, str] = {
 MAX_PIPS_PER_GOD = 3
 
 _ID_RE = re.compile(r"[A-Z0-9][A-Z0-9_-]*")  # upper case: the move notation upper-cases ids
-_DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
 
 
 class DeckError(ContentError):
@@ -238,47 +237,18 @@ def _codex_label(data: Any, index: int) -> str:
     return f"codex at index {index}"
 
 
-def _location(loc: tuple[Any, ...]) -> str:
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
+def _pattern_hint(rest: tuple[Any, ...], err: dict[str, Any]) -> str | None:
+    if rest[:1] == ("pattern",) and len(rest) >= 2:
+        return (f"pattern[{rest[1]}]: each pip is [position, god name], e.g. [1, \"HADES\"] "
+                f"({err['msg']}; got {err['input']!r})")
+    return None
 
 
 def _problems(error: ValidationError, data: Any) -> list[str]:
     """Readable one-line problems, each naming the codex (or the manifest) and the rule."""
-    problems: list[str] = []
-    for err in error.errors():
-        loc = tuple(err["loc"])
-        if len(loc) >= 2 and loc[0] == "codices" and isinstance(loc[1], int):
-            who = _codex_label(data, loc[1])
-            rest = loc[2:]
-            keys = tuple(CodexEntry.model_fields)
-        else:
-            who, rest = "manifest", loc
-            keys = tuple(DeckManifest.model_fields)
-        kind = err["type"]
-        if kind == "value_error":
-            # Our validators' messages name the rule (and, for deck rules, the codex).
-            texts = str(err["ctx"]["error"]).split("\n")
-            if who == "manifest" and not rest:
-                problems.extend(texts)
-                continue
-        elif kind == "extra_forbidden":
-            texts = [f"unknown key {rest[-1]!r}; allowed keys: {', '.join(keys)}"]
-        elif kind == "missing" and rest and not isinstance(rest[-1], int):
-            texts = [f"missing key {rest[-1]!r}"]
-        elif rest[:1] == ("pattern",) and len(rest) >= 2:
-            texts = [f"pattern[{rest[1]}]: each pip is [position, god name], e.g. "
-                     f"[1, \"HADES\"] ({err['msg']}; got {err['input']!r})"]
-        else:
-            message = _DICT_RE.sub("a JSON object", err["msg"]).replace(
-                "a valid tuple", "a list (JSON array)")
-            where = _location(rest)
-            texts = [f"{where}: {message}; got {err['input']!r}" if where else
-                     f"{message}; got {type(err['input']).__name__}"]
-        problems.extend(f"{who}: {t}" for t in texts)
-    return problems
+    return pydantic_problems(error, items="codices", label=lambda i: _codex_label(data, i),
+                             entry=CodexEntry, manifest=DeckManifest, whole="manifest",
+                             hint=_pattern_hint)
 
 
 def validate_deck_data(data: Any, source: str = "<in-memory data>") -> DeckManifest:

@@ -68,7 +68,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, read_json
+from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
 from meeple.games.ozymandias_campaign.vocab import (
     COLONY,
     POINT_KINDS,
@@ -94,7 +94,6 @@ STANDABLE = tuple(kind for kind in POINT_KINDS if kind != COLONY)
 
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _NAME_RULE = "letters, digits, '_', '.' or '-', starting with a letter or digit"
-_DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
 
 
 class TilesError(ContentError):
@@ -401,42 +400,11 @@ def _label(data: Any, items: str, noun: str, index: int) -> str:
     return f"{noun} {item_id}" if _is_name(item_id) else f"{noun} at index {index}"
 
 
-def _location(loc: tuple[Any, ...]) -> str:
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 def _problems(error: ValidationError, data: Any, items: str, noun: str,
               entry: type[BaseModel], manifest: type[BaseModel]) -> list[str]:
     """Readable one-line problems, each naming the item (or the file) and the rule."""
-    problems: list[str] = []
-    for err in error.errors():
-        loc = tuple(err["loc"])
-        if len(loc) >= 2 and loc[0] == items and isinstance(loc[1], int):
-            who, rest, keys = _label(data, items, noun, loc[1]), loc[2:], tuple(entry.model_fields)
-        else:
-            who, rest, keys = "file", loc, tuple(manifest.model_fields)
-        kind = err["type"]
-        if kind == "value_error":
-            # Our validators' messages name the rule (and, for file rules, the item).
-            texts = str(err["ctx"]["error"]).split("\n")
-            if who == "file" and not rest:
-                problems.extend(texts)
-                continue
-        elif kind == "extra_forbidden":
-            texts = [f"unknown key {rest[-1]!r}; allowed keys: {', '.join(keys)}"]
-        elif kind == "missing" and rest and not isinstance(rest[-1], int):
-            texts = [f"missing key {rest[-1]!r}"]
-        else:
-            message = _DICT_RE.sub("a JSON object", err["msg"]).replace(
-                "a valid tuple", "a list (JSON array)")
-            where = _location(rest)
-            texts = [f"{where}: {message}; got {err['input']!r}" if where else
-                     f"{message}; got {type(err['input']).__name__}"]
-        problems.extend(f"{who}: {t}" for t in texts)
-    return problems
+    return pydantic_problems(error, items=items, label=lambda i: _label(data, items, noun, i),
+                             entry=entry, manifest=manifest)
 
 
 def _validator(manifest: type[BaseModel], entry: type[BaseModel], items: str, noun: str,

@@ -37,7 +37,6 @@ Every problem raises :class:`CardsError`, whose message names the card (``card W
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any, Self
@@ -52,7 +51,7 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, read_json
+from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
 from meeple.games.ozymandias_market.cards import COLOUR_INITIALS, COLOURS, EVENTS, Card
 
 #: The card-file format this module reads.
@@ -63,7 +62,6 @@ DEFAULT_CARDS_PATH = Path(__file__).parent / "data" / "cards.json"
 #: must also be present, so a valid deck in practice has at least four.
 MIN_CARDS = 2
 
-_DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
 
 
 class CardsError(ContentError):
@@ -222,44 +220,10 @@ def _card_label(data: Any, index: int) -> str:
     return f"card at index {index}"
 
 
-def _location(loc: tuple[Any, ...]) -> str:
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 def _problems(error: ValidationError, data: Any) -> list[str]:
     """Readable one-line problems, each naming the card (or the file) and the rule."""
-    problems: list[str] = []
-    for err in error.errors():
-        loc = tuple(err["loc"])
-        if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
-            who = _card_label(data, loc[1])
-            rest = loc[2:]
-            keys = tuple(CardEntry.model_fields)
-        else:
-            who, rest = "file", loc
-            keys = tuple(CardsManifest.model_fields)
-        kind = err["type"]
-        if kind == "value_error":
-            # Our validators' messages name the rule (and, for deck rules, the card).
-            texts = str(err["ctx"]["error"]).split("\n")
-            if who == "file" and not rest:
-                problems.extend(texts)
-                continue
-        elif kind == "extra_forbidden":
-            texts = [f"unknown key {rest[-1]!r}; allowed keys: {', '.join(keys)}"]
-        elif kind == "missing" and rest and not isinstance(rest[-1], int):
-            texts = [f"missing key {rest[-1]!r}"]
-        else:
-            message = _DICT_RE.sub("a JSON object", err["msg"]).replace(
-                "a valid tuple", "a list (JSON array)")
-            where = _location(rest)
-            texts = [f"{where}: {message}; got {err['input']!r}" if where else
-                     f"{message}; got {type(err['input']).__name__}"]
-        problems.extend(f"{who}: {t}" for t in texts)
-    return problems
+    return pydantic_problems(error, items="cards", label=lambda i: _card_label(data, i),
+                             entry=CardEntry, manifest=CardsManifest)
 
 
 def validate_cards_data(data: Any, source: str = "<in-memory data>") -> CardsManifest:
