@@ -12,9 +12,9 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError, field_validator
 
 from meeple.engine.errors import MeepleError
 
@@ -29,6 +29,25 @@ class ContentError(MeepleError, ValueError):
     def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.problems: tuple[str, ...] = tuple(problems) or (message,)
+
+
+class ContentManifest(BaseModel):
+    """Base of every content file's model: a ``format`` string that must equal the class's
+    ``FORMAT``, a free ``description``, then the subclass's item list. Unknown keys are
+    errors and the model is frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    FORMAT: ClassVar[str] = ""
+
+    format: StrictStr
+    description: StrictStr
+
+    @field_validator("format")
+    @classmethod
+    def _format_is_known(cls, value: str) -> str:
+        if value != cls.FORMAT:
+            raise ValueError(f"unsupported format {value!r}; expected {cls.FORMAT!r}")
+        return value
 
 
 _DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")

@@ -48,7 +48,13 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
+from meeple.engine.content import (
+    ContentError,
+    ContentManifest,
+    problems_error,
+    pydantic_problems,
+    read_json,
+)
 from meeple.games.damocles.codex import CIRCLE, GODS, TYPES, Codex
 
 #: The manifest format this module reads.
@@ -170,25 +176,15 @@ class CodexEntry(BaseModel):
                      tuple((position - 1, GODS.index(god)) for position, god in self.pattern))
 
 
-class DeckManifest(BaseModel):
+class DeckManifest(ContentManifest):
     """A whole deck manifest: ``format``, ``description`` and the ``codices`` in deck order.
 
     Beyond each :class:`CodexEntry`'s rules, ids must be unique and no two codices may share
     type and pattern, except 1-pip ones (DAM-26, rules-questions §1.4).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    format: StrictStr
-    description: StrictStr
+    FORMAT = FORMAT
     codices: tuple[CodexEntry, ...]
-
-    @field_validator("format")
-    @classmethod
-    def _format_is_known(cls, value: str) -> str:
-        if value != FORMAT:
-            raise ValueError(f"unsupported format {value!r}; expected {FORMAT!r}")
-        return value
 
     @model_validator(mode="after")
     def _no_duplicates(self) -> Self:

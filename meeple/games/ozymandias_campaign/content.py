@@ -68,7 +68,13 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
+from meeple.engine.content import (
+    ContentError,
+    ContentManifest,
+    problems_error,
+    pydantic_problems,
+    read_json,
+)
 from meeple.games.ozymandias_campaign.vocab import (
     COLONY,
     POINT_KINDS,
@@ -267,22 +273,12 @@ class TileEntry(BaseModel):
                     tuple((a, b) for a, b in self.lines), tuple(self.ports.items()))
 
 
-class TilesManifest(BaseModel):
+class TilesManifest(ContentManifest):
     """A whole tile file: ``format``, ``description`` and the ``tiles``; at least one tile
     (Game Setup 2), ids unique (OZW-33)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    format: StrictStr
-    description: StrictStr
+    FORMAT = TILES_FORMAT
     tiles: tuple[TileEntry, ...]
-
-    @field_validator("format")
-    @classmethod
-    def _format_is_known(cls, value: str) -> str:
-        if value != TILES_FORMAT:
-            raise ValueError(f"unsupported format {value!r}; expected {TILES_FORMAT!r}")
-        return value
 
     @model_validator(mode="after")
     def _file_rules(self) -> Self:
@@ -343,22 +339,12 @@ class CardEntry(BaseModel):
         return Card(self.id, SUITS.index(self.suit), self.rank, self.text)
 
 
-class CardsManifest(BaseModel):
+class CardsManifest(ContentManifest):
     """A whole card file: ``format``, ``description`` and the ``cards``; ids unique, at least
     one card of each suit (OZW-1)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    format: StrictStr
-    description: StrictStr
+    FORMAT = CARDS_FORMAT
     cards: tuple[CardEntry, ...]
-
-    @field_validator("format")
-    @classmethod
-    def _format_is_known(cls, value: str) -> str:
-        if value != CARDS_FORMAT:
-            raise ValueError(f"unsupported format {value!r}; expected {CARDS_FORMAT!r}")
-        return value
 
     @model_validator(mode="after")
     def _deck_rules(self) -> Self:

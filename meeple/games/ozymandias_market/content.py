@@ -51,7 +51,13 @@ from pydantic import (
     model_validator,
 )
 
-from meeple.engine.content import ContentError, problems_error, pydantic_problems, read_json
+from meeple.engine.content import (
+    ContentError,
+    ContentManifest,
+    problems_error,
+    pydantic_problems,
+    read_json,
+)
 from meeple.games.ozymandias_market.cards import COLOUR_INITIALS, COLOURS, EVENTS, Card
 
 #: The card-file format this module reads.
@@ -159,25 +165,15 @@ class CardEntry(BaseModel):
                     tuple(sorted(params.items())))
 
 
-class CardsManifest(BaseModel):
+class CardsManifest(ContentManifest):
     """A whole card file: ``format``, ``description`` and the ``cards`` (any order).
 
     Beyond each :class:`CardEntry`'s rules: ranks are unique (OZD-12), the deck has at least
     :data:`MIN_CARDS` cards and every colour is present (OZD-1).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    format: StrictStr
-    description: StrictStr
+    FORMAT = FORMAT
     cards: tuple[CardEntry, ...]
-
-    @field_validator("format")
-    @classmethod
-    def _format_is_known(cls, value: str) -> str:
-        if value != FORMAT:
-            raise ValueError(f"unsupported format {value!r}; expected {FORMAT!r}")
-        return value
 
     @model_validator(mode="after")
     def _deck_rules(self) -> Self:
