@@ -134,8 +134,9 @@ def playtest(
     game_name: GameArg,
     variant: VariantOpt = None,
     players: PlayersOpt = None,
-    bots: Annotated[str, typer.Option(
-        "--bots", "-b", help="comma-separated bot names, one per seat, cycled")] = "random",
+    bots: Annotated[str | None, typer.Option(
+        "--bots", "-b", help="comma-separated bot names, one per seat, cycled (default: the "
+        "game's playtest line-up, random for most games)")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     seed: SeedOpt = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 1,
@@ -153,7 +154,7 @@ def playtest(
 
     try:
         game = _load(game_name, variant, players, param)
-        bot_list = _bots(bots, game)
+        bot_list = _bots(",".join(game.playtest_bots) if bots is None else bots, game)
         if seed < 0:
             raise ParameterError(f"--seed {seed} must be a non-negative integer")
         if n_games < 1:

@@ -145,8 +145,13 @@ def test_each_tile_is_connected_and_its_colonies_reachable(tiles: tuple[Tile, ..
     for point, kind in tile.points:
         if kind == COLONY:  # a standing worker can be next to it (OZW-22, OZW-23)
             assert any(tile.kind(p) in (INTERSECTION, HAZARD) for p in adjacency[point]), point
-    for port, point in tile.ports:  # exploring means standing there (OZW-22, OZW-32)
-        assert tile.kind(point) in (INTERSECTION, HAZARD), port
+    colonies = {point for point, kind in tile.points if kind == COLONY}
+    ported = {point for _, point in tile.ports}
+    # OZW-32: a worker standing next to a colony can explore from this tile ...
+    assert any(tile.kind(p) in (INTERSECTION, HAZARD) and adjacency[p] & colonies
+               for p in ported)
+    # ... and, joined at a colony port, the tile can be colonized across the join (OZW-24).
+    assert ported & colonies
 
 
 def test_tiles_have_varied_shapes(tiles: tuple[Tile, ...]) -> None:
@@ -180,9 +185,9 @@ def test_the_table_of_tiles(tiles: tuple[Tile, ...]) -> None:
     table = {tile.id: (tile.colonies, _count(tile, INTERSECTION), _count(tile, HAZARD),
                        len(tile.lines), len(tile.ports)) for tile in tiles}
     assert table == {
-        "GOLD-1": (2, 6, 2, 10, 5), "GOLD-2": (3, 6, 1, 10, 4), "GOLD-3": (1, 6, 3, 10, 6),
-        "RED-1": (2, 5, 2, 11, 4), "RED-2": (3, 7, 2, 13, 5), "RED-3": (1, 6, 2, 9, 6),
-        "BLUE-1": (3, 5, 2, 12, 5), "BLUE-2": (2, 7, 2, 12, 5), "BLUE-3": (1, 6, 2, 9, 4)}
+        "GOLD-1": (2, 6, 2, 10, 5), "GOLD-2": (3, 6, 1, 10, 5), "GOLD-3": (1, 6, 3, 10, 6),
+        "RED-1": (2, 5, 2, 11, 5), "RED-2": (3, 7, 2, 13, 5), "RED-3": (1, 6, 2, 9, 6),
+        "BLUE-1": (3, 5, 2, 12, 5), "BLUE-2": (2, 7, 2, 12, 5), "BLUE-3": (1, 6, 2, 9, 5)}
     gold1 = tiles[0]
     assert gold1.points[:3] == (("c1", COLONY), ("c2", COLONY), ("i1", INTERSECTION))
     assert gold1.lines[0] == ("i1", "i2")
@@ -232,9 +237,10 @@ def test_card_text_is_optional_and_may_be_set(tmp_path: Path, raw_cards: dict[st
 def test_a_small_edited_tile_set_is_valid(tmp_path: Path, raw_tiles: dict[str, Any]) -> None:
     data = copy.deepcopy(raw_tiles)
     data["tiles"] = [data["tiles"][4]]  # one tile is enough (Game Setup 2)
-    data["tiles"][0]["ports"] = {"x": "i1", "y": "i1"}  # a point may have several ports
+    data["tiles"][0]["ports"] = {"x": "i1", "y": "i1", "z": "c2"}  # a point may have several
     (tile,) = load_tiles(_write(tmp_path, data))
-    assert tile.id == "RED-2" and tile.suit == RED and tile.ports == (("x", "i1"), ("y", "i1"))
+    assert tile.id == "RED-2" and tile.suit == RED and tile.ports == (("x", "i1"), ("y", "i1"),
+                                                                     ("z", "c2"))
 
 
 # --- the generator --------------------------------------------------------------------------
@@ -323,6 +329,7 @@ def _no_colony(data: dict[str, Any]) -> None:
     tile = _tile(data, "BLUE-3")
     del tile["points"]["c1"]
     tile["lines"] = [line for line in tile["lines"] if "c1" not in line]
+    tile["ports"] = {port: point for port, point in tile["ports"].items() if point != "c1"}
 
 
 def _rewire(tile_id: str, old: list[str], new: list[str]) -> Edit:
@@ -349,9 +356,11 @@ BROKEN_TILES: list[tuple[str, Edit, list[str]]] = [
      ["tile RED-2: has 1 port(s), fewer than 2 ports; a tile needs ports to join the map",
       "(OZW-32)"]),
     ("no-port", _tset("RED-2", "ports", {}), ["tile RED-2: has 0 port(s)", "(OZW-32)"]),
-    ("port-on-colony", _edit_map("GOLD-2", "ports", "e", "c1"),
-     ["tile GOLD-2: port 'e' leaves from colony 'c1'", "intersection or a hazard",
-      "(OZW-22, OZW-32)"]),
+    ("no-colony-port", _tset("RED-2", "ports", {"a": "i1", "b": "i6"}),
+     ["tile RED-2: no port leaves from a colony", "(OZW-24, OZW-32)"]),
+    ("no-explore-port", _tset("RED-2", "ports", {"a": "h2", "b": "c2"}),
+     ["tile RED-2: no port leaves from an intersection or a hazard next to a colony",
+      "(OZW-32)"]),
     ("unknown-kind", _edit_map("GOLD-1", "points", "i3", "CITY"),
      ["tile GOLD-1: point 'i3' has unknown kind 'CITY'; kinds: COLONY, INTERSECTION, HAZARD",
       SECTORS[:-1]]),

@@ -68,6 +68,9 @@ class Game(ABC):
     score_name: ClassVar[str] = "score"
     #: The game's own bots: name -> "module:attribute" of a factory(game, seat, seed).
     bots: ClassVar[Mapping[str, str]] = {}
+    #: Bots a playtest seats when none are named (cycled over the seats): random play, unless
+    #: random games of the design cannot finish (then its own bot, said in its rules page).
+    playtest_bots: ClassVar[tuple[str, ...]] = ("random",)
     #: "module:attribute" of the function drawing a view as terminal text ("" for none).
     renderer: ClassVar[str] = ""
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).

@@ -418,6 +418,25 @@ class State(ABC):
         self._apply(joint)
 
 
+class RecordedWinners:
+    """Mixin for competitive game states that record their winners when the game ends.
+
+    The state sets ``self.winners_`` (a slot of its own): None while the game goes on, then
+    the tuple of winning seats. ``returns`` are then win shares (:func:`win_shares`, X-6) and
+    ``winners`` that tuple. List it before :class:`State`: ``class S(RecordedWinners, State)``.
+    """
+
+    __slots__ = ()
+
+    def returns(self) -> tuple[float, ...]:
+        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
+        return win_shares(self.game.players, self.winners_)  # type: ignore[attr-defined]
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats at the end; ``()`` before."""
+        return self.winners_ or ()  # type: ignore[attr-defined]
+
+
 def win_shares(players: int, winners: Sequence[int] | None) -> tuple[float, ...]:
     """Returns as win shares: 1/k to each of k tied ``winners``, 0 to the others; all zeros
     while ``winners`` is None (the game goes on). The convention of every competitive game

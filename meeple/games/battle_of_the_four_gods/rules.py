@@ -16,7 +16,7 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import State, win_shares
+from meeple.engine.state import RecordedWinners, State
 from meeple.games.battle_of_the_four_gods.actions import (
     COLOURS,
     Selection,
@@ -163,7 +163,7 @@ class FourGods(Game):
         return state
 
 
-class FourGodsState(State):
+class FourGodsState(RecordedWinners, State):
     """One point of a Four Gods playthrough.
 
     Attributes:
@@ -292,13 +292,6 @@ class FourGodsState(State):
             self.winners_ = tuple(s for s in alive if energy[s] == best)
             self.truncated = True
         self._refresh_acting()
-
-    def returns(self) -> tuple[float, ...]:
-        """Win share: each winning seat gets 1/k (k tied winners), others 0; zeros mid-game."""
-        return win_shares(self.game.players, self.winners_)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_ or ()
 
     def is_eliminated(self, seat: int) -> bool:
         """Whether ``seat`` fell to 0 energy or below in some round (Results 3)."""

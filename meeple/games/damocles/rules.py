@@ -16,7 +16,7 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import State, win_shares
+from meeple.engine.state import RecordedWinners, State
 from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
@@ -90,7 +90,7 @@ class Damocles(Game):
         return state
 
 
-class DamoclesState(State):
+class DamoclesState(RecordedWinners, State):
     """One point of a Damocles playthrough (fields as in rules-questions 1.1).
 
     Attributes: ``points`` per seat (the score), ``hands``, ``tableaus``, ``circle`` (god
@@ -344,13 +344,6 @@ class DamoclesState(State):
         return tuple(top)
 
     # ------------------------------------------------------------------------ results
-    def returns(self) -> tuple[float, ...]:
-        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
-        return win_shares(self.game.players, self.winners_)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_ or ()
-
     def scores(self) -> tuple[float, ...]:
         """Points per seat: the pips of every codex first played (SCORING)."""
         return tuple(float(s) for s in self.points)

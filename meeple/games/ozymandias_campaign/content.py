@@ -26,12 +26,15 @@ point may have several ports). Rules checked per tile:
   point kind is one of :data:`POINT_KINDS` (seed: The Sectors);
 * every line joins two different known points, and no two lines join the same pair (OZW-23:
   adjacency is one line between two points; OZW-33);
-* every port names a known point that is an intersection or a hazard: exploring means standing
-  a worker where a line leaves the map, and workers stand only there (OZW-22, OZW-32);
+* every port names a known point (of any kind; a point may have several ports);
 * one to three colonies (seed: The Sectors), at least :data:`MIN_PORTS` ports (OZW-32: one to
   join the map, one more to explore on);
 * the lines join all the points (OZW-33), and every colony has a line to an intersection or a
   hazard, so a standing worker can reach it (OZW-22, OZW-23);
+* the tile can be explored from and into (OZW-32): some port leaves from an intersection or a
+  hazard next to a colony (where a worker may stand, so exploring is possible from any tile),
+  and some port leaves from a colony (joined there, the new tile's colony lies next to the
+  explorer's standing worker, so it can be colonized, OZW-24);
 
 and per file, once every tile is valid: at least one tile (Game Setup 2) and unique ids.
 
@@ -227,10 +230,6 @@ class TileEntry(BaseModel):
                 problems.append(f"port {port!r} names unknown point {point!r} (OZW-33: a port "
                                 "is where a point's line leaves the tile)")
                 known = False
-            elif self.points[point] not in STANDABLE:
-                problems.append(f"port {port!r} leaves from {self.points[point].lower()} "
-                                f"{point!r}; a port must leave from an intersection or a "
-                                "hazard, where a standing worker can explore (OZW-22, OZW-32)")
         colonies = [p for p, kind in self.points.items() if kind == COLONY]
         if not MIN_COLONIES <= len(colonies) <= MAX_COLONIES:
             problems.append(f"has {len(colonies)} colonies; a sector has {MIN_COLONIES} to "
@@ -265,6 +264,18 @@ class TileEntry(BaseModel):
             if not any(self.points[p] in STANDABLE for p in adjacency[colony]):
                 problems.append(f"colony {colony!r} has no line to an intersection or a "
                                 "hazard, so no standing worker can reach it (OZW-22, OZW-23)")
+        if not colonies or len(self.ports) < MIN_PORTS:
+            return problems  # the colony count or the port count is the problem to fix first
+        ported = {point for point in self.ports.values() if point in self.points}
+        if not any(self.points[p] in STANDABLE and adjacency[p] & set(colonies)
+                   for p in ported):
+            problems.append("no port leaves from an intersection or a hazard next to a "
+                            "colony, so a worker standing by a colony here can never explore "
+                            "(OZW-32)")
+        if not any(self.points[p] == COLONY for p in ported):
+            problems.append("no port leaves from a colony, so once joined to the map the tile "
+                            "cannot be colonized from the worker standing across the join "
+                            "(OZW-24, OZW-32)")
         return problems
 
     def to_tile(self) -> Tile:

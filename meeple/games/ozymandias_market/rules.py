@@ -16,7 +16,7 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import State, win_shares
+from meeple.engine.state import RecordedWinners, State
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.content import load_cards
@@ -90,7 +90,7 @@ class OzymandiasMarket(Game):
         return state
 
 
-class MarketState(State):
+class MarketState(RecordedWinners, State):
     """One point of a playthrough (fields as in rules-questions 2.1).
 
     Attributes: ``stacks`` (sector -> colours bottom to top), ``supply``/``dead`` per colour,
@@ -404,13 +404,6 @@ class MarketState(State):
         self._log(-1, "the game ends")
 
     # ------------------------------------------------------------------------ results
-    def returns(self) -> tuple[float, ...]:
-        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
-        return win_shares(self.game.players, self.winners_)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_ or ()
-
     def scores(self) -> tuple[float, ...]:
         """Victory points per seat."""
         return tuple(float(v) for v in self.vp)

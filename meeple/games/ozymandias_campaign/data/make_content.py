@@ -14,10 +14,12 @@ eight non-colonizable locations"). They are hand-authored below in a short notat
 its id, a shape name, its lines as ``"a-b c-d ..."`` and its ports as ``"port:point ..."``. A
 point's kind follows from its first letter (``c`` colony, ``i`` intersection, ``h`` hazard) and
 every point lies on some line; points are listed colonies first, then intersections, then
-hazards, each by number. Ports are named ``a``, ``b``, ... going round the tile's edge and
-leave only from intersections and hazards, where a standing worker explores (OZW-22, OZW-32).
+hazards, each by number. Ports are named ``a``, ``b``, ... going round the tile's edge. Every
+tile has a port at an intersection or hazard next to one of its colonies (a worker standing
+there explores, OZW-22, OZW-32) and a port at a colony (joined there, the new tile can be
+colonized from the explorer's standing worker, OZW-24).
 In all: 18 colonies (6 per suit, each suit's tiles having 1, 2 and 3), 54 intersections and 18
-hazards (8 non-colony points per tile on average), 44 ports; every tile is connected and every
+hazards (8 non-colony points per tile on average), 47 ports; every tile is connected and every
 colony has a line to an intersection or a hazard.
 
 Cards: 54 = 3 suits x ranks 2-7 x 3 copies (rules-questions 4.4; the ab14a37 oracle's
@@ -66,41 +68,41 @@ TILES: tuple[tuple[str, str, str, str], ...] = (
     # 2 6 2 5: a ring of six intersections, colonies on opposite sides, hazards off the ring.
     ("GOLD-1", "ring",
      "i1-i2 i2-i3 i3-i4 i4-i5 i5-i6 i6-i1 c1-i1 c2-i4 h1-i3 h2-i6",
-     "a:i2 b:h1 c:i4 d:i5 e:h2"),
-    # 3 6 1 4: a road of six intersections; colonies hang off it, the third one bridging a bend.
+     "a:i2 b:c1 c:i4 d:i5 e:h2"),
+    # 3 6 1 5: a road of six intersections; colonies hang off it, the third one bridging a bend.
     ("GOLD-2", "spine",
      "i1-i2 i2-i3 i3-i4 i4-i5 i5-i6 c1-i2 c2-i3 c3-i5 c3-i6 h1-i4",
-     "a:i1 b:h1 c:i6 d:i3"),
+     "a:i1 b:h1 c:i6 d:i3 e:c1"),
     # 1 6 3 6: a colony hub with three spokes, two joined by a cross line, each ending at a hazard.
     ("GOLD-3", "fork",
      "c1-i1 c1-i2 c1-i3 i1-i4 i2-i5 i3-i6 i4-i5 h1-i4 h2-i5 h3-i6",
-     "a:h1 b:i4 c:h2 d:i6 e:h3 f:i3"),
-    # 2 5 2 4: a square of intersections split by a middle one; one colony between a corner and
+     "a:h1 b:i4 c:h2 d:i6 e:c1 f:i3"),
+    # 2 5 2 5: a square of intersections split by a middle one; one colony between a corner and
     # a hazard.
     ("RED-1", "theta",
      "i1-i2 i2-i3 i3-i4 i4-i1 i1-i5 i5-i3 c1-i5 c2-i2 c2-h1 h1-i3 h2-i4",
-     "a:i1 b:h1 c:h2 d:i4"),
+     "a:i1 b:h1 c:h2 d:i4 e:c1"),
     # 3 7 2 5: two rails joined by two rungs; one colony bridges the rails.
     ("RED-2", "ladder",
      "i1-i2 i2-i3 i3-i4 i5-i6 i6-i7 i2-i5 i4-i7 c1-i1 c2-i6 c3-i3 c3-i7 h1-i4 h2-i5",
-     "a:i1 b:h2 c:i7 d:h1 e:i6"),
+     "a:i1 b:h2 c:i7 d:c2 e:i6"),
     # 1 6 2 6: a crossroads around a central colony; two arms meet again at a hazard.
     ("RED-3", "crossroads",
      "c1-i1 i1-i2 i1-i3 i1-i4 i2-i5 i4-i6 h1-i3 h2-i5 h2-i6",
-     "a:i2 b:h1 c:i3 d:i5 e:i6 f:h2"),
+     "a:i2 b:h1 c:i1 d:i5 e:i6 f:c1"),
     # 3 5 2 5: a triangle with a colony at each corner (two of them joined), two arms ending in
     # hazards that are joined to each other.
     ("BLUE-1", "delta",
      "i1-i2 i2-i3 i3-i1 c1-i1 c2-i2 c3-i3 c2-c3 i1-i4 i2-i5 h1-i4 h2-i5 h1-h2",
-     "a:i4 b:h1 c:h2 d:i5 e:i3"),
+     "a:i4 b:c1 c:h2 d:i5 e:i3"),
     # 2 7 2 5: two loops sharing one intersection, a hazard on the second loop.
     ("BLUE-2", "figure eight",
      "i1-i2 i2-i3 i3-i4 i4-i1 i1-i5 i5-i6 i6-h2 h2-i7 i7-i1 c1-i3 c2-i6 h1-i4",
-     "a:h1 b:i2 c:i5 d:i7 e:i3"),
-    # 1 6 2 4: a long winding road through a hazard; the colony sits in the bend.
+     "a:c2 b:i2 c:i5 d:i7 e:i3"),
+    # 1 6 2 5: a long winding road through a hazard; the colony sits in the bend.
     ("BLUE-3", "long road",
      "i1-i2 i2-i3 i3-h1 h1-i4 i4-i5 i5-i6 c1-i3 c1-i4 h2-i5",
-     "a:i1 b:i6 c:h2 d:h1"),
+     "a:i3 b:i6 c:h2 d:h1 e:c1"),
 )
 
 
@@ -147,7 +149,8 @@ def _describe_tiles(tiles: list[dict[str, Any]]) -> str:
         "no randomness) and checked in; games shuffle them but never regenerate them. Each tile "
         "is an abstract graph: points (COLONY, INTERSECTION, HAZARD), lines between two points "
         "of the tile, and named ports where a line leaves the tile's edge; any port joins any "
-        "other (OZW-33), and ports leave only from intersections and hazards (OZW-22, OZW-32). "
+        "other (OZW-33); every tile has a port at an intersection or hazard next to a colony "
+        "(to explore from) and a port at a colony (to be colonized once joined) (OZW-32). "
         f"{len(tiles)} tiles, {len(tiles) // len(SUITS)} per suit; {total[COLONY]} colonies, "
         f"{total[INTERSECTION]} intersections, {total[HAZARD]} hazards in all. "
         f"Tiles: {per_tile}."

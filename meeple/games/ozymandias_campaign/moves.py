@@ -1,0 +1,141 @@
+"""Legal moves of Ozymandias (campaign edition), per step (the one place legality is defined).
+
+Rules: seeds/ozymandias-campaign.md, Game Sequence; decisions OZW-n in
+docs/rules/ozymandias-campaign.md. A tableau card is a row ``[card index, gold cubes, red
+cubes, blue cubes, tapped, laid, harvest]`` (the field indexes below), left to right.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.games.ozymandias_campaign.actions import Move
+from meeple.games.ozymandias_campaign.vocab import COLONY
+
+if TYPE_CHECKING:
+    from meeple.games.ozymandias_campaign.rules import CampaignState
+
+#: Fields of a tableau row: the card (index into the game's cards), cubes of suit s at
+#: ``CUBES + s``, then the tapped flag and the laid-down and harvest workers (0 or 1 each).
+CARD, CUBES, TAPPED, LAID, HARVEST = 0, 1, 4, 5, 6
+
+
+def new_row(card: int) -> list[int]:
+    """A card entering a tableau: untapped, no cubes, no workers (OZW-11)."""
+    return [card, 0, 0, 0, 0, 0, 0]
+
+
+def cube_count(row: list[int]) -> int:
+    return row[1] + row[2] + row[3]
+
+
+def has_room(state: CampaignState, row: list[int]) -> bool:
+    """Whether a card may take one more cube (OZW-4: unlimited, or at most its rank)."""
+    if state.game.params["card_cap"] == "none":
+        return True
+    return cube_count(row) < state.game.cards[row[CARD]].rank
+
+
+def colony_points(state: CampaignState, seat: int, top_only: bool = False) -> list[str]:
+    """Colonies holding a worker of ``seat`` (anywhere in the stack, or on top)."""
+    if top_only:
+        return [p for p, stack in state.stacks.items() if stack[-1] == seat]
+    return [p for p, stack in state.stacks.items() if seat in stack]
+
+
+def standing_points(state: CampaignState, seat: int) -> list[str]:
+    """Points where a worker of ``seat`` stands."""
+    return [p for p, s in state.standing.items() if s == seat]
+
+
+def hand_cards(state: CampaignState, seat: int) -> list[tuple[int, int]]:
+    """Distinct ``(suit, rank)`` in ``seat``'s hand, sorted (copies are interchangeable)."""
+    cards = state.game.cards
+    return sorted({(cards[c].suit, cards[c].rank) for c in state.hands[seat]})
+
+
+def legal_moves(state: CampaignState, seat: int) -> list[Move]:
+    """Every legal action of ``seat`` now, in a deterministic order (never empty while the
+    seat acts)."""
+    interned = state.game.moves  # one Move object per value, per game spec
+
+    def mv(kind: str, *args) -> Move:
+        key = (seat, kind, args)
+        found = interned.get(key)
+        if found is None:
+            found = interned[key] = Move(seat, kind, args)
+        return found
+
+    step = state.step
+    tableau = state.tableaus[seat]
+    if step == "mode":  # every mode is always legal (OZW-40)
+        return [mv("intake"), mv("migrate"), mv("campaign")]
+    if step == "distribute":  # Intake (a): any card, tapped ones included (OZW-5)
+        incoming = state.incoming[seat]
+        out = [mv("cube", s, i) for s in range(3) if incoming[s]
+               for i, row in enumerate(tableau) if has_room(state, row)]
+        out.append(mv("pass"))
+        return out
+    if step == "recover_colony":  # Intake (b): one colony worker per discarded card (OZW-18)
+        out = [mv("recover", p) for p in sorted(colony_points(state, seat))]
+        if state.game.params["colony_recovery"] == "optional":
+            out.append(mv("done"))
+        return out
+    if step == "migrate":  # Migration, the current card's cubes go right-wards (OZW-13)
+        pos = state.mig_pos
+        row = tableau[pos]
+        dests = [j for j in range(pos + 1, len(tableau)) if has_room(state, tableau[j])]
+        dests.append(-1)
+        out = [mv("move", s, d) for s in range(3) if row[CUBES + s] for d in dests]
+        if state.game.params["migration"] == "free":
+            out.append(mv("keep"))
+        return out
+    if step == "recover_standing":  # Migration: standing and harvest workers (OZW-16)
+        out = [mv("recover", p) for p in sorted(standing_points(state, seat))]
+        out += [mv("recover", "card", i) for i, row in enumerate(tableau) if row[HARVEST]]
+        out.append(mv("done"))
+        return out
+    if step == "campaign":
+        return _campaign_moves(state, seat, mv) + [mv("end")]
+    if step in ("war", "play"):  # a card from hand (OZW-30; Campaign, lay a colony)
+        kind = "fight" if step == "war" else "play"
+        return [mv(kind, s, r) for s, r in hand_cards(state, seat)]
+    if step == "explore":  # join the drawn tile at one of this point's open ports (OZW-32)
+        tile = state.game.tiles[state.drawn_tile]
+        return [mv("attach", port, tile_port)
+                for port in state.map.ports_of(state.explore_at)
+                for tile_port, _ in tile.ports]
+    return []
+
+
+def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
+    """Stand, colony, lay and harvest moves (Campaign; OZW-21..28)."""
+    p = state.game.params
+    sector_map = state.map
+    kinds, adjacency = sector_map.kinds, sector_map.adjacency
+    tableau = state.tableaus[seat]
+    out: list[Move] = []
+    if state.supply[seat]:
+        # Stand: adjacent to a colony of yours, on an intersection or hazard not already
+        # yours (OZW-22, OZW-23); an enemy there means war.
+        mine = colony_points(state, seat, top_only=p["colony_ref"] == "top")
+        stand = {q for c in mine for q in adjacency[c]
+                 if kinds[q] != COLONY and state.standing.get(q) != seat}
+        out += [mv("stand", q) for q in sorted(stand)]
+        # Colony: adjacent to any worker of yours, or any colony with none on the map
+        # (OZW-24); not where you are on top (OZW-25).
+        if state.hands[seat] or not p["lay_requires_card"]:
+            anchors = colony_points(state, seat) + standing_points(state, seat)
+            if anchors:
+                targets = {q for a in anchors for q in adjacency[a] if kinds[q] == COLONY}
+            else:
+                targets = {q for q, kind in kinds.items() if kind == COLONY}
+            out += [mv("colony", q) for q in sorted(targets)
+                    if not (state.stacks.get(q) and state.stacks[q][-1] == seat)]
+    if state.supply[seat] or (p["laydown_source"] == "bag" and state.bag[seat]):
+        out += [mv("lay", i) for i, row in enumerate(tableau)
+                if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)
+    if state.supply[seat]:
+        out += [mv("harvest", i) for i, row in enumerate(tableau)
+                if row[TAPPED] and not row[HARVEST]]  # unworked, tapped (OZW-20)
+    return out

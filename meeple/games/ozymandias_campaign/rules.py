@@ -1,0 +1,664 @@
+"""Ozymandias, campaign edition: the game spec and state transitions.
+
+Rules: seeds/ozymandias-campaign.md; decisions OZW-1..OZW-41 in
+docs/rules/ozymandias-campaign.md. A turn: the active seat picks a mode (``mode`` step), then
+
+* **Intake**: ``distribute`` its incoming cubes one by one (``pass`` sends the rest right),
+  then automatically collapse and score every tapped card, ``recover_colony`` one colony
+  worker per discarded card, tap the empty cards and draw up to the hand size;
+* **Migration**: ``migrate`` every cube, card by card from the right-most, to a position to
+  its right; unrest returns; then ``recover_standing`` workers, or ``done``;
+* **Campaign**: any number of ``stand``/``colony``/``lay``/``harvest`` actions, then ``end``.
+  A contested point opens a ``war`` (a simultaneous decision of the two warring seats); a
+  colony is followed by ``play`` (a card to the tableau); a stand by a port opens ``explore``.
+
+Steps with nothing to choose are taken automatically. Legal moves live in :mod:`.moves`, the
+arithmetic of scoring and wars in :mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.registry import register
+from meeple.engine.state import RecordedWinners, State
+from meeple.games.ozymandias_campaign.actions import Move, card_name, parse_move
+from meeple.games.ozymandias_campaign.board import SectorMap
+from meeple.games.ozymandias_campaign.content import load_cards, load_tiles
+from meeple.games.ozymandias_campaign.moves import (
+    CARD,
+    CUBES,
+    HARVEST,
+    LAID,
+    TAPPED,
+    cube_count,
+    legal_moves,
+    new_row,
+)
+from meeple.games.ozymandias_campaign.scoring import attacker_wins, collapse_points
+from meeple.games.ozymandias_campaign.variants import PARAMETERS, VARIANTS
+from meeple.games.ozymandias_campaign.vocab import HAZARD, SUITS
+
+SUIT_COUNT = len(SUITS)
+#: Events kept in the state for the views (at least this many, at most twice as many).
+EVENTS_KEPT = 24
+
+
+@register
+class OzymandiasCampaign(Game):
+    """Ozymandias, campaign edition, for 2-6 seats; see the module docstring."""
+
+    name = "ozymandias-campaign"
+    title = "Ozymandias (campaign edition)"
+    summary = "2-6 players, workers, faction and unrest cubes, tableaus, wars"
+    rules_page = "docs/rules/ozymandias-campaign.md"
+    score_name = "VP"
+    bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
+    playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
+    renderer = "meeple.games.ozymandias_campaign.render:render_view"
+    timeout_kinds = ("end", "done", "pass", "keep", "intake")
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players, max_players, default_players = 2, 6, 4
+    __slots__ = ("tiles", "tile_index", "cards", "moves")
+
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        p = self.params
+        tiles = load_tiles(p["tiles"] or None)
+        cards = load_cards(p["cards"] or None)
+        if p["start_workers"] > p["workers"]:
+            raise ParameterError(f"start_workers = {p['start_workers']} exceeds workers = "
+                                 f"{p['workers']} (Game Setup 3)")
+        need = self.players * p["hand_size"]
+        if len(cards) < need:
+            raise ParameterError(f"the deck has {len(cards)} cards; {self.players} hands of "
+                                 f"{p['hand_size']} need {need} (Game Setup 4)")
+        if len(tiles) < self.setup_tile_count():
+            raise ParameterError(f"the tile file has {len(tiles)} tiles; setup needs "
+                                 f"{self.setup_tile_count()} (OZW-32)")
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "tile_index", {t.id: i for i, t in enumerate(tiles)})
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "moves", {})  # memo of the legal-move generator
+
+    def setup_tile_count(self) -> int:
+        """Tiles on the table at setup: 1, or 2 with 4+ players under ``two_if_4plus``."""
+        return 2 if self.params["setup_tiles"] == "two_if_4plus" and self.players >= 4 else 1
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.min_players, self.max_players, simultaneous=True,
+                            hidden_information=True, chance=True, cooperative=False,
+                            max_length=self.params["max_rounds"], length_unit="rounds")
+
+    def new_initial_state(self, seed: int = 0) -> CampaignState:
+        """Shuffle cards and tiles (seeded), lay the setup tiles, deal (Game Setup)."""
+        return CampaignState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Move:
+        """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        points = {}
+        for tile in self.tiles:
+            for point, _ in tile.points:
+                name = f"{tile.id}:{point}"
+                points[name.upper()] = name
+        return parse_move(text, seat, points)
+
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(f"Seat {i}" for i in range(self.players))
+
+    def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
+        state = CampaignState.__new__(CampaignState)
+        State.__init__(state, self, 0)
+        tiles = {t.id: t for t in self.tiles}
+        state._restore_fields(data, CampaignState.__slots__, {
+            "map": lambda v: SectorMap.from_json(v, tiles),
+            "tableaus": lambda v: [[list(row) for row in t] for t in v],
+            "stacks": lambda v: {k: list(s) for k, s in v.items()},
+            "winners_": lambda v: None if v is None else tuple(v),
+        })
+        state._refresh_acting()
+        return state
+
+
+class CampaignState(RecordedWinners, State):
+    """One point of a playthrough (fields as in rules-questions 4.1).
+
+    Per seat: ``hands`` (card indexes), ``tableaus`` (rows, see :mod:`.moves`), ``incoming``
+    (cubes per suit on the seat's left), ``unrest``, ``vp``, ``bag`` and ``supply`` (worker
+    counts). The map: ``map`` (a :class:`SectorMap`), ``standing`` (point -> seat),
+    ``stacks`` (colony point -> seats bottom to top), ``tile_deck`` (tile indexes, top =
+    last). Cards: ``deck`` (top = last) and ``discard``. Turn: ``active``, ``step``, ``turns``
+    (completed), and the step data ``owed`` (colony recoveries), ``mig_pos``/``mig_out``
+    (migration), ``war`` ([kind, point, attacker, defender]), ``explore_at``/``drawn_tile``.
+    End: ``trigger`` (the seat that reached the target) and ``last_seat`` (whose turn ends
+    the game). ``cubes_in``/``cubes_out``: cubes taken from and returned to the supply, per
+    suit (the supply is unlimited, OZW-39; these make conservation checkable).
+
+    Hidden (OZW-41): hands, the deck and tile deck order, war cards before the reveal.
+    """
+
+    __slots__ = ("map", "tile_deck", "deck", "discard", "hands", "tableaus", "incoming",
+                 "unrest", "vp", "bag", "supply", "standing", "stacks", "active", "step",
+                 "turns", "owed", "mig_pos", "mig_out", "war", "explore_at", "drawn_tile",
+                 "trigger", "last_seat", "cubes_in", "cubes_out", "events", "winners_",
+                 "truncated")
+
+    def __init__(self, game: OzymandiasCampaign, seed: int) -> None:
+        super().__init__(game, seed)
+        p, n = game.params, game.players
+        rng = self.rng
+        tile_deck = list(range(len(game.tiles)))
+        rng.shuffle(tile_deck)  # Game Setup 1
+        opening = [tile_deck.pop() for _ in range(game.setup_tile_count())]
+        self.map = SectorMap.opening(game.tiles[i] for i in opening)  # Game Setup 2
+        self.tile_deck = tile_deck
+        self.deck = list(range(len(game.cards)))
+        rng.shuffle(self.deck)
+        self.discard: list[int] = []
+        self.hands = [[self.deck.pop() for _ in range(p["hand_size"])] for _ in range(n)]
+        self.tableaus: list[list[list[int]]] = [[] for _ in range(n)]
+        self.incoming = [[1] * SUIT_COUNT for _ in range(n)]  # Game Setup 4
+        self.cubes_in = [n] * SUIT_COUNT
+        self.cubes_out = [0] * SUIT_COUNT
+        self.unrest = [0] * n
+        self.vp = [0] * n
+        self.bag = [p["workers"] - p["start_workers"]] * n  # Game Setup 3
+        self.supply = [p["start_workers"]] * n
+        self.standing: dict[str, int] = {}
+        self.stacks: dict[str, list[int]] = {}
+        self.active = rng.randrange(n)  # Game Setup 5
+        self.step = "mode"
+        self.turns = 0
+        self.owed = 0
+        self.mig_pos = -1
+        self.mig_out = [0] * SUIT_COUNT
+        self.war: list[Any] | None = None
+        self.explore_at: str | None = None
+        self.drawn_tile: int | None = None
+        self.trigger: int | None = None
+        self.last_seat: int | None = None
+        self.events: list[tuple[int, int, str]] = []
+        self.winners_: tuple[int, ...] | None = None
+        self.truncated = False
+        self._refresh_acting()
+
+    # ----------------------------------------------------------------------- helpers
+    def right_of(self, seat: int) -> int:
+        """The right neighbour: the previous seat in turn order (OZW-2)."""
+        return (seat - 1) % self.game.players
+
+    def card_text(self, card: int) -> str:
+        c = self.game.cards[card]
+        return card_name(c.suit, c.rank)
+
+    def _refresh_acting(self) -> None:
+        if self.step == "over":
+            self._acting = ()
+        elif self.step == "war":
+            self._acting = tuple(sorted(self.war[2:4]))
+        else:
+            self._acting = (self.active,)
+
+    def _log(self, seat: int, text: str) -> None:
+        """Note an event for the views; only the recent ones are kept (the record has all
+        actions), so copies and digests stay cheap in long games."""
+        self.events.append((self.turns // self.game.players + 1, seat, text))
+        if len(self.events) > 2 * EVENTS_KEPT:
+            del self.events[:-EVENTS_KEPT]
+
+    def _take(self, seat: int, suit: int, rank: int) -> int:
+        """Remove a card of ``suit`` and ``rank`` from ``seat``'s hand; its index."""
+        cards = self.game.cards
+        hand = self.hands[seat]
+        for i, c in enumerate(hand):
+            if cards[c].suit == suit and cards[c].rank == rank:
+                return hand.pop(i)
+        raise AssertionError("legal moves only name cards in hand")
+
+    def _draw(self) -> int | None:
+        """The deck's top card, reshuffling the discard pile when it is empty (OZW-36)."""
+        if not self.deck and self.discard:
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+            self._log(-1, "the discard pile is shuffled into a new deck")
+        return self.deck.pop() if self.deck else None
+
+    # --------------------------------------------------------------------------- hooks
+    def _legal_actions(self, seat: int) -> Sequence[Move]:
+        return legal_moves(self, seat)
+
+    def _illegal_reason(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Move):
+            return "it is not an Ozymandias (campaign) action"
+        moves = legal_moves(self, seat) if seat in self._acting else []
+        kinds = sorted({m.kind for m in moves})
+        return (f"it is not legal at the {self.step} step; legal kinds now: "
+                f"{', '.join(kinds) or 'none'} ({len(moves)} moves; 'list' them)")
+
+    def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
+        if self.step == "war":
+            attacker, defender = self.war[2], self.war[3]
+            self._resolve_war(joint[attacker].args, joint[defender].args)
+        else:
+            ((seat, move),) = joint.items()
+            getattr(self, "_do_" + move.kind)(seat, move.args)
+        self._settle()
+        self._refresh_acting()
+
+    def _settle(self) -> None:
+        """Take every step that leaves nothing to choose, until a real decision (or the
+        end)."""
+        while True:
+            step, seat = self.step, self.active
+            if step == "distribute":
+                if not any(self.incoming[seat]) or not self.tableaus[seat] or not any(
+                        m.kind == "cube" for m in legal_moves(self, seat)):
+                    self._do_pass(seat, ())
+                    continue
+            elif step == "recover_colony":
+                if not self.owed or not any(seat in s for s in self.stacks.values()):
+                    self._finish_intake(seat)
+                    continue
+            elif step == "migrate":
+                tableau = self.tableaus[seat]
+                while self.mig_pos >= 0 and not cube_count(tableau[self.mig_pos]):
+                    self.mig_pos -= 1
+                if self.mig_pos < 0:
+                    self._finish_migration(seat)
+                    continue
+            elif step == "recover_standing":
+                if seat not in self.standing.values() and not any(
+                        row[HARVEST] for row in self.tableaus[seat]):
+                    self._end_turn()
+                    continue
+            elif step == "campaign":
+                if len(legal_moves(self, seat)) == 1:  # only ``end``
+                    self._end_turn()
+                    continue
+            elif step == "play":
+                if not self.hands[seat]:  # no card: the lay stands alone (OZW-28)
+                    self.step = "campaign"
+                    continue
+            elif step == "war":
+                attacker, defender = self.war[2], self.war[3]
+                if not self.hands[attacker] or not self.hands[defender]:
+                    # the one with cards wins without playing; neither: the active seat
+                    self._resolve_war(None, None, bool(self.hands[attacker])
+                                      or not self.hands[defender])
+                    continue
+            return
+
+    # -------------------------------------------------------------------------- modes
+    def _do_intake(self, seat: int, args: tuple) -> None:
+        self._log(seat, "takes the intake mode")
+        self.step = "distribute"
+
+    def _do_migrate(self, seat: int, args: tuple) -> None:
+        self._log(seat, "takes the migration mode")
+        self.step = "migrate"
+        self.mig_pos = len(self.tableaus[seat]) - 1
+        self.mig_out = [0] * SUIT_COUNT
+
+    def _do_campaign(self, seat: int, args: tuple) -> None:
+        self._log(seat, "takes the campaign mode")
+        self.step = "campaign"
+
+    # ------------------------------------------------------------------------- intake
+    def _do_cube(self, seat: int, args: tuple) -> None:
+        suit, pos = args
+        self.incoming[seat][suit] -= 1
+        self.tableaus[seat][pos][CUBES + suit] += 1
+
+    def _do_pass(self, seat: int, args: tuple) -> None:
+        """Intake (a): undistributed cubes continue to the right neighbour, then (b)."""
+        right, incoming = self.right_of(seat), self.incoming[seat]
+        if any(incoming):
+            self._log(seat, "passes " + _cubes_text(incoming) + f" to Seat {right}")
+        for s in range(SUIT_COUNT):
+            self.incoming[right][s] += incoming[s]
+            incoming[s] = 0
+        self._collapse(seat)
+
+    def _collapse(self, seat: int) -> None:
+        """Intake (b): every tapped card collapses and may score (Collapse; OZW-7..10,
+        OZW-19); one colony worker is owed back per discarded card (OZW-18)."""
+        p = self.game.params
+        cards = self.game.cards
+        kept, discarded = [], 0
+        for row in self.tableaus[seat]:
+            if not row[TAPPED]:
+                kept.append(row)
+                continue
+            card = cards[row[CARD]]
+            cubes = row[CUBES:CUBES + SUIT_COUNT]
+            gain = collapse_points(card.suit, card.rank, cubes, self.unrest[seat],
+                                   bool(row[HARVEST]), bool(row[LAID]), p["threshold"],
+                                   p["bonus_from_zero"])
+            self.vp[seat] += gain
+            self.supply[seat] += row[LAID] + row[HARVEST]
+            for s in range(SUIT_COUNT):
+                if p["collapse_cubes"] == "pass_right":
+                    self.incoming[self.right_of(seat)][s] += cubes[s]
+                else:
+                    self.cubes_out[s] += cubes[s]
+            self.discard.append(row[CARD])
+            discarded += 1
+            self._log(seat, f"collapses {self.card_text(row[CARD])} ({_cubes_text(cubes)}): "
+                            f"+{gain} VP")
+        self.tableaus[seat] = kept
+        if self.trigger is None and self.vp[seat] >= p["target_vp"]:  # Victory (OZW-38)
+            self.trigger, self.last_seat = seat, self.right_of(seat)
+            self._log(seat, f"reaches {self.vp[seat]} VP: every other seat takes one more "
+                            "turn")
+        if p["colony_recovery"] == "bag":
+            moved = min(discarded, self.bag[seat])
+            self.bag[seat] -= moved
+            self.supply[seat] += moved
+            self.owed = 0
+        else:
+            self.owed = discarded
+        self.step = "recover_colony"
+
+    def _do_recover(self, seat: int, args: tuple) -> None:
+        if self.step == "recover_colony":  # the lowest of your workers there (OZW-18)
+            (point,) = args
+            stack = self.stacks[point]
+            stack.remove(seat)
+            if not stack:
+                del self.stacks[point]
+            self.supply[seat] += 1
+            self.owed -= 1
+            self._log(seat, f"recovers a colony worker from {point}")
+            return
+        if args[0] == "card":  # migration: a harvest worker (OZW-16)
+            self.tableaus[seat][args[1]][HARVEST] = 0
+            self._log(seat, f"recovers the harvest worker of card {args[1] + 1}")
+        else:
+            del self.standing[args[0]]
+            self._log(seat, f"recovers the worker standing on {args[0]}")
+        self.supply[seat] += 1
+
+    def _do_done(self, seat: int, args: tuple) -> None:
+        if self.step == "recover_colony":
+            self._finish_intake(seat)
+        else:
+            self._end_turn()
+
+    def _finish_intake(self, seat: int) -> None:
+        """Intake (c) tap every card without cubes, (d) draw up to the hand size."""
+        self.owed = 0
+        for row in self.tableaus[seat]:
+            if not cube_count(row):
+                row[TAPPED] = 1
+        hand = self.hands[seat]
+        while len(hand) < self.game.params["hand_size"]:
+            card = self._draw()
+            if card is None:
+                break
+            hand.append(card)
+        self._end_turn()
+
+    # ---------------------------------------------------------------------- migration
+    def _do_move(self, seat: int, args: tuple) -> None:
+        suit, dest = args
+        tableau = self.tableaus[seat]
+        tableau[self.mig_pos][CUBES + suit] -= 1
+        if dest == -1:
+            self.incoming[self.right_of(seat)][suit] += 1
+            self.mig_out[suit] += 1
+        else:
+            tableau[dest][CUBES + suit] += 1
+
+    def _do_keep(self, seat: int, args: tuple) -> None:
+        self.mig_pos -= 1  # free migration: the rest stays (e935810)
+
+    def _finish_migration(self, seat: int) -> None:
+        """Return unrest for what went right (OZW-13, OZW-15), then recover workers."""
+        out = self.mig_out
+        if any(out):
+            per_cube = self.game.params["unrest_return"] == "per_cube"
+            back = sum(out) if per_cube else sum(1 for k in out if k)
+            self._log(seat, f"gives {_cubes_text(out)} to Seat {self.right_of(seat)}; "
+                            f"returns {min(back, self.unrest[seat])} unrest")
+            self.unrest[seat] = max(0, self.unrest[seat] - back)
+        self.mig_out = [0] * SUIT_COUNT
+        self.mig_pos = -1
+        self.step = "recover_standing"
+
+    # ----------------------------------------------------------------------- campaign
+    def _do_stand(self, seat: int, args: tuple) -> None:
+        (point,) = args
+        enemy = self.standing.get(point)
+        if enemy is not None:
+            self._open_war("stand", point, seat, enemy)
+        else:
+            self._place_standing(seat, point)
+
+    def _place_standing(self, seat: int, point: str) -> None:
+        self.supply[seat] -= 1
+        self.standing[point] = seat
+        self._log(seat, f"stands a worker on {point}")
+        if self.game.params["hazard_unrest"] and self.map.kinds[point] == HAZARD:
+            self.unrest[seat] += 1  # OZW-34 variant
+        if self.game.params["explore"] and self.tile_deck and self.map.ports_of(point):
+            self.drawn_tile = self.tile_deck.pop()  # OZW-32
+            self.explore_at = point
+            self.step = "explore"
+            self._log(seat, f"explores: draws tile {self.game.tiles[self.drawn_tile].id}")
+
+    def _do_attach(self, seat: int, args: tuple) -> None:
+        port, tile_port = args
+        tile = self.game.tiles[self.drawn_tile]
+        self.map = self.map.attach(self.explore_at, port, tile, tile_port)
+        self._log(seat, f"joins {tile.id} (port {tile_port}) to {self.explore_at} (port "
+                        f"{port})")
+        self.drawn_tile = self.explore_at = None
+        self.step = "campaign"
+
+    def _do_colony(self, seat: int, args: tuple) -> None:
+        (point,) = args
+        stack = self.stacks.get(point)
+        if stack and stack[-1] != seat:
+            self._open_war("colony", point, seat, stack[-1])
+        else:
+            self._conquer(seat, point)
+
+    def _conquer(self, seat: int, point: str) -> None:
+        """The worker lies on top; every other seat beneath gains 1 unrest (The Sectors;
+        OZW-26, OZW-29); then a card is played to the tableau."""
+        self.supply[seat] -= 1
+        stack = self.stacks.setdefault(point, [])
+        for other in sorted(set(stack) - {seat}):
+            self.unrest[other] += 1
+        stack.append(seat)
+        self._log(seat, f"lays a colony worker on {point}")
+        self.step = "play"
+
+    def _do_play(self, seat: int, args: tuple) -> None:
+        card = self._take(seat, *args)
+        row = new_row(card)
+        if self.game.params["tableau_insert"] == "left":
+            self.tableaus[seat].insert(0, row)
+        else:
+            self.tableaus[seat].append(row)
+        suit = self.game.cards[card].suit
+        self.incoming[seat][suit] += 1  # "add a cube of its suit to your left" (OZW-3)
+        self.cubes_in[suit] += 1
+        self._log(seat, f"plays {self.card_text(card)} to the tableau")
+        self.step = "campaign"
+
+    def _do_lay(self, seat: int, args: tuple) -> None:
+        (pos,) = args
+        if self.game.params["laydown_source"] == "bag" and self.bag[seat]:
+            self.bag[seat] -= 1  # a newly recruited worker (OZW-17)
+        else:
+            self.supply[seat] -= 1
+        self.tableaus[seat][pos][LAID] = 1
+        self._log(seat, f"lays a worker down on card {pos + 1}")
+
+    def _do_harvest(self, seat: int, args: tuple) -> None:
+        (pos,) = args
+        self.supply[seat] -= 1
+        self.tableaus[seat][pos][HARVEST] = 1
+        self._log(seat, f"marks card {pos + 1} for harvest")
+
+    def _do_end(self, seat: int, args: tuple) -> None:
+        self._end_turn()
+
+    # ---------------------------------------------------------------------------- war
+    def _open_war(self, kind: str, point: str, attacker: int, defender: int) -> None:
+        """Everyone at the point gains 1 unrest (OZW-29); the two seats then choose cards."""
+        present = {attacker, defender}
+        if kind == "colony":
+            present.update(self.stacks[point])
+        for seat in sorted(present):
+            self.unrest[seat] += 1
+        self.war = [kind, point, attacker, defender]
+        self.step = "war"
+        self._log(attacker, f"makes war on Seat {defender} at {point}")
+
+    def _resolve_war(self, attacker_card: tuple | None, defender_card: tuple | None,
+                     won: bool | None = None) -> None:
+        """Reveal, compare (War; OZW-30, OZW-31) and settle the point; ``won`` decides a
+        war in which a seat has no card, so none is played."""
+        kind, point, attacker, defender = self.war
+        shown = []
+        for seat, card in ((attacker, attacker_card), (defender, defender_card)):
+            if card is not None:
+                self.discard.append(self._take(seat, *card))
+                shown.append(f"Seat {seat} {card_name(*card)}")
+            else:
+                shown.append(f"Seat {seat} no card")
+        if won is None:
+            won = attacker_wins(attacker_card, defender_card, self.map.suits[point])
+        self._log(-1, f"war at {point}: {', '.join(shown)}; Seat "
+                      f"{attacker if won else defender} wins")
+        self.war = None
+        self.step = "campaign"
+        if kind == "stand":
+            if won:  # the loser takes back their worker (OZW-31)
+                self.supply[defender] += 1
+                del self.standing[point]
+                self._place_standing(attacker, point)
+        elif won:
+            self._conquer(attacker, point)
+        elif self.game.params["failed_colony"] == "beneath":  # OZW-27
+            self.supply[attacker] -= 1
+            stack = self.stacks[point]
+            stack.insert(len(stack) - 1, attacker)
+            self.step = "play"
+
+    # ------------------------------------------------------------------------ the end
+    def _end_turn(self) -> None:
+        """The next seat's turn, or the end (Victory; OZW-38; X-5 cap)."""
+        n = self.game.players
+        ended = self.active
+        self.turns += 1
+        self.step = "mode"
+        if self.trigger is not None and ended == self.last_seat:
+            self._game_over(truncated=False)
+            return
+        if self.turns >= self.game.params["max_rounds"] * n:
+            self._game_over(truncated=True)
+            return
+        self.active = (ended + 1) % n
+
+    def _game_over(self, truncated: bool) -> None:
+        self.step = "over"
+        self.truncated = truncated
+        best = max(self.vp)
+        top = [s for s, v in enumerate(self.vp) if v == best]
+        if len(top) > 1 and not truncated and self.game.params["tiebreak"] == "turn_order":
+            n = self.game.players
+            order = [(self.trigger + k) % n for k in range(1, n + 1)]
+            top = [min(top, key=order.index)]
+        self.winners_ = tuple(top)
+        self._log(-1, "the game ends" + (" (round cap)" if truncated else ""))
+
+    # ------------------------------------------------------------------------ results
+    def scores(self) -> tuple[float, ...]:
+        """Victory points per seat."""
+        return tuple(float(v) for v in self.vp)
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def length(self) -> int:
+        """Rounds played (a round is one turn of each seat), the current one included."""
+        return -(-self.turns // self.game.players)
+
+    # -------------------------------------------------------------------------- views
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        cards = self.game.cards
+        out: dict[str, Any] = {
+            "round": self.turns // self.game.players + 1,
+            "rounds_played": self.length(),
+            "active": self.active,
+            "right_of": [self.right_of(s) for s in range(self.game.players)],
+            "step": self.step,
+            "acting": list(self._acting),
+            "map": self.map.to_json(),
+            "open_ports": [list(p) for p in self.map.open_ports],
+            "standing": dict(sorted(self.standing.items())),
+            "stacks": {p: list(s) for p, s in sorted(self.stacks.items())},
+            "tile_deck_size": len(self.tile_deck),
+            "deck_size": len(self.deck),
+            "discard": [self.card_text(c) for c in self.discard],
+            "players": [{
+                "vp": self.vp[s],
+                "unrest": self.unrest[s],
+                "incoming": dict(zip(SUITS, self.incoming[s], strict=True)),
+                "bag": self.bag[s],
+                "supply": self.supply[s],
+                "hand_size": len(self.hands[s]),
+                "tableau": [{"card": self.card_text(row[CARD]),
+                             "suit": SUITS[cards[row[CARD]].suit],
+                             "rank": cards[row[CARD]].rank,
+                             "cubes": dict(zip(SUITS, row[CUBES:CUBES + SUIT_COUNT],
+                                               strict=True)),
+                             "tapped": bool(row[TAPPED]), "laid": bool(row[LAID]),
+                             "harvest": bool(row[HARVEST])} for row in self.tableaus[s]],
+            } for s in range(self.game.players)],
+            "owed": self.owed,
+            "migrating": self.mig_pos if self.step == "migrate" else None,
+            "war": None if self.war is None else {
+                "kind": self.war[0], "point": self.war[1], "attacker": self.war[2],
+                "defender": self.war[3], "sector_suit": SUITS[self.map.suits[self.war[1]]]},
+            "explore": None if self.drawn_tile is None else self._explore_view(),
+            "trigger": self.trigger,
+            "last_seat": self.last_seat,
+            "events": [list(e) for e in self.events[-12:]],
+            "winners": None if self.winners_ is None else list(self.winners_),
+            "truncated": self.truncated,
+        }
+        if seat is not None:
+            out["hand"] = sorted(self.card_text(c) for c in self.hands[seat])
+        return out
+
+    def _explore_view(self) -> dict[str, Any]:
+        """The drawn tile (public once drawn) and where each of its ports leads."""
+        tile = self.game.tiles[self.drawn_tile]
+        return {"at": self.explore_at, "tile": tile.id, "suit": SUITS[tile.suit],
+                "ports": {port: [point, tile.kind(point)] for port, point in tile.ports}}
+
+    def _copy(self) -> CampaignState:
+        new = self._copy_fields(self.__slots__)
+        new.tableaus = [[row[:] for row in t] for t in self.tableaus]
+        return new  # type: ignore[return-value]
+
+    def _data(self) -> dict[str, Any]:
+        return self._fields_data(self.__slots__, {"map": SectorMap.to_json})
+
+
+def _cubes_text(cubes: Sequence[int]) -> str:
+    """``2G 1B`` (``none`` when empty)."""
+    parts = [f"{k}{SUITS[s][0]}" for s, k in enumerate(cubes) if k]
+    return " ".join(parts) or "none"
