@@ -179,7 +179,7 @@ def playtest(
             results, game=game.name, variant=game.variant, players=game.players,
             params=dict(game.params), seed=seed, bots=bot_list,
             seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
-            elapsed_seconds=elapsed, jobs=jobs,
+            elapsed_seconds=elapsed, jobs=jobs, cooperative=game.capabilities.cooperative,
         )
         summary["score"]["name"] = type(game).score_name
     except MeepleError as exc:

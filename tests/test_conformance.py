@@ -118,7 +118,7 @@ def game(request) -> Game:
 def test_random_playouts_end_within_max_length(game: Game) -> None:
     cap = game.capabilities.max_length
     assert cap >= 1
-    assert game.capabilities.length_unit in ("rounds", "turns")
+    assert game.capabilities.length_unit in ("rounds", "turns", "days")
     for seed in range(PLAYOUTS):
         for state, joint in _walk(game, seed):
             assert state.length() <= cap

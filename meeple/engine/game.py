@@ -35,7 +35,8 @@ class Capabilities:
         cooperative: seats win or lose together (else competitive).
         max_length: the safety cap on the game's length, in ``length_unit``; reaching it ends
             the game as *truncated* with the game's documented tiebreak.
-        length_unit: what ``State.length()`` counts: ``"rounds"`` or ``"turns"``.
+        length_unit: what ``State.length()`` counts: ``"rounds"``, ``"turns"`` or ``"days"`` (a
+            game whose rounds are days, e.g. Epoch Ellipse).
         talk_modes: the table-talk modes this game instance allows, e.g. ``("public",
             "private")``; empty when talk is off. Talk never changes the rules state.
     """
@@ -69,7 +70,8 @@ class Game(ABC):
     #: The game's own bots: name -> "module:attribute" of a factory(game, seat, seed).
     bots: ClassVar[Mapping[str, str]] = {}
     #: Bots a playtest seats when none are named (cycled over the seats): random play, unless
-    #: random games of the design cannot finish (then its own bot, said in its rules page).
+    #: random play says nothing about the design: random games cannot finish, or a random
+    #: team never wins a cooperative game (then its own bot, said in its rules page).
     playtest_bots: ClassVar[tuple[str, ...]] = ("random",)
     #: "module:attribute" of the function drawing a view as terminal text ("" for none).
     renderer: ClassVar[str] = ""

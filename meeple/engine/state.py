@@ -134,6 +134,20 @@ class State(ABC):
         """Whether the game ended by hitting ``capabilities.max_length`` (rules-questions X-5)."""
         return False
 
+    def outcome(self) -> dict[str, Any]:
+        """Game-specific details of the result at a terminal state, as JSON-compatible data
+        (the lab stores them with each game's result); ``{}`` by default and before the end.
+
+        A cooperative game (``capabilities.cooperative``) returns at least
+        ``{"team_win": bool, "cause": str}``: whether the team won, and a short lowercase name
+        of why the game ended, e.g. ``"recovered"`` for a win and ``"starvation"``,
+        ``"combat"``, ``"collapse"`` or ``"curse"`` for a loss. A game that hit the length cap
+        reports ``"cause": "truncation"`` (the lab counts every truncated game as lost to
+        truncation unless ``team_win`` is true). Any further keys (e.g. the day the team fell,
+        who survived) are kept as they are. The individual result of each seat stays in
+        :meth:`returns` (positive: that seat survived, or won its share)."""
+        return {}
+
     # ------------------------------------------------------------------------ public API
     @property
     def rng(self) -> random.Random:

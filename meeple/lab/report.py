@@ -6,6 +6,10 @@ summary already states, so the page, the plots and the terminal agree.
 
 Plots are drawn on :class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI
 backend and no global figure registry) and rendered to PNG with the Agg renderer.
+
+A cooperative game's summary (one with ``team_win_rate``) is reported as a team: the team win
+rate and the loss causes first, and each seat's and bot's survival in place of the sole-win
+rates (which a team that wins or loses together never has).
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-__all__ = ["PLOT_FILES", "summary_table", "write_report"]
+from meeple.lab.stats import team_result
+
+__all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
 #: The PNG files :func:`write_report` saves next to ``report.html``, in page order.
 PLOT_FILES = ("seat_win_rate.png", "bot_win_rate.png", "length.png", "scores.png")
+#: The extra PNG a cooperative game's report has (placed first on the page).
+LOSS_CAUSES_PLOT = "loss_causes.png"
 
 # Okabe-Ito colour-blind-safe palette; text and reference lines in near-black.
 _INK = "#1a1a1a"
@@ -77,6 +85,18 @@ def _num(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+def _is_coop(summary: Mapping[str, Any]) -> bool:
+    """Whether ``summary`` is a cooperative game's (it has the team statistics)."""
+    return "team_win_rate" in summary
+
+
+def _team_line(summary: Mapping[str, Any]) -> str:
+    """``team win rate 41.0% (95% CI 36.7–45.4%), 205/500 games``."""
+    team = summary["team_win_rate"]
+    return (f"team win rate {_pct(team['rate'])} (95% CI {_ci(team['ci_low'], team['ci_high'])}"
+            f"), {team['wins']}/{team['games']} games")
+
+
 def _run_line(summary: Mapping[str, Any]) -> str:
     """``variant · 4 players · 1000 games · seed 7 · bots heuristic, random``."""
     return (f"variant {summary['variant']} · {summary['players']} players · "
@@ -96,7 +116,10 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
         in percentage points, binomial p), outcomes (seat-balance chi-square p, draw and
         truncated rates, game length mean, median, p90, the spread of the game's score with
         the winners' mean and lead) and speed (games per second); the
-        skill-vs-luck verdict is the caption.
+        skill-vs-luck verdict is the caption. For a cooperative game the table opens with the
+        team win rate (with its CI) and one row per loss cause that occurred, and the seat and
+        bot rows give survival (the share of games ended with a positive return) instead of
+        sole wins; the seat balance is tested on survival and there is no draw-rate row.
     """
     table = Table(title=f"{summary['game']}: {_run_line(summary)}",
                   caption=summary["skill_vs_luck"]["verdict"], caption_justify="left",
@@ -106,37 +129,67 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     table.add_column("95% CI", justify="right")
     table.add_column("detail")
 
-    for e in summary["seat_win_rate"]:
-        table.add_row(f"seat {e['name']} win rate", _pct(e["rate"]),
-                      _ci(e["ci_low"], e["ci_high"]), f"{e['wins']}/{e['games']} sole wins")
-    table.add_section()
-    for name, e in summary["bot_win_rate"].items():
-        detail = (f"edge {_signed_pts(e['edge'])}, p {_p(e['p_value'])}, "
-                  f"{e['wins']}/{e['pairs']} seats")
-        table.add_row(f"bot {name} win rate", _pct(e["rate"]), _ci(e["ci_low"], e["ci_high"]),
-                      detail)
-    table.add_section()
-    balance = summary["seat_balance"]
-    table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
-                  balance.get("note") or f"chi² {_num(balance['chi2'])} vs equal seats")
-    table.add_row("draw rate", _pct(summary["draw_rate"]), "",
-                  "no sole winner")
+    if _is_coop(summary):
+        _team_rows(table, summary)
+    else:
+        for e in summary["seat_win_rate"]:
+            table.add_row(f"seat {e['name']} win rate", _pct(e["rate"]),
+                          _ci(e["ci_low"], e["ci_high"]), f"{e['wins']}/{e['games']} sole wins")
+        table.add_section()
+        for name, e in summary["bot_win_rate"].items():
+            detail = (f"edge {_signed_pts(e['edge'])}, p {_p(e['p_value'])}, "
+                      f"{e['wins']}/{e['pairs']} seats")
+            table.add_row(f"bot {name} win rate", _pct(e["rate"]),
+                          _ci(e["ci_low"], e["ci_high"]), detail)
+        table.add_section()
+        balance = summary["seat_balance"]
+        table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
+                      balance.get("note") or f"chi² {_num(balance['chi2'])} vs equal seats")
+        table.add_row("draw rate", _pct(summary["draw_rate"]), "",
+                      "no sole winner")
     table.add_row("truncated rate", _pct(summary["truncated_rate"]), "",
                   "hit the length cap")
     length = summary["length"]
     table.add_row(f"length ({length['unit']})", _num(length["mean"], 1), "",
                   f"mean; median {_num(length['median'], 1)}, p90 {_num(length['p90'], 1)}")
     score = summary["score"]
-    table.add_row(f"{score.get('name', 'score')} spread", _num(score["mean"], 1), "",
-                  f"mean ± {_num(score['std'], 1)}; p10 {_num(score['p10'], 1)}, p90 "
-                  f"{_num(score['p90'], 1)}; winners {_num(score['winner_mean'], 1)}, lead "
-                  f"{_num(score['margin_mean'], 1)}")
+    spread = (f"mean ± {_num(score['std'], 1)}; p10 {_num(score['p10'], 1)}, p90 "
+              f"{_num(score['p90'], 1)}")
+    if not _is_coop(summary):  # a team has no sole winners to compare
+        spread += (f"; winners {_num(score['winner_mean'], 1)}, lead "
+                   f"{_num(score['margin_mean'], 1)}")
+    table.add_row(f"{score.get('name', 'score')} spread", _num(score["mean"], 1), "", spread)
     table.add_section()
     gps = summary["games_per_second"]
     table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
                   f"{summary['jobs']} job{'s' if summary['jobs'] != 1 else ''}, "
                   f"{summary['elapsed_seconds']:.2f} s")
     return table
+
+
+def _team_rows(table: Table, summary: Mapping[str, Any]) -> None:
+    """A cooperative game's rows: team win rate, loss causes, survival by seat and by bot,
+    seat balance of survival."""
+    team = summary["team_win_rate"]
+    table.add_row("team win rate", _pct(team["rate"]), _ci(team["ci_low"], team["ci_high"]),
+                  f"{team['wins']}/{team['games']} games won together")
+    for cause, e in summary["loss_causes"].items():
+        if e["count"]:
+            table.add_row(f"lost to {cause}", _pct(e["rate"]), "",
+                          f"{e['count']}/{team['games']} games")
+    table.add_section()
+    survival = summary["survival"]
+    for e in survival["seats"]:
+        table.add_row(f"seat {e['name']} survival", _pct(e["rate"]),
+                      _ci(e["ci_low"], e["ci_high"]), f"{e['survived']}/{e['games']} games")
+    table.add_section()
+    for name, e in survival["bots"].items():
+        table.add_row(f"bot {name} survival", _pct(e["rate"]), _ci(e["ci_low"], e["ci_high"]),
+                      f"{e['survived']}/{e['pairs']} seats")
+    table.add_section()
+    balance = survival["seat_balance"]
+    table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
+                  balance.get("note") or f"chi² {_num(balance['chi2'])}, survival by seat")
 
 
 # --------------------------------------------------------------------------------- plots
@@ -163,8 +216,10 @@ def _png(fig: Figure) -> bytes:
 
 
 def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, Any]],
-               colours: Sequence[str], fair: float) -> None:
-    """Bars of ``rate`` with Wilson CI error bars, value labels and a fair-share line."""
+               colours: Sequence[str], fair: float, what: str = "sole-win rate",
+               reference: str = "fair share") -> None:
+    """Bars of ``rate`` (``what``) with Wilson CI error bars, value labels and a dashed line at
+    ``fair`` (named ``reference``)."""
     x = np.arange(len(labels))
     rates = np.array([e["rate"] or 0.0 for e in entries])
     lows = np.array([e["ci_low"] if e["ci_low"] is not None else r
@@ -174,9 +229,9 @@ def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, An
     yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
     ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6,
            yerr=yerr, capsize=6, error_kw={"ecolor": _INK, "elinewidth": 1.4},
-           label="sole-win rate (95% Wilson CI)")
+           label=f"{what} (95% Wilson CI)")
     ax.axhline(fair, color=_INK, linestyle="--", linewidth=1.4,
-               label=f"fair share {_pct(fair)}")
+               label=f"{reference} {_pct(fair)}")
     top = max([fair, *highs.tolist()]) if len(highs) else fair
     for xi, high, e in zip(x, highs, entries, strict=True):
         ax.text(xi, high + 0.02 * max(top, 0.05), _pct(e["rate"]), ha="center", va="bottom",
@@ -187,11 +242,27 @@ def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, An
     ax.legend(loc="upper center", ncols=2, frameon=False, fontsize=9)
 
 
+def _mean_survival(summary: Mapping[str, Any]) -> float:
+    """The share of all (game, seat) pairs that survived: the reference line of the co-op
+    seat and bot plots."""
+    seats = summary["survival"]["seats"]
+    return sum(e["survived"] for e in seats) / max(1, sum(e["games"] for e in seats))
+
+
 def _seat_plot(summary: Mapping[str, Any]) -> bytes:
-    """``seat_win_rate.png``: one bar per seat, CI error bars, fair-share line."""
+    """``seat_win_rate.png``: one bar per seat, CI error bars, fair-share line (a co-op: the
+    survival rate per seat against all seats' survival)."""
     fig, ax = _new_figure()
-    seats = summary["seat_win_rate"]
+    coop = _is_coop(summary)
+    seats = summary["survival"]["seats"] if coop else summary["seat_win_rate"]
     colours = [_SEAT_COLOURS.get(str(e["name"]).lower(), _BLUE) for e in seats]
+    if coop:
+        _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours,
+                   _mean_survival(summary), "survival rate", "all seats")
+        ax.set_ylabel("survival rate", color=_INK)
+        ax.set_title(f"Survival by seat — {summary['game']} ({summary['games']} games)",
+                     color=_INK, fontsize=12)
+        return _png(fig)
     _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, summary["fair_share"])
     ax.set_ylabel("sole-win rate", color=_INK)
     ax.set_title(f"Win rate by seat — {summary['game']} ({summary['games']} games)",
@@ -200,14 +271,49 @@ def _seat_plot(summary: Mapping[str, Any]) -> bytes:
 
 
 def _bot_plot(summary: Mapping[str, Any]) -> bytes:
-    """``bot_win_rate.png``: one bar per bot that played, CI error bars, fair-share line."""
+    """``bot_win_rate.png``: one bar per bot that played, CI error bars, fair-share line (a
+    co-op: the survival rate per bot against all seats' survival)."""
     fig, ax = _new_figure()
-    played = [(name, e) for name, e in summary["bot_win_rate"].items() if e["pairs"] > 0]
+    coop = _is_coop(summary)
+    source = summary["survival"]["bots"] if coop else summary["bot_win_rate"]
+    played = [(name, e) for name, e in source.items() if e["pairs"] > 0]
     labels = [f"{name}\n({e['pairs']} seats)" for name, e in played]
     colours = [_BOT_COLOURS[i % len(_BOT_COLOURS)] for i in range(len(played))]
+    if coop:
+        _rate_bars(ax, labels, [e for _, e in played], colours, _mean_survival(summary),
+                   "survival rate", "all seats")
+        ax.set_ylabel("survival rate per seat played", color=_INK)
+        ax.set_title("Survival by bot", color=_INK, fontsize=12)
+        return _png(fig)
     _rate_bars(ax, labels, [e for _, e in played], colours, summary["fair_share"])
     ax.set_ylabel("sole-win rate per seat played", color=_INK)
     ax.set_title("Win rate by bot", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _loss_causes_plot(summary: Mapping[str, Any]) -> bytes:
+    """``loss_causes.png``: one bar per loss cause that occurred, as a share of all games,
+    labelled with the share and the count; truncation in grey."""
+    fig, ax = _new_figure()
+    lost = [(cause, e) for cause, e in summary["loss_causes"].items() if e["count"]]
+    if lost:
+        x = np.arange(len(lost))
+        rates = [e["rate"] for _, e in lost]
+        colours = [_GREY if cause == "truncation" else _VERMILLION for cause, _ in lost]
+        ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6)
+        top = max(rates)
+        for xi, (_, e) in zip(x, lost, strict=True):
+            ax.text(xi, e["rate"] + 0.02 * max(top, 0.05), f"{_pct(e['rate'])} ({e['count']})",
+                    ha="center", va="bottom", color=_INK, fontsize=10, fontweight="bold")
+        ax.set_xticks(x, [cause for cause, _ in lost])
+        ax.set_ylim(0, min(1.0, top) * 1.25 + 0.03)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    else:
+        _no_data(ax, "the team never lost")
+    ax.set_ylabel("share of all games", color=_INK)
+    team = summary["team_win_rate"]
+    ax.set_title(f"Loss causes — team wins {_pct(team['rate'])} of {team['games']} games",
+                 color=_INK, fontsize=12)
     return _png(fig)
 
 
@@ -259,20 +365,27 @@ def _length_plot(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]
     return _png(fig)
 
 
-def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score") -> bytes:
-    """``scores.png``: final score distribution of sole winners vs all other seats, each as a
-    share of its own group so the two shapes compare."""
+def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
+                 coop: bool = False) -> bytes:
+    """``scores.png``: final score distribution of sole winners vs all other seats (a co-op:
+    seats of games the team won vs lost), each as a share of its own group so the two shapes
+    compare."""
     fig, ax = _new_figure()
     winners: list[float] = []
     others: list[float] = []
     for r in results:
+        if coop:
+            won = team_result(r)[0]
+            (winners if won else others).extend(float(score) for score in r["scores"])
+            continue
         sole = r["winners"][0] if len(r["winners"]) == 1 else None
         for seat, score in enumerate(r["scores"]):
             (winners if seat == sole else others).append(float(score))
     everything = np.array(winners + others)
     if everything.size:
         edges = _bins(everything)
-        groups = [(others, _GREY, "other seats"), (winners, _BLUE, "sole winners")]
+        groups = ([(others, _GREY, "team lost"), (winners, _BLUE, "team won")] if coop else
+                  [(others, _GREY, "other seats"), (winners, _BLUE, "sole winners")])
         for values, colour, label in groups:
             if values:
                 weights = np.full(len(values), 1.0 / len(values))
@@ -286,7 +399,8 @@ def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score") -> b
         _no_data(ax, "no scores")
     ax.set_xlabel(f"final {name}", color=_INK)
     ax.set_ylabel("share of the group", color=_INK)
-    ax.set_title("Final scores: winners vs others", color=_INK, fontsize=12)
+    ax.set_title("Final scores: team won vs lost" if coop else
+                 "Final scores: winners vs others", color=_INK, fontsize=12)
     return _png(fig)
 
 
@@ -363,11 +477,15 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
                             " One test at 5% flags about 1 balanced game in 20: confirm with "
                             "more games or another --seed before redesigning."
                             if balance["p_value"] < 0.05 else ""))
+    coop = _is_coop(summary)
     between = svl.get("between_bots", {})
+    if coop:
+        between = svl["team"]["between_lineups"]
     between_text = ""
     if between.get("p_value") is not None:
-        between_text = (f"Bots against one another ({between['test']}): "
-                        f"χ² = {_num(between['chi2'])}, p = {_p(between['p_value'])}.")
+        between_text = (f"{'Line-ups' if coop else 'Bots'} against one another "
+                        f"({between['test']}): χ² = {_num(between['chi2'])}, "
+                        f"p = {_p(between['p_value'])}.")
 
     captions = {
         "seat_win_rate.png": "Sole-win rate per seat with 95% Wilson intervals; the dashed "
@@ -381,6 +499,18 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         "scores.png": "Final score of sole winners against all other seats, each as a share "
                       "of its group.",
     }
+    if coop:
+        captions.update({
+            LOSS_CAUSES_PLOT: "Share of all games the team lost to each cause (truncation: "
+                              "games that hit the length cap, in grey).",
+            "seat_win_rate.png": "Survival rate per seat (games it ended with a positive "
+                                 "return) with 95% Wilson intervals; the dashed line is the "
+                                 "survival rate of all seats together.",
+            "bot_win_rate.png": "Survival rate per (game, seat) a bot played, with 95% Wilson "
+                                "intervals; the dashed line is the survival rate of all seats.",
+            "scores.png": "Final score per seat in games the team won against games it lost, "
+                          "each as a share of its group.",
+        })
     figures = "".join(
         f'<figure><img alt="{e(name)}" src="data:image/png;base64,'
         f'{base64.b64encode(data).decode("ascii")}"><figcaption>{e(captions[name])}'
@@ -389,6 +519,28 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
     )
     verdict_class = "verdict" if svl.get("skill_matters") else "verdict no"
     title = f"{game} playtest — {_run_line(summary)}"
+    if coop:
+        head, middle, scores, footer = _team_sections(summary, verdict_class)
+    else:
+        head = f"""<h2>Skill vs luck</h2>
+<p class="{verdict_class}">{e(svl["verdict"])}</p>"""
+        middle = f"""<h2>Win rate by seat</h2>
+{_table(("seat", "#", "sole wins", "games", "win rate", "95% CI"), seat_rows)}
+<p class="note">{e(balance_text)}</p>
+<h2>Win rate by bot</h2>
+{_table(("bot", "seats played", "sole wins", "win rate", "95% CI", "fair share", "edge",
+         "p-value", "mean return"), bot_rows)}
+<p class="note">p-value: two-sided exact binomial test of the sole wins against the fair
+share. Edge: win rate minus fair share, in percentage points.</p>
+<h2>Outcomes</h2>
+{_table(("", "share"), outcome_rows)}"""
+        scores = f"""<h2>Scores</h2>
+{_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
+        score_rows)}
+<p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
+other seat's score.</p>"""
+        footer = ("<p class=\"note\">Win rates count sole wins only; a game with several "
+                  "winners or none is a draw.\nIntervals are 95% Wilson score intervals.</p>")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -400,35 +552,79 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
 <body>
 <h1>Playtest report: {e(game)}</h1>
 <p class="run">{e(_run_line(summary))}</p>
-<h2>Skill vs luck</h2>
-<p class="{verdict_class}">{e(svl["verdict"])}</p>
+{head}
 <p class="note">{e(between_text)}</p>
 <h2>Run</h2>
 {_table(("", "value"), run_rows)}
-<h2>Win rate by seat</h2>
-{_table(("seat", "#", "sole wins", "games", "win rate", "95% CI"), seat_rows)}
-<p class="note">{e(balance_text)}</p>
-<h2>Win rate by bot</h2>
-{_table(("bot", "seats played", "sole wins", "win rate", "95% CI", "fair share", "edge",
-         "p-value", "mean return"), bot_rows)}
-<p class="note">p-value: two-sided exact binomial test of the sole wins against the fair
-share. Edge: win rate minus fair share, in percentage points.</p>
-<h2>Outcomes</h2>
-{_table(("", "share"), outcome_rows)}
+{middle}
 <h2>Game length</h2>
 {_table(("unit", "mean", "median", "p90", "min", "max", "std"), length_rows)}
-<h2>Scores</h2>
-{_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
-        score_rows)}
-<p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
-other seat's score.</p>
+{scores}
 <h2>Plots</h2>
 {figures}
-<p class="note">Win rates count sole wins only; a game with several winners or none is a draw.
-Intervals are 95% Wilson score intervals.</p>
+{footer}
 </body>
 </html>
 """
+
+
+def _team_sections(summary: Mapping[str, Any], verdict_class: str
+                   ) -> tuple[str, str, str, str]:
+    """A cooperative game's page parts: the team verdict with the team win rate and the loss
+    causes; survival by seat and by bot and the outcomes; the scores; the closing note."""
+    e = html.escape
+    team = summary["team_win_rate"]
+    svl = summary["skill_vs_luck"]
+    survival = summary["survival"]
+    score = summary["score"]
+    n = team["games"]
+    cause_rows = [(cause, c["count"], _pct(c["rate"])) for cause, c in
+                  summary["loss_causes"].items()]
+    lineup_rows = [(label, x["games"], x["wins"], _pct(x["rate"]), _ci(x["ci_low"], x["ci_high"]))
+                   for label, x in svl["team"]["lineups"].items()]
+    seat_rows = [(x["name"], x["seat"], x["survived"], x["games"], _pct(x["rate"]),
+                  _ci(x["ci_low"], x["ci_high"])) for x in survival["seats"]]
+    bot_rows = [(name, x["pairs"], x["survived"], _pct(x["rate"]), _ci(x["ci_low"], x["ci_high"]))
+                for name, x in survival["bots"].items()]
+    outcome_rows = [
+        ("team win rate", _pct(team["rate"])),
+        *((f"lost to {cause}", _pct(c["rate"])) for cause, c in summary["loss_causes"].items()
+          if c["count"]),
+        ("truncated rate (games that hit the length cap)", _pct(summary["truncated_rate"])),
+    ]
+    score_rows = [(_num(score["mean"]), _num(score["std"]), _num(score["p10"]),
+                   _num(score["median"]), _num(score["p90"]))]
+
+    def test_text(what: str, test: Mapping[str, Any]) -> str:
+        if test.get("note"):
+            return f"{what}: {test['note']}."
+        verdict = "differ" if test["significant"] else "do not differ"
+        return (f"{what} ({test['test']}): χ² = {_num(test['chi2'])}, p = {_p(test['p_value'])}"
+                f" — they {verdict} at the 5% level.")
+
+    line = _team_line(summary)
+    head = f"""<p class="run"><strong>{e(line[0].upper() + line[1:])}</strong></p>
+<h2>Team</h2>
+<p class="{verdict_class}">{e(svl["verdict"])}</p>
+<h3>Loss causes</h3>
+{_table(("cause", "games lost", f"share of {n} games"), cause_rows)}
+<h3>Team win rate by line-up</h3>
+{_table(("line-up", "games", "team wins", "win rate", "95% CI"), lineup_rows)}"""
+    middle = f"""<h2>Survival by seat</h2>
+{_table(("seat", "#", "survived", "games", "survival rate", "95% CI"), seat_rows)}
+<p class="note">{e(test_text("Seats", survival["seat_balance"]))}</p>
+<h2>Survival by bot</h2>
+{_table(("bot", "seats played", "survived", "survival rate", "95% CI"), bot_rows)}
+<p class="note">{e(test_text("Bots", survival["between_bots"]))}</p>
+<h2>Outcomes</h2>
+{_table(("", "share"), outcome_rows)}"""
+    scores = f"""<h2>Scores</h2>
+{_table(("mean", "std", "p10", "median", "p90"), score_rows)}
+<p class="note">Over every (game, seat).</p>"""
+    footer = """<p class="note">A cooperative game: the team wins or loses together; a seat
+survives a game when it ends it with a positive return. Intervals are 95% Wilson score
+intervals.</p>"""
+    return head, middle, scores, footer
 
 
 def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
@@ -443,15 +639,20 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         The path of ``report.html``: a self-contained page (inline CSS, plots embedded as
         base64 PNG) with the run, seat and bot win-rate tables, the skill-vs-luck verdict, the
         outcome, length and score tables and the plots. The plots are also saved as
-        ``seat_win_rate.png``, ``bot_win_rate.png``, ``length.png`` and ``scores.png``.
+        ``seat_win_rate.png``, ``bot_win_rate.png``, ``length.png`` and ``scores.png``. A
+        cooperative game's page gives the team win rate in its header, the team verdict, the
+        loss causes, the team win rate by line-up and survival by seat and bot; its plots come
+        with ``loss_causes.png`` (first), and the seat and bot plots show survival.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    images = {
+    images = {LOSS_CAUSES_PLOT: _loss_causes_plot(summary)} if _is_coop(summary) else {}
+    images |= {
         "seat_win_rate.png": _seat_plot(summary),
         "bot_win_rate.png": _bot_plot(summary),
         "length.png": _length_plot(summary, results),
-        "scores.png": _scores_plot(results, summary["score"].get("name", "score")),
+        "scores.png": _scores_plot(results, summary["score"].get("name", "score"),
+                                   coop=_is_coop(summary)),
     }
     for name, data in images.items():
         (out_dir / name).write_bytes(data)

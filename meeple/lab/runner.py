@@ -43,7 +43,9 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
 
     Returns:
         ``{"index", "seed", "bots", "winners", "returns", "scores", "length", "truncated",
-        "seconds"}`` and, if ``keep_record``, ``"record"`` (the record's JSON form).
+        "seconds"}``, ``"outcome"`` (the final state's :meth:`~meeple.engine.state.State.outcome`,
+        e.g. a cooperative game's ``{"team_win", "cause"}``) when the game gives a non-empty
+        one, and, if ``keep_record``, ``"record"`` (the record's JSON form).
     """
     names = seat_bots(bots, game.players, index)
     gseed = game_seed(seed, index)
@@ -62,6 +64,9 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
         "truncated": state.is_truncated(),
         "seconds": seconds,
     }
+    outcome = state.outcome()
+    if outcome:
+        result["outcome"] = dict(outcome)
     if keep_record:
         result["record"] = record.to_json()
     return result

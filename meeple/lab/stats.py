@@ -26,6 +26,25 @@ Statistics used (all at the 95% confidence level, 5% significance level):
   (``scipy.stats.chi2_contingency`` on a bots x {won, did not win} table);
 * length and score: numpy mean, median, percentiles (linear interpolation, numpy's default) and
   the population standard deviation (``ddof=0``).
+
+Cooperative games (``summarize(..., cooperative=True)``) win or lose as a team. A result may
+then carry ``"outcome": {"team_win": bool, "cause": str, ...}`` (the game's
+``State.outcome()``). A game is a *team win* when its outcome says so (without an outcome: when
+some seat's return is positive); a lost game is lost to ``"truncation"`` when it was truncated,
+else to its outcome's ``cause`` (``"unknown"`` when there is none), so the wins and the loss
+counts add up to the number of games. On top of every competitive statistic (still computed from
+sole wins, so the shape stays the same) the summary then gives:
+
+* ``team_win_rate``: team wins with a Wilson interval;
+* ``loss_causes``: per cause, the count and share of all games lost to it (``"truncation"``
+  always listed);
+* ``survival``: each seat's and each bot's individual result, the share of its games it ended
+  with a positive return, with Wilson intervals, and chi-square tests of homogeneity of
+  survival across seats and across bots (``scipy.stats.chi2_contingency``; seats of one game
+  are treated as independent, an approximation);
+* in ``skill_vs_luck``, ``team``: the team win rate of each line-up (the multiset of bots at
+  the table), with a chi-square test of homogeneity across line-ups when there are several; the
+  verdict is about the team (``"team of heuristic: wins 41% (95% CI 37-45%)"``).
 """
 
 from __future__ import annotations
@@ -37,7 +56,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-__all__ = ["ALPHA", "CONFIDENCE", "summarize", "wilson_interval"]
+__all__ = ["ALPHA", "CONFIDENCE", "summarize", "team_result", "wilson_interval"]
 
 #: Confidence level of every interval in the summary.
 CONFIDENCE = 0.95
@@ -80,6 +99,7 @@ def summarize(
     length_unit: str,
     elapsed_seconds: float,
     jobs: int,
+    cooperative: bool = False,
 ) -> dict[str, Any]:
     """Summarise a playtest run for a game designer.
 
@@ -93,6 +113,8 @@ def summarize(
         seat_names: one display name per seat, e.g. ``["RED", "BLUE", "GREEN", "ORANGE"]``.
         length_unit: what ``length`` counts, e.g. ``"rounds"`` or ``"turns"``.
         elapsed_seconds: wall time of the whole run (``>= 0``); ``jobs``: worker processes.
+        cooperative: the game's ``capabilities.cooperative``: add the team statistics (see
+            the module docstring).
     Returns:
         A JSON-serialisable dict (plain ``int``/``float``/``str``/``bool``/``None``, lists and
         dicts; no NaN) with the keys ``game``, ``variant``, ``players``, ``params``, ``games``,
@@ -100,7 +122,9 @@ def summarize(
         ``seat_win_rate``, ``seat_balance``, ``bot_win_rate``, ``draw_rate``,
         ``truncated_rate``, ``length``, ``score``, ``game_seconds`` and ``skill_vs_luck``.
         Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
-        (for example the mean winner score when no game had a sole winner).
+        (for example the mean winner score when no game had a sole winner). A cooperative
+        game's summary also has ``team_win_rate``, ``loss_causes`` and ``survival``, and
+        ``skill_vs_luck["team"]``.
     Raises:
         ValueError: if ``results`` is empty, ``players < 1``, ``seat_names`` does not have
             ``players`` entries, or a result is malformed.
@@ -113,6 +137,8 @@ def summarize(
         raise ValueError("no games to summarise: the results list is empty")
     for pos, result in enumerate(results):
         _check_result(pos, result, players)
+        if cooperative:
+            _check_outcome(pos, result)
 
     n_games = len(results)
     sole = [r["winners"][0] if len(r["winners"]) == 1 else None for r in results]
@@ -157,6 +183,8 @@ def summarize(
         "nominal_share": 1.0 / players,
         "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate),
     }
+    if cooperative:
+        _add_team_stats(summary, results, seat_names, bots)
     return _clean(summary)
 
 
@@ -179,6 +207,20 @@ def _check_result(pos: int, result: Mapping[str, Any], players: int) -> None:
     values = [*result["returns"], *result["scores"], result["length"], result["seconds"]]
     if not all(math.isfinite(float(v)) for v in values):
         raise ValueError(f"{where}: returns, scores, length and seconds must be finite numbers")
+
+
+def _check_outcome(pos: int, result: Mapping[str, Any]) -> None:
+    """Raise ValueError naming the game if a cooperative result's ``outcome`` is malformed."""
+    if "outcome" not in result:
+        return
+    where = f"result {pos} (index {result.get('index', '?')})"
+    outcome = result["outcome"]
+    if not isinstance(outcome, Mapping):
+        raise ValueError(f"{where}: outcome {outcome!r} is not a mapping")
+    if "team_win" in outcome and not isinstance(outcome["team_win"], bool | np.bool_):
+        raise ValueError(f"{where}: outcome team_win {outcome['team_win']!r} is not a bool")
+    if "cause" in outcome and not isinstance(outcome["cause"], str):
+        raise ValueError(f"{where}: outcome cause {outcome['cause']!r} is not a string")
 
 
 # ------------------------------------------------------------------------------ win rates
@@ -378,6 +420,151 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
                    "skill over luck")
     out["verdict"] = verdict
     return out
+
+
+# ------------------------------------------------------------------------ cooperative
+def team_result(result: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """``(team won, loss cause or None)`` of one cooperative result (rules in the module
+    docstring)."""
+    outcome = result.get("outcome") or {}
+    won = outcome.get("team_win")
+    if won is None:
+        won = any(float(x) > 0 for x in result["returns"])
+    if won:
+        return True, None
+    if result["truncated"]:
+        return False, "truncation"
+    return False, str(outcome.get("cause") or "unknown")
+
+
+def _ordered_names(configured: Sequence[str], results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Bot names: ``configured`` first, then the others by first appearance."""
+    return list(dict.fromkeys([*map(str, configured),
+                               *(str(b) for r in results for b in r["bots"])]))
+
+
+def _lineup_label(bots: Sequence[str], order: Sequence[str]) -> str:
+    """A table's bots as one label: ``"heuristic"`` when every seat plays it, else counts in
+    ``order``, e.g. ``"2 heuristic + 1 random"``."""
+    counts = {name: 0 for name in order}
+    for bot in bots:
+        counts[str(bot)] += 1
+    present = [(name, k) for name, k in counts.items() if k]
+    if len(present) == 1:
+        return present[0][0]
+    return " + ".join(f"{k} {name}" for name, k in present)
+
+
+def _homogeneity(rows: Sequence[tuple[int, int]], what: str, groups: str) -> dict[str, Any]:
+    """Chi-square test of homogeneity of ``(successes, trials)`` rows (groups x {yes, no})."""
+    test = f"chi-square test of homogeneity of {what} across {groups}"
+    if len(rows) < 2:
+        return {"chi2": None, "p_value": None, "test": test, "significant": None,
+                "note": f"needs two or more {groups}"}
+    table = np.array([[k, n - k] for k, n in rows])
+    if table[:, 0].sum() == 0 or table[:, 1].sum() == 0:
+        return {"chi2": None, "p_value": None, "test": test, "significant": None,
+                "note": f"every one had the same outcome: no {groups} to compare"}
+    res = sps.chi2_contingency(table)
+    return {"chi2": float(res.statistic), "p_value": float(res.pvalue), "test": test,
+            "significant": bool(res.pvalue < ALPHA)}
+
+
+def _add_team_stats(summary: dict[str, Any], results: Sequence[Mapping[str, Any]],
+                    seat_names: Sequence[str], configured: Sequence[str]) -> None:
+    """Add ``team_win_rate``, ``loss_causes``, ``survival`` and the team verdict."""
+    n_games = len(results)
+    outcomes = [team_result(r) for r in results]
+    wins = sum(1 for won, _ in outcomes if won)
+    entry = _rate_entry(wins, n_games)
+    summary["team_win_rate"] = {"wins": wins, "games": n_games, "rate": entry["rate"],
+                                "ci_low": entry["ci_low"], "ci_high": entry["ci_high"]}
+
+    counts: dict[str, int] = {"truncation": 0}
+    for _, cause in outcomes:
+        if cause is not None:
+            counts[cause] = counts.get(cause, 0) + 1
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    summary["loss_causes"] = {cause: {"count": k, "rate": k / n_games} for cause, k in ranked}
+
+    players = len(seat_names)
+    names = _ordered_names(configured, results)
+    seat_alive = [0] * players
+    bot_alive = dict.fromkeys(names, 0)
+    bot_pairs = dict.fromkeys(names, 0)
+    for r in results:
+        for seat, (bot, ret) in enumerate(zip(r["bots"], r["returns"], strict=True)):
+            alive = float(ret) > 0
+            seat_alive[seat] += alive
+            bot_alive[str(bot)] += alive
+            bot_pairs[str(bot)] += 1
+    seats = []
+    for seat in range(players):
+        e = _rate_entry(seat_alive[seat], n_games)
+        seats.append({"seat": seat, "name": str(seat_names[seat]), "survived": seat_alive[seat],
+                      "games": n_games, "rate": e["rate"], "ci_low": e["ci_low"],
+                      "ci_high": e["ci_high"]})
+    bots = {}
+    for name in names:
+        e = _rate_entry(bot_alive[name], bot_pairs[name])
+        bots[name] = {"pairs": bot_pairs[name], "survived": bot_alive[name], "rate": e["rate"],
+                      "ci_low": e["ci_low"], "ci_high": e["ci_high"]}
+    played = [(e["survived"], e["pairs"]) for e in bots.values() if e["pairs"]]
+    summary["survival"] = {
+        "seats": seats,
+        "bots": bots,
+        "seat_balance": _homogeneity([(k, n_games) for k in seat_alive], "survival", "seats"),
+        "between_bots": _homogeneity(played, "survival", "bots"),
+    }
+    summary["skill_vs_luck"] = _team_verdict(summary["skill_vs_luck"], results, outcomes,
+                                             names, summary["loss_causes"])
+
+
+def _team_verdict(svl: dict[str, Any], results: Sequence[Mapping[str, Any]],
+                  outcomes: Sequence[tuple[bool, str | None]], names: Sequence[str],
+                  loss_causes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """``svl`` with ``team`` (team win rate per line-up) and a verdict about the team: in a
+    co-op the meaningful comparison is the team win rate of different line-ups."""
+    tally: dict[str, list[int]] = {}
+    for r, (won, _) in zip(results, outcomes, strict=True):
+        games_wins = tally.setdefault(_lineup_label(r["bots"], names), [0, 0])
+        games_wins[0] += 1
+        games_wins[1] += int(won)
+    lineups = {}
+    for label, (games, wins) in tally.items():
+        e = _rate_entry(wins, games)
+        lineups[label] = {"games": games, "wins": wins, "rate": e["rate"],
+                          "ci_low": e["ci_low"], "ci_high": e["ci_high"]}
+    between = _homogeneity([(e["wins"], e["games"]) for e in lineups.values()],
+                           "team win rates", "line-ups")
+
+    def clause(label: str) -> str:
+        e = lineups[label]
+        return (f"team of {label}: wins {_num(e['rate'])}% (95% CI {_num(e['ci_low'])}-"
+                f"{_num(e['ci_high'])}%)")
+
+    if len(lineups) < 2:
+        verdict = clause(next(iter(lineups)))
+        lost = [(cause, e) for cause, e in loss_causes.items() if e["count"]]
+        if lost:
+            cause, e = lost[0]  # ranked by count
+            verdict += f"; commonest loss: {cause} ({_num(e['rate'])}% of games)"
+        skill = None
+    else:
+        verdict = "; ".join(clause(label) for label in lineups)
+        if between["p_value"] is None:
+            verdict += f": {between['note']}"
+            skill = None
+        elif between["significant"]:
+            verdict += (f" (line-ups differ, chi-square p = {between['p_value']:.2g}): the "
+                        "team's play matters")
+            skill = True
+        else:
+            verdict += (f" (line-ups do not differ at the 5% level, chi-square p = "
+                        f"{between['p_value']:.2g})")
+            skill = False
+    return {**svl, "team": {"lineups": lineups, "between_lineups": between},
+            "skill_matters": skill, "verdict": verdict}
 
 
 # --------------------------------------------------------------------------------- output

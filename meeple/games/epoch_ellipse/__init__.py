@@ -1,0 +1,13 @@
+"""Epoch Ellipse: cooperative deck-building survival in a ruined city, 1-5 players.
+
+Rules as implemented, every decision (EPE-n), the card lists, the variants and the action
+notation: docs/rules/epoch-ellipse.md. Modules: ``cards`` (kinds, points, effects, the Card and
+Location values), ``content`` (the card file, validated on load), ``actions`` (moves and their
+notation), ``moves`` (legal moves per step), ``rules`` (spec, state, the day's phases),
+``explore`` (exploration, payments, hunger), ``effects`` (curses, charms, night cards),
+``variants``, ``bot`` (the heuristic team bot), ``render`` (terminal text).
+"""
+
+from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
+
+__all__ = ["EpochEllipse", "EpochState"]

@@ -1,0 +1,636 @@
+"""Epoch Ellipse: the game spec and the day's phases.
+
+Rules: seeds/epoch-ellipse.txt; decisions EPE-1..EPE-51 (and beyond) in
+docs/rules/epoch-ellipse.md. A day: WAKE UP (replacements in death order: ``pick`` a survivor
+pile; draws), PLAN (in turn from the first player: ``trade`` offers answered by ``accept`` /
+``decline``, medical ``use`` then ``treat``, ``pass``), EXPLORE (each alive player in turn:
+``new``, ``explore L K`` or ``skip``; the resolution steps are in :mod:`.explore`), HUNGER
+(``eat`` or ``starve``) and REST (automatic: the night card, discards, deaths, shuffles). Legal
+moves live in :mod:`.moves`; effects in :mod:`.effects`.
+
+Physical cards are *instances* (ints); ``ctype[instance]`` is the card type (an index into
+``game.content.cards``). Location positions: 0 is the Graveyard, then the others in the order
+they came into play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.registry import register
+from meeple.engine.state import State
+from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
+from meeple.games.epoch_ellipse.content import load_content
+from meeple.games.epoch_ellipse.effects import apply_effect
+from meeple.games.epoch_ellipse.explore import ExploreSteps
+from meeple.games.epoch_ellipse.moves import legal_moves
+from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
+
+#: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
+DEADLY = 3
+#: Events kept in the state for the views.
+EVENTS_KEPT = 24
+SHARED_DECKS = (SALVAGE, SURVIVOR, CATASTROPHE, NIGHT)
+
+
+@register
+class EpochEllipse(Game):
+    """Epoch Ellipse, 1-5 seats (EPE-1); see the module docstring."""
+
+    name = "epoch-ellipse"
+    title = "Epoch Ellipse"
+    summary = "cooperative deck-building survival in a ruined city, 1-5 players"
+    rules_page = "docs/rules/epoch-ellipse.md"
+    score_name = "recovered VP"
+    bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
+    playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
+    renderer = "meeple.games.epoch_ellipse.render:render_view"
+    timeout_kinds = ("pass", "decline", "done", "resolve", "suffer", "starve", "skip")
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players, max_players, default_players = 1, 5, 3
+    __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves")
+
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        content = load_content(self.params["cards"] or None, self.params["difficulty"])
+        ctype: list[int] = []
+        starters = []
+        for _ in range(self.players):  # each player's starter copies (EPE-2)
+            starters.append(tuple(range(len(ctype), len(ctype) + len(content.starter))))
+            ctype.extend(content.starter)
+        shared = {}
+        for kind in SHARED_DECKS:
+            shared[kind] = tuple(range(len(ctype), len(ctype) + len(content.decks[kind])))
+            ctype.extend(content.decks[kind])
+        if len(shared[SURVIVOR]) < self.players:
+            raise ParameterError(f"the survivor deck has {len(shared[SURVIVOR])} cards; "
+                                 f"{self.players} players need one each (GAME START)")
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "ctype", tuple(ctype))
+        object.__setattr__(self, "starters", tuple(starters))
+        object.__setattr__(self, "shared", shared)
+        object.__setattr__(self, "names", tuple(c.name for c in content.cards))
+        object.__setattr__(self, "by_slug", {slug(c.name): i for i, c in
+                                             enumerate(content.cards)})
+        object.__setattr__(self, "moves", {})
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.min_players, self.max_players, simultaneous=False,
+                            hidden_information=True, chance=True, cooperative=True,
+                            max_length=self.params["max_days"], length_unit="days")
+
+    def new_initial_state(self, seed: int = 0) -> EpochState:
+        """Shuffle every deck (seeded), deal starter decks and survivors, put the Graveyard
+        and the Apartment Building into play (GAME START)."""
+        return EpochState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Move:
+        """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        return parse_move(text, seat, self.names, self.by_slug)
+
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(f"Seat {i}" for i in range(self.players))
+
+    def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
+        state = EpochState.__new__(EpochState)
+        State.__init__(state, self, 0)
+        state._restore_fields(data, EpochState.__slots__, {
+            "event_decks": lambda v: [list(d) for d in v],
+            "pool": lambda v: [list(p) for p in v],
+            "traded": lambda v: {tuple(p) for p in v},
+            "offer": lambda v: None if v is None else tuple(v),
+        })
+        state._refresh_acting()
+        return state
+
+
+class EpochState(ExploreSteps, State):
+    """One point of a playthrough (fields as in rules-questions 5.1).
+
+    Shared: ``decks`` (kind -> instances, top = last), ``night_discard``, ``location_deck``
+    (location indexes, top = last), ``locations`` (in play: location indexes, position 0 the
+    Graveyard), ``event_decks`` and ``tokens`` per position (tokens == catastrophes in the
+    deck, always), ``pool`` (survivor piles: the survivor first, then its gifts). Per seat:
+    ``draws`` (own deck, top = last), ``hands``, ``discards``, ``status`` (alive, mournful or
+    dead), ``ms_card`` (a Mournful Sacrifice's salvage card or None), ``death_cause``. Turn:
+    ``day``, ``phase`` (wake, plan, explore, hunger, over), ``step``, ``first``, ``turn``
+    (who acts in plan/explore/hunger), ``queue`` (dead seats awaiting a survivor, in death
+    order), ``passes``, ``traded`` (pairs that traded today), ``offer``, ``credits``; the
+    exploration in progress is in the fields of :class:`.explore.ExploreSteps`. End:
+    ``result`` (None, "won", "lost", "truncated") and ``cause``.
+
+    Hidden (EPE-4): the order of every deck and event deck. Hands, discard piles and survivor
+    piles are public.
+    """
+
+    __slots__ = ("decks", "night_discard", "location_deck", "locations", "event_decks",
+                 "tokens", "pool", "draws", "hands", "discards", "status", "ms_card",
+                 "death_cause", "day", "phase", "step", "first", "turn", "queue", "passes",
+                 "traded", "offer", "credits", "explorer", "expl_pos", "expl_k", "expl_new",
+                 "expl_cats", "expl_survivors", "expl_salvage", "current", "paid", "rescue",
+                 "explore_queue", "hungry", "removed", "events", "result", "cause")
+
+    def __init__(self, game: EpochEllipse, seed: int) -> None:
+        super().__init__(game, seed)
+        n, rng, content = game.players, self.rng, game.content
+        self.decks = {kind: list(game.shared[kind]) for kind in SHARED_DECKS}
+        for kind in SHARED_DECKS:
+            rng.shuffle(self.decks[kind])
+        self.night_discard: list[int] = []
+        self.location_deck = list(content.location_deck)
+        rng.shuffle(self.location_deck)
+        self.locations: list[int] = []
+        self.event_decks: list[list[int]] = []
+        self.tokens: list[int] = []
+        self.pool: list[list[int]] = []
+        self.draws = [list(game.starters[s]) + [self.decks[SURVIVOR].pop()] for s in range(n)]
+        for deck in self.draws:
+            rng.shuffle(deck)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.status = ["alive"] * n
+        self.ms_card: list[int | None] = [None] * n
+        self.death_cause: list[str | None] = [None] * n
+        self.day, self.first, self.turn = 1, 0, 0
+        self.phase, self.step = "wake", "wake"
+        self.queue: list[int] = []
+        self.passes = 0
+        self.traded: set[tuple[int, int]] = set()
+        self.offer: tuple[int, int, int, int] | None = None
+        self.credits = 0
+        self.explore_queue: list[int] = []
+        self.hungry: list[int] = []
+        self.removed: list[int] = []  # dead survivors out of the game (dead_survivor=removed)
+        self.events: list[tuple[int, int, str]] = []
+        self.result: str | None = None
+        self.cause: str | None = None
+        self._reset_exploration()
+        for index in content.fixed_locations:  # the Graveyard first (EPE-3)
+            self.build_location(index)
+        self._wake()
+        self._refresh_acting()
+
+    # ---------------------------------------------------------------------- card helpers
+    def name(self, card: int) -> str:
+        return self.game.names[self.ctype[card]]
+
+    @property
+    def ctype(self) -> tuple[int, ...]:
+        return self.game.ctype
+
+    def card(self, instance: int):
+        return self.game.content.cards[self.ctype[instance]]
+
+    def location_name(self, pos: int) -> str:
+        return self.game.content.locations[self.locations[pos]].name
+
+    def seat_order(self) -> list[int]:
+        """Seats in turn order from today's first player (EPE-11)."""
+        n = self.game.players
+        return [(self.first + k) % n for k in range(n)]
+
+    def log(self, seat: int, text: str) -> None:
+        self.events.append((self.day, seat, text))
+        if len(self.events) > 2 * EVENTS_KEPT:
+            del self.events[:-EVENTS_KEPT]
+
+    def draw_shared(self, kind: str) -> int | None:
+        """The top card of a shared deck; the Night deck recycles (EPE-32, EPE-40)."""
+        deck = self.decks[kind]
+        if not deck and kind == NIGHT and self.night_discard:
+            deck.extend(self.night_discard)
+            self.night_discard.clear()
+            self.rng.shuffle(deck)
+        return deck.pop() if deck else None
+
+    def catastrophes_in(self, cards: Sequence[int]) -> int:
+        return sum(1 for c in cards if self.card(c).kind == CATASTROPHE)
+
+    # ----------------------------------------------------------------- locations (3A, 3F)
+    def build_location(self, index: int) -> int:
+        """Put location ``index`` into play with its event deck (3A; EPE-14); its position."""
+        loc = self.game.content.locations[index]
+        deck: list[int] = []
+        for kind, count in ((CATASTROPHE, loc.catastrophes), (SALVAGE, loc.salvage),
+                            (SURVIVOR, loc.survivors)):
+            for _ in range(count):
+                card = self.draw_shared(kind)
+                if card is not None:
+                    deck.append(card)
+        self.rng.shuffle(deck)
+        self.locations.append(index)
+        self.event_decks.append(deck)
+        self.tokens.append(self.catastrophes_in(deck))
+        return len(self.locations) - 1
+
+    def add_to_location(self, pos: int, card: int) -> None:
+        """A card goes face down on top of an event deck; a catastrophe adds a token (3C)."""
+        self.event_decks[pos].append(card)
+        if self.card(card).kind == CATASTROPHE:
+            self.tokens[pos] += 1
+
+    def trash(self, card: int) -> None:
+        """Trashed cards go on top of the Graveyard's event deck (TRASH VS. DISCARD)."""
+        self.add_to_location(0, card)
+
+    def remove_catastrophes(self, pos: int, n: int) -> int:
+        """Up to ``n`` catastrophes leave event deck ``pos`` for the Graveyard; how many."""
+        deck = self.event_decks[pos]
+        taken = [c for c in deck if self.card(c).kind == CATASTROPHE][:n]
+        for card in taken:
+            deck.remove(card)
+            self.tokens[pos] -= 1
+            self.trash(card)
+        self.check_win()
+        return len(taken)
+
+    def recovered_vp(self) -> int:
+        """VP of the locations in play cleared of catastrophe tokens (3F; EPE-27)."""
+        locations = self.game.content.locations
+        return sum(locations[i].vp for pos, i in enumerate(self.locations)
+                   if self.tokens[pos] == 0)
+
+    def check_win(self) -> bool:
+        """End the game as won when the Recovered VP reach the target (3F; EPE-27)."""
+        if self.result is None and self.recovered_vp() >= self.game.params["target_vp"]:
+            self.result, self.cause = "won", "recovered"
+            self.phase = self.step = "over"
+            self.log(-1, f"{self.recovered_vp()} VP of locations are Recovered: the team wins")
+            return True
+        return False
+
+    # ------------------------------------------------------------------ discard and death
+    def to_discard(self, seat: int, card: int, cause: str) -> bool:
+        """``card`` enters ``seat``'s discard pile; True if the survivor dies of it (DEATH;
+        EPE-34: three catastrophes in the discard pile)."""
+        self.discards[seat].append(card)
+        if self.status[seat] == "alive" and self.catastrophes_in(self.discards[seat]) >= DEADLY:
+            self.die(seat, cause)
+            return True
+        return False
+
+    def die(self, seat: int, cause: str) -> None:
+        """The survivor dies: hand, deck and discard pile go face down onto the Graveyard
+        (EPE-37); the seat joins the queue for a survivor (EPE-38)."""
+        self.log(seat, f"dies ({cause})")
+        cards = self.discards[seat] + self.hands[seat] + self.draws[seat]
+        self.discards[seat], self.hands[seat], self.draws[seat] = [], [], []
+        for card in cards:
+            self.trash(card)
+        self.status[seat] = "dead"
+        self.death_cause[seat] = cause
+        self.queue.append(seat)
+        if self.explorer == seat and self.phase == "explore":
+            self.abort_exploration()  # EPE-36
+
+    def use_card(self, seat: int, card_ref: tuple, beneficiary: int) -> dict:
+        """Play a card in one printed mode (EPE-9): from ``seat``'s hand, or ("ms", seat,
+        mode) a Mournful card (EPE-6); its points, e.g. ``{"weapon": 1}``."""
+        if card_ref[0] == "ms":
+            _, owner, mode = card_ref
+            card = self.ms_card[owner]
+            self.ms_card[owner] = None
+        else:
+            ctype, mode = card_ref
+            hand = self.hands[seat]
+            card = next(c for c in hand if self.ctype[c] == ctype)
+            hand.remove(card)
+        points = self.card(card).points(mode)
+        self.log(beneficiary, f"uses {self.name(card)} ({mode})")
+        if mode == "trash":
+            self.trash(card)
+        else:
+            self.to_discard(beneficiary, card, "collapse")
+        return dict(points)
+
+    # ---------------------------------------------------------------------------- hooks
+    def _legal_actions(self, seat: int) -> Sequence[Move]:
+        return legal_moves(self, seat)
+
+    def _illegal_reason(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Move):
+            return "it is not an Epoch Ellipse action"
+        moves = legal_moves(self, seat) if seat in self._acting else []
+        kinds = sorted({m.kind for m in moves})
+        return (f"it is not legal at the {self.step} step; legal kinds now: "
+                f"{', '.join(kinds) or 'none'} ({len(moves)} moves; 'list' them)")
+
+    def _refresh_acting(self) -> None:
+        if self.phase == "over":
+            self._acting = ()
+        elif self.step == "answer":
+            self._acting = (self.offer[1],)
+        elif self.step == "pick":
+            self._acting = (self.queue[0],)
+        else:
+            self._acting = (self.turn,)
+
+    def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
+        ((seat, move),) = joint.items()
+        getattr(self, "_do_" + move.kind)(seat, move.args)
+        self._advance()
+        self._refresh_acting()
+
+    # ------------------------------------------------------------------------- wake up
+    def _wake(self) -> None:
+        """WAKE UP: replacements in death order (EPE-38), the loss check (EPE-29), draws."""
+        if self.queue and self.pool:
+            self.phase, self.step = "wake", "pick"
+            return
+        for seat in self.queue:  # no pile left: a Mournful Sacrifice today (EPE-6)
+            self.status[seat] = "mournful"
+            card = self.draw_shared(SALVAGE)
+            self.ms_card[seat] = card
+            if card is not None:
+                self.log(seat, f"is a Mournful Sacrifice with {self.name(card)}")
+        if "alive" not in self.status:
+            self.result, self.cause = "lost", self._last_cause()
+            self.phase = self.step = "over"
+            self.log(-1, "no survivor is left alive: the team loses")
+            return
+        size = self.game.params["hand_size"]
+        for seat in self.seat_order():
+            if self.status[seat] == "alive":
+                deck = self.draws[seat]
+                for _ in range(min(size, len(deck))):  # short draws (EPE-5)
+                    self.hands[seat].append(deck.pop())
+        self.phase, self.step = "plan", "plan"
+        self.turn = self._next_alive(self.first, include=True)
+        self.passes = 0
+        self.traded = set()
+
+    def _last_cause(self) -> str:
+        deaths = [s for s in self.queue if self.death_cause[s]]
+        return self.death_cause[deaths[-1]] if deaths else "starvation"
+
+    def _do_pick(self, seat: int, args: tuple) -> None:
+        pile = self.pool.pop(args[0])
+        deck = list(pile)
+        for _ in range(2):  # + 2 cards from the Salvage deck (DEATH; EPE-38)
+            card = self.draw_shared(SALVAGE)
+            if card is not None:
+                deck.append(card)
+        self.rng.shuffle(deck)
+        self.draws[seat] = deck
+        self.status[seat] = "alive"
+        self.death_cause[seat] = None
+        self.queue.remove(seat)
+        self.log(seat, f"takes over {self.name(pile[0])}")
+
+    def _next_alive(self, start: int, include: bool = False) -> int:
+        n = self.game.players
+        for k in range(0 if include else 1, n + 1):
+            seat = (start + k) % n
+            if self.status[seat] == "alive":
+                return seat
+        return start
+
+    # ---------------------------------------------------------------------------- plan
+    def _do_pass(self, seat: int, args: tuple) -> None:
+        self.passes += 1
+        self.turn = self._next_alive(seat)
+
+    def _do_trade(self, seat: int, args: tuple) -> None:
+        partner, given, received = args
+        self.offer = (seat, partner, given, received)
+        self.traded.add((min(seat, partner), max(seat, partner)))  # one offer a pair (EPE-7)
+        self.step = "answer"
+
+    def _do_accept(self, seat: int, args: tuple) -> None:
+        proposer, partner, given, received = self.offer
+        a = next(c for c in self.hands[proposer] if self.ctype[c] == given)
+        b = next(c for c in self.hands[partner] if self.ctype[c] == received)
+        self.hands[proposer].remove(a)
+        self.hands[partner].remove(b)
+        self.hands[proposer].append(b)
+        self.hands[partner].append(a)
+        self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
+        self._close_offer()
+
+    def _do_decline(self, seat: int, args: tuple) -> None:
+        proposer, partner, given, received = self.offer
+        self.log(partner, f"declines Seat {proposer}'s offer")
+        self._close_offer()
+
+    def _close_offer(self) -> None:
+        proposer = self.offer[0]
+        self.offer = None
+        self.step = "plan"
+        self.passes = 0
+        self.turn = self._next_alive(proposer)
+
+    def _do_use(self, seat: int, args: tuple) -> None:
+        if self.step == "plan":  # medical to trash catastrophes from hand (2. PLAN), draws
+            points = self.use_card(seat, args, seat)
+            deck = self.draws[seat]
+            for _ in range(min(points.get("draw", 0), len(deck))):
+                self.hands[seat].append(deck.pop())
+            self.enforce_limit_outside(seat)
+            self.credits = points.get("medical", 0) + points.get("trash_catastrophe", 0)
+            self.step = "treat"
+            self.passes = 0
+            return
+        self.pay(seat, args)  # exploration and hunger payments (explore.py)
+
+    def _do_treat(self, seat: int, args: tuple) -> None:
+        card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
+        self.hands[seat].remove(card)
+        self.trash(card)
+        self.log(seat, f"treats and trashes {self.name(card)}")
+        self.credits -= 1
+
+    def _do_done(self, seat: int, args: tuple) -> None:
+        if self.step == "treat":
+            self.credits = 0
+            self.step = "plan"
+        else:
+            self.done_step(seat)
+
+    def _do_charm(self, seat: int, args: tuple) -> None:
+        """A CHARM: its effect, then the discard pile (EPE-25); a Mournful Sacrifice's charm
+        is played for the acting seat and then trashed (EPE-6)."""
+        if args[0] == "ms":
+            card, self.ms_card[args[1]] = self.ms_card[args[1]], None
+        else:
+            card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
+            self.hands[seat].remove(card)
+        info = self.card(card)
+        self.log(seat, f"plays the charm {info.name}")
+        apply_effect(self, info.effect, info.params, seat, "curse")
+        if args[0] == "ms" or self.status[seat] != "alive":
+            self.trash(card)
+        else:
+            self.to_discard(seat, card, "curse")
+
+    def _plan_over(self) -> bool:
+        alive = sum(1 for s in self.status if s == "alive")
+        return self.step == "plan" and self.passes >= alive
+
+    # -------------------------------------------------------------------------- hunger
+    # ----------------------------------------------------------------------------- rest
+    def _rest(self) -> None:
+        """REST: the night card (EPE-32), hands discarded and deaths checked, reshuffles
+        (EPE-33), Mournful cards trashed, the first player rotates; then the next day."""
+        reader = self._next_alive(self.first, include=True)
+        card = self.draw_shared(NIGHT)
+        if card is not None and self.status[reader] == "alive":
+            info = self.card(card)
+            self.log(reader, f"draws the night card {info.name}")
+            apply_effect(self, info.effect, info.params, reader, "curse")
+            self.night_discard.append(card)
+        elif card is not None:
+            self.night_discard.append(card)
+        if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
+            return
+        for seat in self.seat_order():
+            if self.status[seat] == "alive":
+                hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
+                while hand:
+                    c = hand.pop(0)
+                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse"):
+                        break
+            if self.status[seat] == "alive":
+                deck = self.draws[seat] + self.discards[seat]
+                self.discards[seat] = []
+                self.rng.shuffle(deck)
+                self.draws[seat] = deck
+            if self.ms_card[seat] is not None:
+                self.trash(self.ms_card[seat])
+                self.ms_card[seat] = None
+            if self.status[seat] == "mournful":
+                self.status[seat] = "dead"  # still waiting for a survivor (EPE-38)
+        if self.result is not None:
+            return
+        self.first = (self.first + 1) % self.game.players
+        if self.day >= self.game.params["max_days"]:
+            self.result, self.cause = "truncated", "truncation"
+            self.phase = self.step = "over"
+            self.log(-1, "the day cap is reached (truncated: a loss)")
+            return
+        self.day += 1
+        self._wake()
+
+    # ------------------------------------------------------------------------- advance
+    def _advance(self) -> None:
+        """Move through automatic steps and phase ends until a seat must decide."""
+        while self.phase != "over":
+            if self.step == "pick":
+                if self.queue and self.pool:
+                    return
+                self._wake()
+                continue
+            if self.step == "treat":
+                if self.credits > 0 and any(self.card(c).kind == CATASTROPHE
+                                            for c in self.hands[self.turn]):
+                    return
+                self.credits, self.step = 0, "plan"
+                continue
+            if self.phase == "plan":
+                if self.step == "answer" or not self._plan_over():
+                    return
+                self.phase, self.step = "explore", "choose"
+                self.explore_queue = [s for s in self.seat_order() if self.status[s] == "alive"]
+                self.next_explorer()
+                continue
+            if self.phase == "explore":
+                if self.explore_settle():
+                    return
+                continue
+            if self.phase == "hunger":
+                if self.hunger_settle():
+                    return
+                continue
+            return
+
+    # ------------------------------------------------------------------------ results
+    def returns(self) -> tuple[float, ...]:
+        """1 to each seat whose survivor is alive when the team wins, else 0 (EPE-28);
+        zeros on a loss, a truncation or mid-game."""
+        return tuple(1.0 if self.result == "won" and st == "alive" else 0.0
+                     for st in self.status)
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(s for s, r in enumerate(self.returns()) if r > 0)
+
+    def scores(self) -> tuple[float, ...]:
+        """The team's Recovered VP, the same for every seat."""
+        return (float(self.recovered_vp()),) * self.game.players
+
+    def outcome(self) -> dict[str, Any]:
+        """``{"team_win": bool, "cause": "recovered" | "starvation" | "combat" | "collapse" |
+        "curse" | "truncation", "recovered_vp": int, "survivors": int}`` at the end; ``{}``
+        before."""
+        if self.result is None:
+            return {}
+        return {"team_win": self.result == "won", "cause": self.cause,
+                "recovered_vp": self.recovered_vp(),
+                "survivors": sum(1 for st in self.status if st == "alive")}
+
+    def is_truncated(self) -> bool:
+        return self.result == "truncated"
+
+    def is_eliminated(self, seat: int) -> bool:
+        """Whether the seat has no survivor now (dead or a Mournful Sacrifice)."""
+        return self.status[seat] != "alive"
+
+    def length(self) -> int:
+        """Days played, the current one included."""
+        return self.day
+
+    # -------------------------------------------------------------------------- views
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Everything but deck orders (EPE-4): hands, discard piles and piles are public."""
+        content = self.game.content
+        names = self.name
+        return {
+            "day": self.day, "phase": self.phase, "step": self.step, "first": self.first,
+            "acting": list(self._acting),
+            "locations": [{
+                "name": content.locations[i].name, "vp": content.locations[i].vp,
+                "tokens": self.tokens[pos], "cards": len(self.event_decks[pos]),
+                "recovered": self.tokens[pos] == 0} for pos, i in enumerate(self.locations)],
+            "recovered_vp": self.recovered_vp(),
+            "target_vp": self.game.params["target_vp"],
+            "location_deck": len(self.location_deck),
+            "decks": {kind: len(deck) for kind, deck in self.decks.items()},
+            "players": [{
+                "status": self.status[s], "hand": [names(c) for c in self.hands[s]],
+                "deck": len(self.draws[s]), "discard": [names(c) for c in self.discards[s]],
+                "catastrophes_in_discard": self.catastrophes_in(self.discards[s]),
+                "mournful_card": None if self.ms_card[s] is None else names(self.ms_card[s]),
+            } for s in range(self.game.players)],
+            "pool": [[names(c) for c in pile] for pile in self.pool],
+            "queue": list(self.queue),
+            "offer": None if self.offer is None else {
+                "from": self.offer[0], "to": self.offer[1],
+                "give": self.game.names[self.offer[2]],
+                "receive": self.game.names[self.offer[3]]},
+            "exploration": None if self.explorer < 0 or self.phase != "explore" else {
+                "seat": self.explorer,
+                "location": self.location_name(self.expl_pos) if self.expl_pos >= 0 else None,
+                "current": None if self.current is None else names(self.current),
+                "difficulty": 0 if self.current is None else self.card(self.current).difficulty,
+                "paid": self.paid,
+                "catastrophes": [names(c) for c in self.expl_cats],
+                "survivors": [names(c) for c in self.expl_survivors],
+                "salvage": [names(c) for c in self.expl_salvage],
+                "rescue": None if self.rescue is None else [names(c) for c in self.rescue]},
+            "credits": self.credits,
+            "events": [list(e) for e in self.events[-12:]],
+            "result": self.result, "cause": self.cause,
+        }
+
+    def _copy(self) -> EpochState:
+        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+
+    def _data(self) -> dict[str, Any]:
+        return self._fields_data(self.__slots__)
