@@ -1221,3 +1221,14 @@ def test_notation_round_trip(variant, players, seed) -> None:
                 seen.add(move.kind)
             state.apply_action(rng.choice(moves), seat=seat)
     assert {"pass", "new", "explore", "suffer"} <= seen
+
+
+def test_an_unreachable_target_is_refused_when_the_game_is_made() -> None:
+    """3F / EPE-27: the Recovered VP can never exceed the VP of all locations (21 in the
+    reference file), so a higher target is refused with the total named."""
+    from meeple.engine.errors import ParameterError
+
+    load_game("epoch-ellipse", target_vp=21)
+    with pytest.raises(ParameterError, match="target_vp = 22 cannot be reached: the locations "
+                       "are worth 21 VP in all"):
+        load_game("epoch-ellipse", target_vp=22)

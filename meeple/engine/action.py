@@ -10,6 +10,9 @@ needs it, ``code`` is a stable integer built from a table, unique per game insta
 
 from __future__ import annotations
 
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
 
 class Action:
     """Base of all action values. Subclasses define ``__str__``, ``__eq__``, ``__hash__``."""
@@ -77,3 +80,20 @@ class KindAction(Action):
 
     def __reduce__(self):
         return (type(self), (self.seat, self.kind, self.args, self._text))
+
+
+def interning(cache: MutableMapping[tuple, Action], seat: int,
+              build: Callable[[str, tuple], Action]) -> Callable[..., Action]:
+    """A factory ``make(kind, *args)`` of ``seat``'s actions that returns one shared object per
+    value: ``build(kind, args)`` runs once per ``(seat, kind, args)`` and is kept in ``cache``
+    (a dict the game spec owns, so equal actions are the same object across states). Legal-move
+    generators use it so playouts do not rebuild action objects and their texts."""
+
+    def make(kind: str, *args: Any) -> Action:
+        key = (seat, kind, args)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = build(kind, args)
+        return found
+
+    return make

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meeple.engine.action import interning
 from meeple.games.epoch_ellipse.actions import Move, make_move
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, CHARM, SALVAGE
 
@@ -25,12 +26,7 @@ def legal_moves(state: EpochState, seat: int) -> list[Move]:
     interned = game.moves
     names = game.names
 
-    def mv(kind: str, *args) -> Move:
-        key = (seat, kind, args)
-        found = interned.get(key)
-        if found is None:
-            found = interned[key] = make_move(seat, kind, names, args)
-        return found
+    mv = interning(interned, seat, lambda kind, args: make_move(seat, kind, names, args))
 
     step = state.step
     hand = state.hands[seat]

@@ -68,6 +68,10 @@ class EpochEllipse(Game):
         for kind in SHARED_DECKS:
             shared[kind] = tuple(range(len(ctype), len(ctype) + len(content.decks[kind])))
             ctype.extend(content.decks[kind])
+        total_vp = sum(loc.vp for loc in content.locations)
+        if total_vp < self.params["target_vp"]:
+            raise ParameterError(f"target_vp = {self.params['target_vp']} cannot be reached: the "
+                                 f"locations are worth {total_vp} VP in all (3F; EPE-27)")
         if len(shared[SURVIVOR]) < self.players:
             raise ParameterError(f"the survivor deck has {len(shared[SURVIVOR])} cards; "
                                  f"{self.players} players need one each (GAME START)")

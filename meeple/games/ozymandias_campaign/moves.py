@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meeple.engine.action import interning
 from meeple.games.ozymandias_campaign.actions import Move
 from meeple.games.ozymandias_campaign.vocab import COLONY
 
@@ -59,12 +60,7 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
     seat acts)."""
     interned = state.game.moves  # one Move object per value, per game spec
 
-    def mv(kind: str, *args) -> Move:
-        key = (seat, kind, args)
-        found = interned.get(key)
-        if found is None:
-            found = interned[key] = Move(seat, kind, args)
-        return found
+    mv = interning(interned, seat, lambda kind, args: Move(seat, kind, args))
 
     step = state.step
     tableau = state.tableaus[seat]

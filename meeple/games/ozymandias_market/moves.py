@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import TYPE_CHECKING
 
+from meeple.engine.action import interning
 from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
 
@@ -20,12 +21,7 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
     suits = state.game.suit_of
     interned = state.game.orders  # one Order object per value, per game spec
 
-    def order(kind: str, *args) -> Order:
-        key = (seat, kind, args)
-        found = interned.get(key)
-        if found is None:
-            found = interned[key] = make_order(seat, kind, suits, args)
-        return found
+    order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
 
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
         return [order("plan", rank) for rank in sorted(state.hands[seat])]
