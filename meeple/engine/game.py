@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from meeple.engine.errors import ParameterError, UnknownVariantError
+from meeple.engine.errors import ActionParseError, ParameterError, UnknownVariantError
 from meeple.engine.params import Parameter, Variant, resolve_parameters
 
 if TYPE_CHECKING:
@@ -177,6 +177,17 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self, seed: int = 0) -> State:
         """A fresh playthrough whose chance outcomes all derive from ``seed`` (an int >= 0)."""
+
+    def check_seat(self, seat: Any) -> int:
+        """``seat`` if it is a seat of this game (an int in ``0..players-1``), for
+        ``parse_action`` implementations.
+
+        Raises:
+            ActionParseError: naming the bad seat.
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        return seat
 
     @abstractmethod
     def parse_action(self, text: str, seat: int) -> Action:

@@ -81,8 +81,7 @@ class FourGods(Game):
 
     def parse_action(self, text: str, seat: int) -> Selection:
         """Read a selection (notation in :mod:`.actions`); legality is checked on apply."""
-        if not isinstance(seat, int) or not (0 <= seat < self.players):
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        self.check_seat(seat)
         sel = parse_selection(text, self.players, seat)
         if sel.reveal and not self.params["reveal_lock"]:
             raise ActionParseError("'reveal' needs the variant parameter reveal_lock=true")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.state import RecordedWinners, State
@@ -75,8 +75,7 @@ class Damocles(Game):
 
     def parse_action(self, text: str, seat: int) -> Move:
         """Read a move (notation in :mod:`.actions`); legality is checked on apply."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        self.check_seat(seat)
         return parse_move(text, seat)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.state import State
@@ -97,8 +97,7 @@ class EpochEllipse(Game):
 
     def parse_action(self, text: str, seat: int) -> Move:
         """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        self.check_seat(seat)
         return parse_move(text, seat, self.names, self.by_slug)
 
     def seat_names(self) -> tuple[str, ...]:

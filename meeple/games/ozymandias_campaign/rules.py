@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.state import RecordedWinners, State
@@ -63,7 +63,7 @@ class OzymandiasCampaign(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("tiles", "tile_index", "cards", "moves")
+    __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -85,6 +85,8 @@ class OzymandiasCampaign(Game):
         object.__setattr__(self, "tile_index", {t.id: i for i, t in enumerate(tiles)})
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "moves", {})  # memo of the legal-move generator
+        object.__setattr__(self, "point_names", {  # typed point names, any case -> TILE:point
+            f"{t.id}:{point}".upper(): f"{t.id}:{point}" for t in tiles for point, _ in t.points})
 
     def setup_tile_count(self) -> int:
         """Tiles on the table at setup: 1, or 2 with 4+ players under ``two_if_4plus``."""
@@ -102,14 +104,8 @@ class OzymandiasCampaign(Game):
 
     def parse_action(self, text: str, seat: int) -> Move:
         """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
-        points = {}
-        for tile in self.tiles:
-            for point, _ in tile.points:
-                name = f"{tile.id}:{point}"
-                points[name.upper()] = name
-        return parse_move(text, seat, points)
+        self.check_seat(seat)
+        return parse_move(text, seat, self.point_names)
 
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.state import RecordedWinners, State
@@ -72,8 +72,7 @@ class OzymandiasMarket(Game):
 
     def parse_action(self, text: str, seat: int) -> Order:
         """Read an action (notation in :mod:`.actions`); legality is checked on apply."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        self.check_seat(seat)
         return parse_order(text, seat, self.suit_of)
 
     def seat_names(self) -> tuple[str, ...]:
