@@ -10,6 +10,8 @@ registers ``pig`` (the tests do, to run the conformance suite on a sequential ga
 
 from __future__ import annotations
 
+import random
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -98,6 +100,11 @@ class Pig(Game):
         except (KeyError, TypeError, ValueError) as exc:
             raise ParameterError(f"malformed Pig state: {exc}") from None
         return state
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> PigState:
+        # Perfect information: every field is in the view, nothing is drawn; the engine gives
+        # the copy a fresh chance stream, so its future dice differ.
+        return self._state_from_data(view)
 
 
 class PigState(State):

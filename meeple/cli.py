@@ -197,6 +197,68 @@ def playtest(
                   + (f", {out / 'records.jsonl'}" if records else ""))
 
 
+# ----------------------------------------------------------------------------------- ladder
+@app.command()
+def ladder(
+    game_name: GameArg,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    n_games: Annotated[int, typer.Option(
+        "--games", "-n", help="games per step (per tier in a cooperative game)")] = 60,
+    budgets: Annotated[str, typer.Option(
+        "--budgets", help="ISMCTS iterations per decision of the search tiers, comma-separated")
+    ] = "50,100,200,400,800",
+    rollout: Annotated[str, typer.Option(
+        "--rollout", help="rollout policy of the search tiers: random or a bot of the game")
+    ] = "random",
+    tiers: Annotated[str | None, typer.Option(
+        "--tiers", help="explicit tiers, weakest first, comma-separated (replaces the default "
+        "random, heuristic, ismcts-BUDGET...)")] = None,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "ladder-out"),
+    param: ParamOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+):
+    """Play a skill ladder (each tier against the tier below) and write ladder.json and the
+    report's ladder section to --out."""
+    from meeple.lab.ladder import default_tiers, run_ladder
+    from meeple.lab.ladder_report import ladder_table, write_ladder
+
+    try:
+        game = _load(game_name, variant, players, param)
+        if tiers is not None:
+            tier_list = _bots(tiers, game)
+        else:
+            try:
+                sizes = [int(b) for b in budgets.split(",")]
+            except ValueError:
+                raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
+                                     "50,100,200") from None
+            tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
+        if n_games < 1:
+            raise ParameterError(f"--games {n_games} must be at least 1")
+        if seed < 0 or jobs < 0:
+            raise ParameterError("--seed and --jobs must be non-negative")
+        _make_dir(out, "--out")
+        steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=err_console, disable=quiet) as progress:
+            task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
+            result = run_ladder(game, tier_list, n_games, seed, jobs,
+                                on_progress=lambda k: progress.advance(task, k))
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        report = write_ladder(result, out)
+    except OSError as exc:
+        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
+    console.print(ladder_table(result))
+    console.print(f"wrote {out / 'ladder.json'}, {report}")
+
+
 # ------------------------------------------------------------------------------------- play
 @app.command()
 def play(

@@ -117,6 +117,9 @@ class CoopExample(Game):
             raise ParameterError(f"malformed {NAME} state: {exc}") from None
         return state
 
+    def _determinize(self, view: Mapping[str, Any], rng: Any) -> CoopState:
+        return self._state_from_data(view)  # perfect information: the view is the state
+
 
 class CoopState(State):
     """The shared threat, whose turn it is and the rounds completed."""

@@ -168,8 +168,10 @@ def test_play_timer_submits_pass_when_time_runs_out():
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
+        first = proc.stdout.readline()  # the game has started (however slow the machine is)
         time.sleep(1.6)  # one decision's timer (1 s) runs out while we stay silent
         out, err = proc.communicate("quit\n", timeout=60)
+        out = first + out
     finally:
         proc.kill()
     assert "time is up: pass submitted" in out, out + err

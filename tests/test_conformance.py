@@ -443,6 +443,8 @@ class _Checked:
 def test_every_bot_plays_legal_actions(config) -> None:
     game = load_game(*config)
     for name in bot_names(game):
+        if name == "ismcts":  # a tiny budget: this checks legality, not strength
+            name = "ismcts-3-d3"
         agents = [_Checked(make_bot(name, game, seat, 11)) for seat in range(game.players)]
         final, record = play_episode(game, 11, agents)
         assert final.is_terminal()

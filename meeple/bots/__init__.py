@@ -1,7 +1,8 @@
 """Game-agnostic bots, and the lookup of any bot by name for a game.
 
-``make_bot(name, game, seat, seed)`` finds ``name`` among the generic bots here and the game's
-own bots (``game.bot_factories()``, e.g. a game's ``heuristic``).
+``make_bot(name, game, seat, seed)`` finds ``name`` among the generic bots here (``random``,
+``ismcts`` and its labelled settings such as ``ismcts-400``) and the game's own bots
+(``game.bot_factories()``, e.g. a game's ``heuristic``).
 """
 
 from __future__ import annotations
@@ -9,12 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeple.bots.ismcts import ISMCTSBot, ismcts_from_name
 from meeple.bots.random_bot import RandomBot
 from meeple.engine.agent import Bot
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 
-GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
+#: Bot families whose label carries settings, by the label's first ``-`` part:
+#: ``ismcts-400-heuristic`` is an ISMCTS bot with 400 iterations and heuristic rollouts.
+GENERIC_FAMILIES: dict[str, Callable[..., Bot]] = {"ismcts": ismcts_from_name}
 
 
 def bot_names(game: Game) -> list[str]:
@@ -29,6 +34,9 @@ def make_bot(name: str, game: Game, seat: int, seed: int = 0) -> Any:
         ParameterError: naming the bots available for this game.
     """
     factory = game.bot_factories().get(name) or GENERIC_BOTS.get(name)
+    family = GENERIC_FAMILIES.get(name.split("-", 1)[0]) if factory is None else None
+    if family is not None:
+        return family(name, game, seat, seed)
     if factory is None:
         raise ParameterError(
             f"no bot called {name!r} for {game.name}; bots: {', '.join(bot_names(game))}"
@@ -36,4 +44,4 @@ def make_bot(name: str, game: Game, seat: int, seed: int = 0) -> Any:
     return factory(game, seat, seed)
 
 
-__all__ = ["GENERIC_BOTS", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["GENERIC_BOTS", "GENERIC_FAMILIES", "ISMCTSBot", "RandomBot", "bot_names", "make_bot"]

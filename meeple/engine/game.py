@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,13 @@ class Game(ABC):
     playtest_bots: ClassVar[tuple[str, ...]] = ("random",)
     #: "module:attribute" of the function drawing a view as terminal text ("" for none).
     renderer: ClassVar[str] = ""
+    #: "module:attribute" of the game's state evaluator for search cut-offs ("" for none):
+    #: ``evaluate(state) -> tuple[float, ...]``, one estimate per seat of its final return.
+    evaluator: ClassVar[str] = ""
+    #: The game's settings for the generic search bot (``meeple.bots.ismcts``), chosen so a
+    #: default-budget move stays under a second: ``iterations``, ``rollout_depth`` (steps
+    #: before the evaluator scores a rollout; None: play to the end), ``exploration``.
+    search: ClassVar[Mapping[str, Any]] = {}
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
     timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
@@ -201,6 +209,67 @@ class Game(ABC):
     @abstractmethod
     def _state_from_data(self, data: Mapping[str, Any]) -> State:
         """Rebuild a state from the ``"data"`` part of :meth:`State.to_json`."""
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """Game hook of :meth:`determinize`: a state consistent with ``view`` (the output of
+        ``State.view(seat)`` for an int seat), its hidden parts (other hands, deck orders,
+        face-down cards) drawn with ``rng`` from what the seat cannot tell apart. It sets
+        ``_acting`` to the acting seats (``to_act`` and ``submitted`` together); the engine then
+        fills pending submissions and gives the state a fresh chance stream.
+
+        Raises:
+            NotImplementedError: the default, for a game without determinization.
+        """
+        raise NotImplementedError(f"{self.name} does not provide a determinization")
+
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """Sample a full state consistent with everything one seat knows (engine-patterns 6).
+
+        The game draws every part hidden from the seat (other seats' hands, deck orders) from
+        what remains possible given ``view``; other seats' pending simultaneous choices are
+        drawn uniformly from their legal actions; the seat's own pending choice is kept; the
+        state's future chance outcomes come from a new seed drawn from ``rng``. The result
+        gives that seat exactly ``view`` again (``determinize(v, rng).view(seat) == v``),
+        which the conformance suite checks for every game. Used by information-set search
+        (``meeple.bots.ismcts``): a bot holds only its view, never the true state.
+
+        Args:
+            view: ``State.view(seat)`` of one seat (an int seat; not a spectator's view).
+            rng: the caller's random stream (a bot's own), never a game's chance stream.
+        Returns:
+            A new state of this game, independent of any other.
+        Raises:
+            ParameterError: if ``view`` is not a seat's view of this game.
+            NotImplementedError: if the game has no determinization.
+        """
+        seat = view.get("seat")
+        if view.get("game") != self.name or type(seat) is not int \
+                or not 0 <= seat < self.players:
+            raise ParameterError(f"not a seat's view of {self.name}: game {view.get('game')!r}, "
+                                 f"seat {seat!r}")
+        state = self._determinize(view, rng)
+        submitted = view.get("submitted", ())
+        acting = tuple(sorted({*view.get("to_act", ()), *submitted}))
+        if state._acting != acting:
+            raise RuntimeError(f"{self.name} determinization acts seats {list(state._acting)}, "
+                               f"the view says {list(acting)}")
+        state.seed = rng.getrandbits(62)
+        state._rng = None
+        state._legal = None
+        pending = {}
+        for other in submitted:
+            if other == seat:
+                pending[other] = self.parse_action(view["my_submission"], other)
+            else:
+                pending[other] = rng.choice(state.legal_actions(other))
+        state._pending = pending
+        return state
+
+    def state_evaluator(self) -> Callable[[State], tuple[float, ...]] | None:
+        """The game's evaluator for search cut-offs (``evaluate(state)``: per seat, an estimate
+        in 0..1 of its final return at a non-terminal state), imported on demand from the
+        ``evaluator`` declaration; None when the game declares none."""
+        return _import(self.evaluator) if self.evaluator else None
 
     def seat_names(self) -> tuple[str, ...]:
         """Display names of the seats, index = seat (default ``Seat 0``, ``Seat 1``, ...)."""

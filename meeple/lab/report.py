@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
+from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
 from meeple.lab.stats import team_result
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
@@ -642,7 +643,9 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         ``seat_win_rate.png``, ``bot_win_rate.png``, ``length.png`` and ``scores.png``. A
         cooperative game's page gives the team win rate in its header, the team verdict, the
         loss causes, the team win rate by line-up and survival by seat and bot; its plots come
-        with ``loss_causes.png`` (first), and the seat and bot plots show survival.
+        with ``loss_causes.png`` (first), and the seat and bot plots show survival. When
+        ``out_dir`` holds the same game's ``ladder.json`` (``meeple ladder``), the page also
+        has the skill-ladder section and ``ladder.png``.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -656,6 +659,12 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
     }
     for name, data in images.items():
         (out_dir / name).write_bytes(data)
+    page = _html(summary, images)
+    ladder = read_ladder(out_dir)
+    if ladder is not None and ladder.get("game") == summary["game"]:
+        png = ladder_plot(ladder)
+        (out_dir / LADDER_PLOT).write_bytes(png)
+        page = page.replace("<h2>Run</h2>", ladder_section(ladder, png) + "\n<h2>Run</h2>", 1)
     path = out_dir / "report.html"
-    path.write_text(_html(summary, images), encoding="utf-8")
+    path.write_text(page, encoding="utf-8")
     return path

@@ -6,7 +6,7 @@ the result. A rule
 change shows up as a reviewable diff of ``tests/golden/<game>.txt``. Regenerate after an
 intended change with::
 
-    python tests/golden/playthrough.py
+    python tests/golden/playthrough.py [GAME ...]
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ def main() -> int:
     import examples.pig  # noqa: F401  (the template game has a transcript too)
     from meeple.engine.registry import game_names
 
-    for name in game_names():
+    names = sys.argv[1:] or game_names()  # e.g. ``python tests/golden/playthrough.py damocles``
+    for name in names:
         golden_path(name).write_text(transcript(name))
         print(f"wrote {golden_path(name)}")
     return 0

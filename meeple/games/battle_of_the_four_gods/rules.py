@@ -10,6 +10,7 @@ Game, B4G-13, B4G-21).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,6 +44,10 @@ class FourGods(Game):
     score_name = "final energy"
     bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
     renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
+    evaluator = "meeple.games.battle_of_the_four_gods.evaluate:evaluate"
+    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
+    #: default move stays under a second (benchmarks/bench_search.py).
+    search = {"iterations": 800, "rollout_depth": 4, "exploration": 0.1}
     parameters = PARAMETERS
     variants = VARIANTS
     min_players = 2
@@ -136,6 +141,13 @@ class FourGods(Game):
             entry = (tuple(legal), frozenset(legal))
             self._cache[key] = entry
         return entry
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> FourGodsState:
+        """Rebuild the state from a seat's view (every rules field is public); see
+        :mod:`.determinize`."""
+        from meeple.games.battle_of_the_four_gods.determinize import determinize
+
+        return determinize(self, view, rng)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> FourGodsState:
         state = FourGodsState(self, 0)

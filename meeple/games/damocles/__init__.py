@@ -4,7 +4,8 @@ Rules as implemented, every decision (DAM-n), the variants and modules, the acti
 the deck composition: docs/rules/damocles.md. Modules: ``codex`` (gods, codex types, the Codex
 value), ``content`` (the deck file, validated on load), ``matching`` (patterns against the
 circle), ``actions`` (moves and their notation), ``moves`` (legal moves per sub-decision),
-``rules`` (spec and state), ``bot`` (the heuristic bot), ``render`` (terminal text).
+``rules`` (spec and state), ``bot`` (the heuristic bot), ``render`` (terminal text),
+``determinize`` and ``evaluate`` (search support).
 """
 
 from meeple.games.damocles.rules import Damocles, DamoclesState

@@ -10,6 +10,7 @@ and ``destroy`` (Destruction targets, DAM-32). Legal moves live in :mod:`.moves`
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,6 +42,10 @@ class Damocles(Game):
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
+    evaluator = "meeple.games.damocles.evaluate:evaluate"
+    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
+    #: default move stays under a second (benchmarks/bench_search.py).
+    search = {"iterations": 400, "rollout_depth": 8, "exploration": 0.1}
     timeout_kinds = ("end", "stop")
     parameters = PARAMETERS
     variants = VARIANTS
@@ -77,6 +82,11 @@ class Damocles(Game):
         """Read a move (notation in :mod:`.actions`); legality is checked on apply."""
         self.check_seat(seat)
         return parse_move(text, seat)
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> DamoclesState:
+        from meeple.games.damocles.determinize import determinize
+
+        return determinize(self, view, rng)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
         state = DamoclesState.__new__(DamoclesState)
@@ -365,18 +375,24 @@ class DamoclesState(RecordedWinners, State):
             "scores": list(self.points),
             "hand_sizes": [len(h) for h in self.hands],
             "tableaus": [sorted(t) for t in self.tableaus],
+            "tableau_order": [list(t) for t in self.tableaus],  # in play order (public)
+            "placer": self.placer,  # the first placer, drawn at setup (DAM-10)
             "deck_size": len(self.deck),
             "discard_size": len(self.discard),
             "turn": {"step": self.step, "swaps_allowed": self.swaps_allowed,
                      "swaps_done": self.swaps_done, "relax_tokens": self.relax_tokens,
                      "annex_available": self.annex_available,
                      "pairs_used": sorted([list(p) for p in self.pairs_used]),
-                     "destroy_queue": [list(e) for e in self.destroy_queue]},
+                     "destroy_queue": [list(e) for e in self.destroy_queue],
+                     "annex_played": self.annex_played, "consumed": list(self.consumed),
+                     "granted_count": len(self.granted), "keep_size": len(self.keep_pool),
+                     "keep_count": self.keep_count},
             "events": [list(e) for e in self.events[-12:]],
             "winners": None if self.winners_ is None else list(self.winners_),
         }
         if seat is not None:
             out["hand"] = sorted(self.hands[seat])
+            out["hand_order"] = list(self.hands[seat])  # as held: orders the legal moves
             if seat == self.active:
                 out["granted"] = sorted(self.granted)  # drawn this turn (DAM-20)
             if seat == self.active and self.step == "keep":

@@ -15,6 +15,7 @@ they came into play.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,6 +50,10 @@ class EpochEllipse(Game):
     bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
     renderer = "meeple.games.epoch_ellipse.render:render_view"
+    evaluator = "meeple.games.epoch_ellipse.evaluate:evaluate"
+    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
+    #: default move stays under a second (benchmarks/bench_search.py).
+    search = {"iterations": 400, "rollout_depth": 5, "exploration": 0.1}
     timeout_kinds = ("pass", "decline", "done", "resolve", "suffer", "starve", "skip")
     parameters = PARAMETERS
     variants = VARIANTS
@@ -102,6 +107,12 @@ class EpochEllipse(Game):
 
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> EpochState:
+        """Deck orders and event deck contents drawn with ``rng`` (:mod:`.determinize`)."""
+        from meeple.games.epoch_ellipse.determinize import determinize
+
+        return determinize(self, view, rng)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
         state = EpochState.__new__(EpochState)
@@ -591,9 +602,14 @@ class EpochState(ExploreSteps, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything but deck orders (EPE-4): hands, discard piles and piles are public."""
+        """Everything but deck orders (EPE-4): hands, discard piles and piles are public; so
+        are the contents of each player's deck (``deck_cards``, sorted: its order is hidden),
+        the night discard pile, removed survivors, today's passes, trades and the hunger and
+        exploration order (what determinization needs, rules page section 11)."""
         content = self.game.content
         names = self.name
+        gnames = self.game.names
+        ctype = self.game.ctype
         return {
             "day": self.day, "phase": self.phase, "step": self.step, "first": self.first,
             "acting": list(self._acting),
@@ -610,7 +626,14 @@ class EpochState(ExploreSteps, State):
                 "deck": len(self.draws[s]), "discard": [names(c) for c in self.discards[s]],
                 "catastrophes_in_discard": self.catastrophes_in(self.discards[s]),
                 "mournful_card": None if self.ms_card[s] is None else names(self.ms_card[s]),
+                "deck_cards": sorted(gnames[ctype[c]] for c in self.draws[s]),
+                "death_cause": self.death_cause[s],
             } for s in range(self.game.players)],
+            "night_discard": [names(c) for c in self.night_discard],
+            "removed": [names(c) for c in self.removed],
+            "passes": self.passes,
+            "traded": sorted([a, b] for a, b in self.traded),
+            "hungry": list(self.hungry),
             "pool": [[names(c) for c in pile] for pile in self.pool],
             "queue": list(self.queue),
             "offer": None if self.offer is None else {
@@ -620,6 +643,7 @@ class EpochState(ExploreSteps, State):
             "exploration": None if self.explorer < 0 or self.phase != "explore" else {
                 "seat": self.explorer,
                 "location": self.location_name(self.expl_pos) if self.expl_pos >= 0 else None,
+                "k": self.expl_k, "waiting": list(self.explore_queue),
                 "current": None if self.current is None else names(self.current),
                 "difficulty": 0 if self.current is None else self.card(self.current).difficulty,
                 "paid": self.paid,

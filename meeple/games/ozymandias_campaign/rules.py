@@ -18,6 +18,7 @@ arithmetic of scoring and wars in :mod:`.scoring`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,6 +60,10 @@ class OzymandiasCampaign(Game):
     bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
     renderer = "meeple.games.ozymandias_campaign.render:render_view"
+    evaluator = "meeple.games.ozymandias_campaign.evaluate:evaluate"
+    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
+    #: default move stays under a second (benchmarks/bench_search.py).
+    search = {"iterations": 400, "rollout_depth": 20, "exploration": 0.1}
     timeout_kinds = ("end", "done", "pass", "keep", "intake")
     parameters = PARAMETERS
     variants = VARIANTS
@@ -109,6 +114,12 @@ class OzymandiasCampaign(Game):
 
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> CampaignState:
+        """A state consistent with one seat's view, its hidden parts drawn (determinize.py)."""
+        from meeple.games.ozymandias_campaign.determinize import determinize
+
+        return determinize(self, view, rng)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
         state = CampaignState.__new__(CampaignState)
@@ -623,8 +634,12 @@ class CampaignState(RecordedWinners, State):
                              "tapped": bool(row[TAPPED]), "laid": bool(row[LAID]),
                              "harvest": bool(row[HARVEST])} for row in self.tableaus[s]],
             } for s in range(self.game.players)],
+            "turns": self.turns,
+            "cubes_in": dict(zip(SUITS, self.cubes_in, strict=True)),
+            "cubes_out": dict(zip(SUITS, self.cubes_out, strict=True)),
             "owed": self.owed,
             "migrating": self.mig_pos if self.step == "migrate" else None,
+            "migrated_out": dict(zip(SUITS, self.mig_out, strict=True)),
             "war": None if self.war is None else {
                 "kind": self.war[0], "point": self.war[1], "attacker": self.war[2],
                 "defender": self.war[3], "sector_suit": SUITS[self.map.suits[self.war[1]]]},

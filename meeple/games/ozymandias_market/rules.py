@@ -9,6 +9,7 @@ the end check, all automatic. Legal moves live in :mod:`.moves`.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,6 +38,10 @@ class OzymandiasMarket(Game):
     bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
     renderer = "meeple.games.ozymandias_market.render:render_view"
     timeout_kinds = ("done", "pass")
+    evaluator = "meeple.games.ozymandias_market.evaluate:evaluate"
+    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
+    #: default move stays under a second (benchmarks/bench_search.py).
+    search = {"iterations": 400, "rollout_depth": 8, "exploration": 0.1}
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
@@ -77,6 +82,12 @@ class OzymandiasMarket(Game):
 
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
+
+    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> MarketState:
+        """A state consistent with a seat's view (see :mod:`.determinize`)."""
+        from meeple.games.ozymandias_market.determinize import determinize
+
+        return determinize(self, view, rng)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
@@ -438,7 +449,12 @@ class MarketState(RecordedWinners, State):
             "events": [list(e) for e in self.events[-12:]],
             "winners": None if self.winners_ is None else list(self.winners_),
             "truncated": self.truncated,
+            "last_ranks": list(self.last_ranks),  # revealed ranks, for the OZD-28 tiebreak
         }
+        if self.step == "surge":  # expansions left in this Surge (public)
+            out["surge_left"] = self.surge_left
+        elif self.step == "augury":  # how many cards the looker took (public; not which)
+            out["augury_size"] = len(self.augury_pool)
         if seat is not None:
             out["hand"] = [card(r) for r in sorted(self.hands[seat])]
             if self.step == "augury" and self._acting == (seat,):

@@ -1,0 +1,312 @@
+"""Information-set Monte Carlo tree search: one game-agnostic search bot for every game.
+
+The bot holds only its seat's view. Each iteration samples a full state consistent with that
+view (``Game.determinize``, engine-patterns 6), walks the one tree the bot keeps for its
+information set with that determinization, adds one node, finishes with a rollout and backs
+up the result. This is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information
+Set Monte Carlo Tree Search"), the default search of the Tabletop Games Framework:
+
+- Tree nodes are keyed by the sequence of actions from the root (open loop), so a node stands
+  for every state the sampled histories reach; chance outcomes and hidden cards are folded into
+  the determinizations, not into the tree.
+- Selection is UCB1 over the actions legal *in this determinization*, with each action's
+  availability count in place of the parent's visit count (the subset-armed bandit of ISMCTS),
+  because which actions are legal depends on the sampled hidden cards.
+- Multiplayer: every edge keeps the mean return of the seat that chose it, and each seat picks
+  by its own return (max^n). A cooperative game backs up the team's result (the best return of
+  any seat: the team won or it did not) for every seat.
+- Simultaneous decisions: decoupled UCT. At a node where several seats act at once, each seat
+  chooses from its own bandit over its own actions, and the child is keyed by the joint action;
+  no seat's choice depends on another's choice at that node, which is what makes the
+  simultaneous move sound (Lanctot et al. 2013; Tak, Lanctot and Winands 2014). Another seat's
+  choice already submitted but hidden from this bot is drawn by the determinization.
+- Other seats, by default, choose from their own bandits in the same tree; with
+  ``opponents="policy"`` they play the rollout policy instead and the tree holds only this
+  bot's decisions (the "SelfOnly" option of TAG's MCTS).
+- Rollouts: uniform random (``State.playout``) or any bot of the game (e.g. its ``heuristic``)
+  playing every seat from its own view, to the end or, when the game declares an evaluator
+  (``Game.state_evaluator``) and ``rollout_depth`` is set, cut off after that many steps and
+  scored by the evaluator.
+
+Budget: ``iterations`` (deterministic for a seed, the lab's choice) or ``seconds`` (wall clock,
+for interactive play; the same seed may then search more or fewer iterations on another
+machine). The bot's stream is its own (``Bot.rng``), so its thinking never touches the game's
+chance stream.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from meeple.engine.action import Action
+from meeple.engine.agent import Bot
+from meeple.engine.errors import ParameterError
+from meeple.engine.game import Game
+from meeple.engine.state import State
+
+#: Fallback settings when a game declares none in ``Game.search``.
+DEFAULTS: dict[str, Any] = {"iterations": 200, "rollout": "random", "rollout_depth": None,
+                            "opponents": "tree", "exploration": 0.7}
+#: Where other seats' moves come from during the tree phase: their own bandits in the one tree
+#: (``tree``, the standard multiplayer ISMCTS) or the rollout policy (``policy``: the tree holds
+#: only this bot's own decisions, TAG's "SelfOnly" opponent tree policy; against a known
+#: style of play, e.g. heuristic opponents or heuristic teammates, the search becomes a best
+#: response to that policy).
+OPPONENT_MODES = ("tree", "policy")
+
+
+class _Node:
+    """A node of the tree: per acting seat, its edges ``{action: [visits, total, available]}``
+    (total: the sum of that seat's returns), and the children by action (sequential) or by
+    joint action (a tuple of each acting seat's action, seats ascending)."""
+
+    __slots__ = ("edges", "children")
+
+    def __init__(self) -> None:
+        self.edges: dict[int, dict[Action, list[float]]] = {}
+        self.children: dict[Any, _Node] = {}
+
+
+class ISMCTSBot(Bot):
+    """Single-observer information-set MCTS over determinizations (see the module docstring).
+
+    Args:
+        game: the game spec; it must provide ``Game.determinize``.
+        seat: the seat this bot plays.
+        seed: the playtest seed; the search's stream derives from it, the name and the seat.
+        iterations: iterations per decision (>= 1); default from ``game.search`` or 200.
+        seconds: a wall-clock budget per decision instead (> 0); overrides ``iterations``.
+        rollout: ``"random"`` (uniform random playouts) or the name of a bot of this game that
+            plays every seat during rollouts (e.g. ``"heuristic"``); default from
+            ``game.search`` or random.
+        rollout_depth: cut rollouts after this many steps and score the state with the game's
+            evaluator; ``None`` plays to the end. Ignored when the game declares no evaluator.
+        opponents: ``"tree"`` or ``"policy"`` (see ``OPPONENT_MODES``); default from
+            ``game.search`` or tree.
+        exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln(available) / visits)``
+            (returns lie in 0..1).
+        name: the bot's label in reports (e.g. ``"ismcts-400"``).
+    Raises:
+        ParameterError: for a budget out of range, an unknown rollout bot, or a game without
+            a determinization.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, game: Game, seat: int, seed: int = 0, *, iterations: int | None = None,
+                 seconds: float | None = None, rollout: str | None = None,
+                 rollout_depth: int | None | str = "default", opponents: str | None = None,
+                 exploration: float | None = None, name: str | None = None) -> None:
+        if name is not None:
+            self.name = name
+        super().__init__(game, seat, seed)
+        if type(game)._determinize is Game._determinize:
+            raise ParameterError(f"{game.name} provides no determinization (Game._determinize),"
+                                 " so information-set search cannot play it")
+        settings = {**DEFAULTS, **getattr(game, "search", {})}
+        self.iterations = int(settings["iterations"] if iterations is None else iterations)
+        self.seconds = seconds
+        if self.iterations < 1 or (seconds is not None and not seconds > 0):
+            raise ParameterError(f"ismcts needs iterations >= 1 and seconds > 0, got "
+                                 f"iterations={self.iterations}, seconds={seconds}")
+        self.exploration = float(settings["exploration"] if exploration is None else exploration)
+        self.evaluate: Callable[[State], tuple[float, ...]] | None = game.state_evaluator()
+        depth = settings["rollout_depth"] if rollout_depth == "default" else rollout_depth
+        self.rollout_depth: int | None = None if self.evaluate is None else depth
+        self.cooperative = game.capabilities.cooperative
+        self.rollout = rollout = settings["rollout"] if rollout is None else rollout
+        self.opponents = settings["opponents"] if opponents is None else opponents
+        if self.opponents not in OPPONENT_MODES:
+            raise ParameterError(f"opponents={self.opponents!r}: expected one of "
+                                 f"{', '.join(OPPONENT_MODES)}")
+        self._policy: list[Any] | None = None
+        if rollout != "random":
+            from meeple.bots import make_bot  # the registry imports this module
+
+            self._policy = [make_bot(rollout, game, s, seed) for s in range(game.players)]
+        #: Iterations run at the last decision (for benchmarks and the terminal).
+        self.last_iterations = 0
+
+    # ----------------------------------------------------------------------------- acting
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """The most visited of ``legal_actions`` at the root after the search budget.
+
+        Args:
+            view: this seat's view (the only thing the search reads about the game).
+            legal_actions: this seat's legal actions (never empty).
+        Returns:
+            One of ``legal_actions``; with a single legal action, it at once (no search).
+        """
+        if len(legal_actions) == 1:
+            self.last_iterations = 0
+            return legal_actions[0]
+        root = self.search(view)
+        edges = root.edges.get(self.seat, {})
+        best, best_key = legal_actions[0], (-1.0, -1.0)
+        for action in legal_actions:
+            edge = edges.get(action)
+            if edge is not None:
+                key = (edge[0], edge[1] / edge[0] if edge[0] else 0.0)
+                if key > best_key:
+                    best, best_key = action, key
+        return best
+
+    def search(self, view: Mapping[str, Any]) -> _Node:
+        """Run the budget from ``view`` and return the root (its edges give each seat's
+        visits and mean return per action)."""
+        game, rng = self.game, self.rng
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            self._iterate(root, game.determinize(view, rng))
+            done += 1
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        return root
+
+    # ---------------------------------------------------------------------------- search
+    def _iterate(self, root: _Node, state: State) -> None:
+        rng = self.rng
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        node = root
+        path: list[tuple[list[float], int]] = []
+        expanded = False
+        me = self.seat
+        self_only = self.opponents == "policy"
+        while not expanded and not state.is_terminal():
+            acting = state.current_players()
+            if self_only and me not in acting:  # other seats move by the policy, no node
+                self._policy_step(state, acting)
+                continue
+            picks: list[Action] = []
+            for seat in acting:
+                legal = state.legal_actions(seat)
+                if self_only and seat != me:
+                    picks.append(self._policy_action(state, seat, legal))
+                    continue
+                edges = node.edges.get(seat)
+                if edges is None:
+                    edges = node.edges[seat] = {}
+                untried = [a for a in legal if a not in edges]
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    edges[action] = [0, 0.0, 0]
+                    expanded = True
+                else:
+                    best_value = -1.0
+                    action = legal[0]
+                    for a in legal:
+                        edge = edges[a]
+                        value = edge[1] / edge[0] + c * sqrt(log(edge[2]) / edge[0])
+                        if value > best_value:
+                            best_value, action = value, a
+                for a in legal:  # availability: legal here in this determinization
+                    edge = edges.get(a)
+                    if edge is not None:
+                        edge[2] += 1
+                path.append((edges[action], seat))
+                picks.append(action)
+            if len(acting) == 1:
+                key: Any = picks[0]
+                state.apply_action(picks[0], acting[0])
+            else:
+                key = picks[acting.index(me)] if self_only else tuple(picks)
+                state.apply_actions(dict(zip(acting, picks, strict=True)))
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+                expanded = True
+            node = child
+        values = self._rollout(state)
+        for edge, seat in path:
+            edge[0] += 1
+            edge[1] += values[seat]
+
+    def _policy_action(self, state: State, seat: int, legal: Sequence[Action]) -> Action:
+        """``seat``'s move by the rollout policy (uniform random, or the policy bot)."""
+        if self._policy is None:
+            return legal[int(self.rng.random() * len(legal))]
+        return self._policy[seat].act(state.view(seat), legal)
+
+    def _policy_step(self, state: State, acting: Sequence[int]) -> None:
+        """Every seat in ``acting`` moves by the rollout policy."""
+        state.apply_actions({s: self._policy_action(state, s, state.legal_actions(s))
+                             for s in acting})
+
+    def _rollout(self, state: State) -> Sequence[float]:
+        """Play on from ``state`` with the rollout policy; each seat's value in 0..1."""
+        depth = self.rollout_depth
+        if not state.is_terminal():
+            if self._policy is None:
+                state.playout(self.rng, depth)
+            else:
+                steps = 0
+                while not state.is_terminal() and (depth is None or steps < depth):
+                    self._policy_step(state, state.current_players())
+                    steps += 1
+        if state.is_terminal():
+            values: Sequence[float] = state.returns()
+        else:
+            values = self.evaluate(state)  # type: ignore[misc]  # depth is set only with one
+        if self.cooperative:
+            team = max(values)
+            return (team,) * len(values)
+        return values
+
+
+def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSBot:
+    """Build an :class:`ISMCTSBot` from a label: ``ismcts`` (the game's defaults), then any of
+    ``-<iterations>`` (``ismcts-400``), ``-<seconds>s`` (``ismcts-0.5s``), ``-d<depth>``
+    (rollout cut after that many steps, scored by the game's evaluator; ``-d0``: evaluate at
+    once), ``-c<constant>`` (the UCB1 exploration constant, ``ismcts-400-c0.3``),
+    ``-<bot>`` (the rollout policy, e.g. ``ismcts-200-heuristic``) and ``-policy`` or
+    ``-tree`` (where other seats' moves come from in the tree), in any order.
+
+    Raises:
+        ParameterError: naming the part of the label that cannot be read.
+    """
+    parts = name.split("-")
+    if parts[0] != "ismcts":
+        raise ParameterError(f"{name!r} is not an ismcts label")
+    options: dict[str, Any] = {}
+    for part in parts[1:]:
+        try:
+            if part.isdigit():
+                options["iterations"] = int(part)
+            elif part.endswith("s") and _is_number(part[:-1]):
+                options["seconds"] = float(part[:-1])
+            elif part.startswith("c") and _is_number(part[1:]):
+                options["exploration"] = float(part[1:])
+            elif part.startswith("d") and part[1:].isdigit():
+                options["rollout_depth"] = int(part[1:])
+            elif part in OPPONENT_MODES:
+                options["opponents"] = part
+            elif part and part[0].isalpha():
+                options["rollout"] = part
+            else:
+                raise ValueError(part)
+        except ValueError:
+            raise ParameterError(
+                f"cannot read {part!r} in bot {name!r}: write ismcts[-ITERATIONS][-SECONDSs]"
+                f"[-dDEPTH][-cEXPLORATION][-ROLLOUTBOT][-policy|-tree], e.g. ismcts-400 or ismcts-0.5s-heuristic") from None
+    return ISMCTSBot(game, seat, seed, name=name, **options)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return float(text) > 0
+    except ValueError:
+        return False
+
+
+__all__ = ["DEFAULTS", "ISMCTSBot", "ismcts_from_name"]

@@ -1,0 +1,88 @@
+"""Damocles state evaluator for search cut-offs: each seat's win share, estimated.
+
+A seat's projection is its points plus what its codices may still bring: Production and Number
+codices (in hand, or re-usable in its tableau) earn draws, hence points, on every turn it has
+left, and the pips in its hand a little while it still has a turn. The shares are a softmax of
+the projections whose temperature grows with the turns left (the game is open early, settled
+late). Weights fitted to heuristic-bot games (2-6 seats, mixed with random seats) by cross
+entropy and rounded; docs/rules/damocles.md, "Search: determinization and evaluation".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from meeple.games.damocles.codex import NUMBER, PRODUCTION
+
+if TYPE_CHECKING:
+    from meeple.games.damocles.rules import DamoclesState
+
+#: Points per remaining turn of each Production / Number codex in hand.
+HAND_PRODUCTION, HAND_NUMBER = 0.35, 0.3
+#: Points per remaining turn of each tableau Production, tableau Number value (N), and each
+#: complete tableau pair (min of Productions and Numbers).
+TABLEAU_PRODUCTION, TABLEAU_NUMBER_VALUE, TABLEAU_PAIR = 0.3, 0.15, 0.2
+#: Points per hand pip while the seat still has a turn.
+HAND_PIP = 0.1
+#: Softmax temperature: BASE + PER_ROOT_TURN x sqrt(mean turns left per seat).
+BASE_TEMPERATURE, PER_ROOT_TURN = 0.5, 2.0
+
+_KEY = "damocles-evaluate"
+
+
+def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[str, int]]:
+    game = state.game
+    tables = game._cache.get(_KEY)
+    if tables is None:
+        deck = game.codex_by_id.values()
+        tables = game._cache[_KEY] = (
+            {c.id: c.pips for c in deck},
+            frozenset(c.id for c in deck if c.info.cls == PRODUCTION),
+            {c.id: c.info.number for c in deck if c.info.cls == NUMBER},
+        )
+    return tables
+
+
+def evaluate(state: DamoclesState) -> tuple[float, ...]:
+    """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over)."""
+    if state.phase == "over":
+        return state.returns()
+    pips, productions, numbers = _tables(state)
+    n = state.game.players
+    cycles = state.game.params["cycles"]
+    if state.phase == "turn":
+        left = cycles * n - state.turns_taken
+        active = state.active
+        turns = [max(0, (left - (s - active) % n + n - 1) // n) for s in range(n)]
+    else:  # setup: every turn is still to come
+        turns = [cycles] * n
+    projected = []
+    for s in range(n):
+        r = turns[s]
+        value = float(state.points[s])
+        if r:
+            per_turn = 0.0
+            hand_pips = 0
+            for cid in state.hands[s]:
+                hand_pips += pips[cid]
+                if cid in productions:
+                    per_turn += HAND_PRODUCTION
+                elif cid in numbers:
+                    per_turn += HAND_NUMBER
+            made = number_value = held = 0
+            for cid in state.tableaus[s]:
+                if cid in productions:
+                    made += 1
+                else:
+                    number_value += numbers.get(cid, 0)
+                    held += cid in numbers
+            per_turn += (TABLEAU_PRODUCTION * made + TABLEAU_NUMBER_VALUE * number_value
+                         + TABLEAU_PAIR * min(made, held))
+            value += HAND_PIP * hand_pips + r * per_turn
+        projected.append(value)
+    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(sum(turns) / n)
+    top = max(projected)
+    weights = [math.exp((v - top) / temperature) for v in projected]
+    total = sum(weights)
+    return tuple(w / total for w in weights)

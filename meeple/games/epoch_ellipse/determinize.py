@@ -1,0 +1,217 @@
+"""Determinization of Epoch Ellipse: a full state sampled from one seat's view, for
+information-set search (``Game.determinize``; rules page section 11).
+
+Everything but deck orders and event deck contents is public (EPE-4), and the view is the
+same for every seat. Known exactly and copied: hands and discard piles (in order), survivor
+piles, Mournful cards, the exploration in progress, removed survivors, the night discard
+pile and the *contents* of each player's deck (``deck_cards``; only its order is drawn).
+Drawn with the caller's stream:
+
+* each player's deck order, the Night deck order (its contents: every night card not in the
+  night discard pile) and the Location deck order (the locations not in play);
+* the unseen cards (every card instance not placed above) are dealt uniformly: the
+  Catastrophe, Salvage and Survivor decks get cards of their kind from the shared supply
+  (sizes public), then each event deck gets exactly its token count of the remaining
+  catastrophes and its other cards from the remaining non-catastrophes, shuffled.
+
+Copies of a card type are interchangeable to the rules, so a visible card is given the first
+free instance of its type, starter copies first (only the shared supply's copies can be in a
+shared deck). The sampler ignores what a seat could infer from the history (e.g. which cards
+went into the Graveyard's event deck): uniform sampling over the unseen cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from meeple.engine.errors import ParameterError
+from meeple.engine.state import State
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
+from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
+
+
+class _Tables:
+    """Per-game constants of the sampler (built once per game spec, cached on it)."""
+
+    __slots__ = ("index", "order", "kind", "loc_index", "loc_deck", "size", "groups")
+
+    def __init__(self, game: EpochEllipse) -> None:
+        cards = game.content.cards
+        self.index = {c.name: i for i, c in enumerate(cards)}
+        starter = [[] for _ in cards]
+        shared = [[] for _ in cards]
+        starters = {c for seat in game.starters for c in seat}
+        for inst, t in enumerate(game.ctype):
+            (starter if inst in starters else shared)[t].append(inst)
+        #: Instances of each type, starter copies first.
+        self.order = [tuple(a + b) for a, b in zip(starter, shared, strict=True)]
+        self.kind = [c.kind for c in cards]
+        self.size = len(game.ctype)
+        #: Every instance by where an unseen copy may lie: the night cards; the shared
+        #: catastrophes, salvage and survivors (a shared deck or an event deck); the starter
+        #: catastrophes and the other starter copies (only an event deck).
+        kinds = [cards[t].kind for t in game.ctype]
+        night = tuple(i for i, k in enumerate(kinds) if k == NIGHT)
+        by_kind = {k: tuple(i for i, kd in enumerate(kinds) if kd == k and i not in starters)
+                   for k in (CATASTROPHE, SALVAGE, SURVIVOR)}
+        starter_cats = tuple(i for i in sorted(starters) if kinds[i] == CATASTROPHE)
+        starter_rest = tuple(i for i in sorted(starters) if kinds[i] != CATASTROPHE)
+        self.groups = (night, by_kind[CATASTROPHE], by_kind[SALVAGE], by_kind[SURVIVOR],
+                       starter_cats, starter_rest)
+        self.loc_index = {loc.name: i for i, loc in enumerate(game.content.locations)}
+        self.loc_deck = tuple(game.content.location_deck)
+
+
+def _tables(game: EpochEllipse) -> _Tables:
+    tables = game._cache.get("determinize")
+    if tables is None:
+        tables = game._cache["determinize"] = _Tables(game)
+    return tables
+
+
+def _shuffled(cards: list[int], rand) -> list[int]:
+    """``cards`` in a uniformly random order (sorted by random keys: faster than a shuffle)."""
+    return sorted(cards, key=lambda _: rand())
+
+
+def determinize(game: EpochEllipse, view: Mapping[str, Any],
+                rng: random.Random) -> EpochState:
+    """A new state consistent with ``view`` (an int seat's view), its deck orders and event
+    deck contents drawn with ``rng`` (module docstring).
+
+    Raises:
+        ParameterError: if the view's cards and counts do not add up to the game's cards.
+    """
+    tab = _tables(game)
+    index, order = tab.index, tab.order
+    nxt = [0] * len(order)
+    seen = bytearray(tab.size)
+
+    def take(name: str) -> int:
+        t = index[name]
+        k = nxt[t]
+        nxt[t] = k + 1
+        card = order[t][k]
+        seen[card] = 1
+        return card
+
+    def takes(names: list[str]) -> list[int]:
+        return [take(name) for name in names]
+
+    rand = rng.random
+    state = EpochState.__new__(EpochState)
+    State.__init__(state, game, 0)
+    try:
+        players = view["players"]
+        state.hands = [takes(p["hand"]) for p in players]
+        state.discards = [takes(p["discard"]) for p in players]
+        state.status = [p["status"] for p in players]
+        state.ms_card = [None if p["mournful_card"] is None else take(p["mournful_card"])
+                         for p in players]
+        state.death_cause = [p["death_cause"] for p in players]
+        state.draws = [_shuffled(takes(p["deck_cards"]), rand) for p in players]
+        state.pool = [takes(pile) for pile in view["pool"]]
+        state.removed = takes(view["removed"])
+        state.night_discard = takes(view["night_discard"])
+        ex = view["exploration"]
+        state._reset_exploration()
+        state.explore_queue = []
+        locations = view["locations"]
+        if ex is not None:
+            state.explorer = ex["seat"]
+            if ex["location"] is not None:
+                state.expl_pos = next(pos for pos, loc in enumerate(locations)
+                                      if loc["name"] == ex["location"])
+            state.expl_k = ex["k"]
+            state.current = None if ex["current"] is None else take(ex["current"])
+            state.paid = ex["paid"]
+            state.expl_cats = takes(ex["catastrophes"])
+            state.expl_survivors = takes(ex["survivors"])
+            state.expl_salvage = takes(ex["salvage"])
+            state.rescue = None if ex["rescue"] is None else takes(ex["rescue"])
+            state.explore_queue = list(ex["waiting"])
+
+        # The unseen cards, by kind and origin (starter copies never enter a shared deck).
+        # The Night deck holds the night cards not in the night discard pile.
+        night, cat_shared, salvage, survivors, cat_starter, other = (
+            [c for c in group if not seen[c]] for group in tab.groups)
+        night = _shuffled(night, rand)
+        sizes = view["decks"]
+        if len(night) != sizes[NIGHT]:
+            raise ParameterError(f"the view's Night deck holds {sizes[NIGHT]} cards, not "
+                                 f"{len(night)}")
+        cat_shared = _shuffled(cat_shared, rand)
+        salvage = _shuffled(salvage, rand)
+        survivors = _shuffled(survivors, rand)
+        d_cat, d_salv, d_surv = sizes[CATASTROPHE], sizes[SALVAGE], sizes[SURVIVOR]
+        state.decks = {SALVAGE: salvage[:d_salv], SURVIVOR: survivors[:d_surv],
+                       CATASTROPHE: cat_shared[:d_cat], NIGHT: night}
+        cat_rest = cat_shared[d_cat:]  # in random order: the starter copies join at random
+        for card in cat_starter:
+            cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
+        other.extend(salvage[d_salv:])
+        other.extend(survivors[d_surv:])
+        other = _shuffled(other, rand)
+        if view["result"] is not None:
+            _park_leftovers(state, locations, cat_rest, other, tab.kind, game.ctype)
+        if (len(salvage) < d_salv or len(survivors) < d_surv or len(cat_shared) < d_cat
+                or len(cat_rest) + len(other) != sum(loc["cards"] for loc in locations)
+                or len(cat_rest) != sum(loc["tokens"] for loc in locations)):
+            raise ParameterError("the view's deck sizes and tokens do not add up to the "
+                                 "unseen cards")
+        event_decks, tokens = state.event_decks, state.tokens = [], []
+        c = o = 0
+        for loc in locations:
+            t, size = loc["tokens"], loc["cards"]
+            # Only the contents matter: an event deck is shuffled before every flip (3B), a new
+            # one is built fresh, and catastrophes leave it in their own (random) order.
+            event_decks.append(cat_rest[c:c + t] + other[o:o + size - t])
+            c += t
+            o += size - t
+            tokens.append(t)
+        loc_index = tab.loc_index
+        state.locations = [loc_index[loc["name"]] for loc in locations]
+        in_play = set(state.locations)
+        location_deck = [i for i in tab.loc_deck if i not in in_play]
+        if len(location_deck) != view["location_deck"]:
+            raise ParameterError(f"the view's Location deck holds {view['location_deck']} "
+                                 f"cards, not {len(location_deck)}")
+        state.location_deck = _shuffled(location_deck, rand)
+    except (KeyError, IndexError, TypeError, StopIteration) as exc:
+        raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
+
+    state.day, state.phase, state.step = view["day"], view["phase"], view["step"]
+    state.first = view["first"]
+    state.queue = list(view["queue"])
+    state.passes = view["passes"]
+    state.traded = {(a, b) for a, b in view["traded"]}
+    offer = view["offer"]
+    state.offer = None if offer is None else (
+        offer["from"], offer["to"], index[offer["give"]], index[offer["receive"]])
+    state.credits = view["credits"]
+    state.hungry = list(view["hungry"])
+    state.events = [tuple(e) for e in view["events"]]
+    state.result, state.cause = view["result"], view["cause"]
+    acting = view["acting"]
+    if state.step == "answer":
+        state.turn = offer["from"]
+    else:  # at a pick the turn is unused: WAKE UP sets it afterwards
+        state.turn = acting[0] if acting and state.step != "pick" else state.first
+    state._refresh_acting()
+    return state
+
+
+def _park_leftovers(state: EpochState, locations: list, cat_rest: list[int], other: list[int],
+                    kind: list[str], ctype: tuple[int, ...]) -> None:
+    """At the end, an exploration cut short by the win holds cards the view no longer shows:
+    the unseen cards the event decks do not take lie in the (unshown) exploration."""
+    tokens = sum(loc["tokens"] for loc in locations)
+    rest = sum(loc["cards"] for loc in locations) - tokens
+    state.expl_cats.extend(cat_rest[tokens:])
+    del cat_rest[tokens:]
+    for card in other[rest:]:
+        (state.expl_survivors if kind[ctype[card]] == SURVIVOR
+         else state.expl_salvage).append(card)
+    del other[rest:]

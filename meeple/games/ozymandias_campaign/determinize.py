@@ -1,0 +1,182 @@
+"""Ozymandias (campaign edition) determinization: a full state drawn from one seat's view.
+
+Hidden from a seat (OZW-41): the other hands, the deck order and the tile deck order (and a
+pending war card, which the engine draws). Everything else is in the view and is copied.
+
+* Cards: copies of a suit and rank are interchangeable (the view names cards ``G5``), so each
+  card seen in the view (the seat's hand, every tableau, the discard pile) takes a card index of
+  that name, and the card indexes left over, the unseen cards, are shuffled uniformly and dealt
+  to the other hands (their public sizes) and the deck (its public size).
+* Tiles: the tiles neither on the map nor drawn are shuffled uniformly into the tile deck.
+* The view's event log holds the last 12 events; the sampled state keeps just those (the rules
+  never read the log).
+
+The sampler is uniform over what the seat has not seen: it ignores what the others' past
+choices hint at their hands (the standard choice of ISMCTS determinization).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from meeple.engine.errors import ParameterError
+from meeple.games.ozymandias_campaign.actions import card_name
+from meeple.games.ozymandias_campaign.board import SectorMap
+from meeple.games.ozymandias_campaign.rules import CampaignState, OzymandiasCampaign
+from meeple.games.ozymandias_campaign.vocab import SUITS
+
+G, R, B = SUITS
+#: Most sector maps kept per game spec (a playthrough makes at most one per placed tile).
+MAP_CACHE_SIZE = 4096
+
+
+class _Info:
+    """Per-game lookup tables for sampling, built once per game spec."""
+
+    __slots__ = ("names", "by_name", "tile_index", "tiles_by_id", "maps")
+
+    def __init__(self, game: OzymandiasCampaign) -> None:
+        by_name: dict[str, list[int]] = {}
+        for i, card in enumerate(game.cards):
+            by_name.setdefault(card_name(card.suit, card.rank), []).append(i)
+        self.names = tuple(by_name)
+        self.by_name = {name: tuple(ids) for name, ids in by_name.items()}
+        self.tile_index = dict(game.tile_index)
+        self.tiles_by_id = {t.id: t for t in game.tiles}
+        self.maps: dict[tuple, SectorMap] = {}
+
+
+def _info(game: OzymandiasCampaign) -> _Info:
+    info = game._cache.get("ozw-determinize")
+    if info is None:
+        info = game._cache["ozw-determinize"] = _Info(game)
+    return info
+
+
+def _sector_map(info: _Info, placements: list[Mapping[str, Any]]) -> SectorMap:
+    """The view's map, built once per distinct placement list and shared (maps are
+    immutable)."""
+    key = tuple((p["tile"], None if p["join"] is None else tuple(p["join"]))
+                for p in placements)
+    found = info.maps.get(key)
+    if found is None:
+        if len(info.maps) >= MAP_CACHE_SIZE:
+            info.maps.clear()
+        found = info.maps[key] = SectorMap.from_json(placements, info.tiles_by_id)
+    return found
+
+
+def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
+                rng: random.Random) -> CampaignState:
+    """A new state consistent with ``view`` (``state.view(seat)``), hidden parts drawn with
+    ``rng`` (module docstring). The engine's ``Game.determinize`` then sets the pending war
+    cards and a fresh chance seed.
+
+    Raises:
+        ParameterError: if the view names more cards of a kind than the deck holds, or its
+            sizes do not add up to the deck.
+    """
+    info = _info(game)
+    by_name = info.by_name
+    used = dict.fromkeys(info.names, 0)
+    seat = view["seat"]
+    n = game.players
+
+    def take(name: str) -> int:
+        k = used[name]
+        ids = by_name[name]
+        if k >= len(ids):
+            raise ParameterError(f"the view shows more {name} cards than the deck holds")
+        used[name] = k + 1
+        return ids[k]
+
+    state = CampaignState.__new__(CampaignState)
+    state.game = game
+    state.seed = 0
+    state._rng = None
+    state._pending = {}
+    state._legal = None
+
+    players = view["players"]
+    tableaus = []
+    incoming, unrest, vp, bag, supply = [], [], [], [], []
+    for p in players:
+        rows = []
+        for c in p["tableau"]:
+            cubes = c["cubes"]
+            rows.append([take(c["card"]), cubes[G], cubes[R], cubes[B], int(c["tapped"]),
+                         int(c["laid"]), int(c["harvest"])])
+        tableaus.append(rows)
+        inc = p["incoming"]
+        incoming.append([inc[G], inc[R], inc[B]])
+        unrest.append(p["unrest"])
+        vp.append(p["vp"])
+        bag.append(p["bag"])
+        supply.append(p["supply"])
+    discard = [take(name) for name in view["discard"]]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[seat] = [take(name) for name in view["hand"]]
+
+    # The unseen cards, shuffled, then dealt: the other hands, then the deck.
+    unseen = [i for name, ids in by_name.items() for i in ids[used[name]:]]
+    rng.shuffle(unseen)
+    at = 0
+    for s in range(n):
+        if s != seat:
+            size = players[s]["hand_size"]
+            hands[s] = unseen[at:at + size]
+            at += size
+    deck = unseen[at:]
+    if len(deck) != view["deck_size"]:
+        raise ParameterError(f"the view's deck size {view['deck_size']} does not match the "
+                             f"{len(deck)} cards it leaves unseen")
+
+    sector_map = _sector_map(info, view["map"])
+    tile_index = info.tile_index
+    explore = view["explore"]
+    drawn = None if explore is None else tile_index[explore["tile"]]
+    out = {tile_index[p["tile"]] for p in view["map"]}
+    if drawn is not None:
+        out.add(drawn)
+    tile_deck = [i for i in range(len(tile_index)) if i not in out]
+    rng.shuffle(tile_deck)
+
+    war = view["war"]
+    cubes_in, cubes_out, mig_out = view["cubes_in"], view["cubes_out"], view["migrated_out"]
+    winners = view["winners"]
+    migrating = view["migrating"]
+
+    state.map = sector_map
+    state.tile_deck = tile_deck
+    state.deck = deck
+    state.discard = discard
+    state.hands = hands
+    state.tableaus = tableaus
+    state.incoming = incoming
+    state.unrest = unrest
+    state.vp = vp
+    state.bag = bag
+    state.supply = supply
+    state.standing = dict(view["standing"])
+    state.stacks = {p: list(s) for p, s in view["stacks"].items()}
+    state.active = view["active"]
+    state.step = view["step"]
+    state.turns = view["turns"]
+    state.owed = view["owed"]
+    state.mig_pos = -1 if migrating is None else migrating
+    state.mig_out = [mig_out[G], mig_out[R], mig_out[B]]
+    state.war = None if war is None else [war["kind"], war["point"], war["attacker"],
+                                          war["defender"]]
+    state.explore_at = None if explore is None else explore["at"]
+    state.drawn_tile = drawn
+    state.trigger = view["trigger"]
+    state.last_seat = view["last_seat"]
+    state.cubes_in = [cubes_in[G], cubes_in[R], cubes_in[B]]
+    state.cubes_out = [cubes_out[G], cubes_out[R], cubes_out[B]]
+    state.events = [tuple(e) for e in view["events"]]
+    state.winners_ = None if winners is None else tuple(winners)
+    state.truncated = view["truncated"]
+    state._acting = tuple(view["acting"])
+    return state

@@ -1,0 +1,186 @@
+"""The skill ladder: how much playing better pays in a design (issue 7).
+
+A ladder is a list of bot tiers from weak to strong, by default ``random``, the game's
+``heuristic`` and ISMCTS at doubling budgets (``ismcts-50`` ... ``ismcts-800``). Each tier
+plays the tier below it on the same game seeds:
+
+- competitive games: one seat of the upper tier against ``players - 1`` seats of the lower
+  tier, the upper seat rotated over every seat (game ``i`` puts it in seat ``i % players``, the
+  playtest runner's rotation). The upper tier's *win share* (its return, ties shared, X-6) is
+  compared with the fair share ``1 / players``; the step *pays* when the lower bound of its 95%
+  Wilson interval is above the fair share. One strong seat among weaker ones is the question a
+  designer asks ("does a good player win here?"), and it keeps a clean baseline at every seat
+  count.
+- cooperative games: each tier plays as the whole team on the same seeds; a step pays when the
+  95% interval of the difference of the two team win rates (Newcombe's hybrid score interval)
+  lies above zero.
+
+The skill-depth summary counts how many search doublings still pay, in the spirit of Ludii's
+SkillTrace (a bot with twice the search against its weaker self): a design where every
+doubling pays rewards thinking; one where none does is close to a game of luck.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from scipy.stats import norm
+
+from meeple.engine.errors import ParameterError
+from meeple.engine.game import Game
+from meeple.lab.runner import run_playtest
+from meeple.lab.stats import CONFIDENCE
+
+#: Default ISMCTS budgets (iterations per decision) of the ladder's search tiers.
+BUDGETS = (50, 100, 200, 400, 800)
+LADDER_FORMAT = "meeple-ladder/1"
+
+
+def default_tiers(game: Game, budgets: Sequence[int] = BUDGETS, rollout: str = "") -> list[str]:
+    """``random``, the game's ``heuristic`` if it has one, then ``ismcts-<b>`` per budget
+    (``ismcts-<b>-<rollout>`` when a rollout bot is named)."""
+    tiers = ["random"]
+    if "heuristic" in game.bot_factories():
+        tiers.append("heuristic")
+    suffix = f"-{rollout}" if rollout and rollout != "random" else ""
+    return tiers + [f"ismcts-{b}{suffix}" for b in budgets]
+
+
+def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of ``successes / n``; ``successes`` may be fractional (shared
+    wins count as fractions of a win).
+
+    Raises:
+        ValueError: if ``n < 1`` or ``successes`` is outside ``[0, n]``.
+    """
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}, {n}")
+    z = float(norm.ppf(0.5 + confidence / 2))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def difference_interval(k1: float, n1: int, k2: float, n2: int,
+                        confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (from the two Wilson
+    intervals; Newcombe 1998, method 10)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, confidence)
+    l2, u2 = wilson(k2, n2, confidence)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
+               on_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play every step of the ladder and summarise it.
+
+    Args:
+        game: the game spec.
+        tiers: bot names from weakest to strongest (at least two).
+        games: games per step (competitive) or per tier (cooperative), >= 1.
+        seed: the playtest seed; every step uses the same game seeds.
+        jobs: worker processes (0: one per core).
+        on_progress: called with the number of games just finished.
+    Returns:
+        The ladder as JSON-compatible data: ``format``, ``game``, ``variant``, ``players``,
+        ``params``, ``seed``, ``games``, ``cooperative``, ``tiers``, ``steps`` (one per
+        adjacent pair: ``upper``, ``lower``, the measure and its interval, ``pays``,
+        ``seconds``), ``team`` (cooperative: each tier's team win rate) and ``depth`` (the
+        skill-depth summary, see :func:`skill_depth`).
+    Raises:
+        ParameterError: for fewer than two tiers, a repeated tier, an unknown bot or games < 1.
+    """
+    if len(tiers) < 2:
+        raise ParameterError("a ladder needs at least two tiers")
+    if len(set(tiers)) != len(tiers):
+        raise ParameterError(f"ladder tiers repeat: {', '.join(tiers)}")
+    players = game.players
+    coop = game.capabilities.cooperative
+    out: dict[str, Any] = {
+        "format": LADDER_FORMAT, **game.spec(), "seed": seed, "games": games,
+        "cooperative": coop, "tiers": list(tiers), "steps": [],
+    }
+    if coop:
+        team: dict[str, dict[str, Any]] = {}
+        for tier in tiers:
+            results, elapsed = run_playtest(game, [tier], games, seed, jobs,
+                                            on_progress=on_progress)
+            wins = sum(1 for r in results if _team_won(r))
+            low, high = wilson(wins, games)
+            team[tier] = {"wins": wins, "games": games, "rate": wins / games,
+                          "ci": [low, high], "seconds": elapsed,
+                          "mean_length": sum(r["length"] for r in results) / games}
+        out["team"] = team
+        for lower, upper in zip(tiers, tiers[1:], strict=False):
+            lo, hi = difference_interval(team[upper]["wins"], games, team[lower]["wins"], games)
+            out["steps"].append({
+                "upper": upper, "lower": lower, "games": games,
+                "upper_rate": team[upper]["rate"], "lower_rate": team[lower]["rate"],
+                "difference": team[upper]["rate"] - team[lower]["rate"], "ci": [lo, hi],
+                "pays": lo > 0, "seconds": team[upper]["seconds"],
+            })
+    else:
+        fair = 1.0 / players
+        for lower, upper in zip(tiers, tiers[1:], strict=False):
+            lineup = [upper] + [lower] * (players - 1)
+            results, elapsed = run_playtest(game, lineup, games, seed, jobs,
+                                            on_progress=on_progress)
+            share = 0.0
+            for r in results:
+                share += r["returns"][r["bots"].index(upper)]
+            low, high = wilson(share, games)
+            out["steps"].append({
+                "upper": upper, "lower": lower, "games": games, "upper_share": share / games,
+                "fair_share": fair, "ci": [low, high], "pays": low > fair,
+                "truncated": sum(1 for r in results if r["truncated"]) / games,
+                "mean_length": sum(r["length"] for r in results) / games,
+                "seconds": elapsed,
+            })
+    out["depth"] = skill_depth(out["steps"])
+    return out
+
+
+def _team_won(result: dict[str, Any]) -> bool:
+    outcome = result.get("outcome") or {}
+    if "team_win" in outcome:
+        return bool(outcome["team_win"])
+    return max(result["returns"]) > 0
+
+
+def skill_depth(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The skill-depth summary of ladder ``steps``.
+
+    Returns:
+        ``{"reached": the strongest tier reached by an unbroken chain of paying steps from the
+        bottom, "paying_steps": how many steps pay, "search_doublings": steps between two
+        ``ismcts`` tiers, "paying_doublings": how many of those pay, "text": one sentence}``.
+    """
+    reached = steps[0]["lower"] if steps else None
+    for step in steps:
+        if not step["pays"]:
+            break
+        reached = step["upper"]
+    doublings = [s for s in steps if s["lower"].startswith("ismcts") and
+                 s["upper"].startswith("ismcts")]
+    paying = [s for s in doublings if s["pays"]]
+    first_search = next((s for s in steps if s["upper"].startswith("ismcts")
+                         and not s["lower"].startswith("ismcts")), None)
+    parts = []
+    if first_search is not None:
+        parts.append(f"{first_search['upper']} {'beats' if first_search['pays'] else 'does not clearly beat'} "
+                     f"{first_search['lower']}")
+    if doublings:
+        parts.append(f"{len(paying)} of {len(doublings)} search-budget steps pay")
+        last = next((s for s in reversed(doublings) if s["pays"]), None)
+        parts.append(f"the last that pays is {last['lower']} -> {last['upper']}" if last
+                     else "no budget step pays")
+    parts.append(f"an unbroken chain of paying steps reaches {reached}")
+    return {"reached": reached, "paying_steps": sum(1 for s in steps if s["pays"]),
+            "search_doublings": len(doublings), "paying_doublings": len(paying),
+            "text": "; ".join(parts) + "."}

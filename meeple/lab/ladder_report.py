@@ -1,0 +1,156 @@
+"""The ladder's part of the report: a terminal table, a plot and an HTML section.
+
+Everything reads the dict made by :func:`meeple.lab.ladder.run_ladder` (``ladder.json``).
+``meeple ladder`` writes the ladder's own page; a playtest report written into a directory that
+holds a ``ladder.json`` carries the same section (see :func:`meeple.lab.report.write_report`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.ticker import PercentFormatter
+from rich.table import Table
+
+LADDER_JSON = "ladder.json"
+LADDER_PLOT = "ladder.png"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _rows(ladder: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Column headers and one row per step, shared by the terminal and the HTML table."""
+    if ladder["cooperative"]:
+        headers = ("step", "team win (upper)", "team win (lower)", "difference", "95% CI",
+                   "pays")
+        rows = [(f"{s['upper']} vs {s['lower']}", _pct(s["upper_rate"]), _pct(s["lower_rate"]),
+                 f"{100 * s['difference']:+.1f} pts",
+                 f"{100 * s['ci'][0]:+.1f} .. {100 * s['ci'][1]:+.1f}",
+                 "yes" if s["pays"] else "no") for s in ladder["steps"]]
+    else:
+        headers = ("step", "upper's win share", "95% CI", "fair share", "pays", "truncated")
+        rows = [(f"1 × {s['upper']} vs {ladder['players'] - 1} × {s['lower']}",
+                 _pct(s["upper_share"]), f"{_pct(s['ci'][0])} .. {_pct(s['ci'][1])}",
+                 _pct(s["fair_share"]), "yes" if s["pays"] else "no", _pct(s["truncated"]))
+                for s in ladder["steps"]]
+    return headers, rows
+
+
+def ladder_table(ladder: Mapping[str, Any]) -> Table:
+    """The ladder as a rich table, one row per step, with the depth summary as caption."""
+    headers, rows = _rows(ladder)
+    table = Table(title=f"{ladder['game']} ({ladder['variant']}, {ladder['players']} players): "
+                        f"skill ladder, {ladder['games']} games per step",
+                  caption=ladder["depth"]["text"])
+    for h in headers:
+        table.add_column(h)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def ladder_plot(ladder: Mapping[str, Any]) -> bytes:
+    """PNG: competitive, each step's upper win share with its 95% interval against the fair
+    share; cooperative, each tier's team win rate with its interval."""
+    from meeple.lab.report import _BLUE, _GREY, _INK, _new_figure, _png
+
+    fig, ax = _new_figure()
+    if ladder["cooperative"]:
+        labels = list(ladder["team"])
+        rates = np.array([ladder["team"][t]["rate"] for t in labels])
+        lows = np.array([ladder["team"][t]["ci"][0] for t in labels])
+        highs = np.array([ladder["team"][t]["ci"][1] for t in labels])
+        colours = [_BLUE] * len(labels)
+        ax.set_ylabel("team win rate")
+    else:
+        steps = ladder["steps"]
+        labels = [f"{s['upper']}\nvs {s['lower']}" for s in steps]
+        rates = np.array([s["upper_share"] for s in steps])
+        lows = np.array([s["ci"][0] for s in steps])
+        highs = np.array([s["ci"][1] for s in steps])
+        colours = [_BLUE if s["pays"] else _GREY for s in steps]
+        fair = steps[0]["fair_share"]
+        ax.axhline(fair, color=_INK, linestyle="--", linewidth=1.4,
+                   label=f"fair share {_pct(fair)}")
+        ax.set_ylabel("win share of the upper tier's seat")
+    x = np.arange(len(labels))
+    yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
+    ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6, yerr=yerr,
+           capsize=6, error_kw={"ecolor": _INK, "elinewidth": 1.4}, label="95% Wilson CI")
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.legend(loc="upper left", frameon=False, fontsize=9)
+    return _png(fig)
+
+
+def ladder_section(ladder: Mapping[str, Any], png: bytes) -> str:
+    """The ladder as an HTML section (heading, depth summary, table, plot)."""
+    from meeple.lab.report import _table
+
+    e = html.escape
+    headers, rows = _rows(ladder)
+    if ladder["cooperative"]:
+        how = ("Each tier plays as the whole team on the same seeds; a step pays when the 95% "
+               "interval (Newcombe) of the difference in team win rate lies above zero.")
+    else:
+        how = ("One seat of the upper tier plays the others of the tier below, rotated over "
+               "every seat on the same seeds; a step pays when the lower end of the 95% Wilson "
+               "interval of its win share (ties shared) is above the fair share.")
+    return f"""<h2>Skill ladder</h2>
+<p class="verdict">{e(ladder['depth']['text'])}</p>
+{_table(headers, rows)}
+<p class="note">{e(how)} {ladder['games']} games per step, seed {ladder['seed']}.</p>
+<figure><img alt="{LADDER_PLOT}" src="data:image/png;base64,{base64.b64encode(png).decode()}">
+<figcaption>{e('Win share of each step (blue: pays) with 95% intervals.' if not
+              ladder['cooperative'] else 'Team win rate of each tier with 95% intervals.')}
+</figcaption></figure>"""
+
+
+def read_ladder(out_dir: Path) -> dict[str, Any] | None:
+    """The ``ladder.json`` in ``out_dir``, or None when there is none."""
+    path = Path(out_dir) / LADDER_JSON
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
+    """Write ``ladder.json``, ``ladder.png`` and ``report.html`` into ``out_dir``.
+
+    The report is the playtest report of that directory with the ladder section added when a
+    playtest was written there before (``summary.json`` and ``results.jsonl``), else a page
+    with the ladder alone. Returns the report's path.
+    """
+    from meeple.lab.report import _CSS, write_report
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / LADDER_JSON).write_text(json.dumps(ladder, indent=2) + "\n")
+    summary_path, results_path = out_dir / "summary.json", out_dir / "results.jsonl"
+    if summary_path.exists() and results_path.exists():
+        summary = json.loads(summary_path.read_text())
+        if summary.get("game") == ladder["game"]:
+            results = [json.loads(line) for line in results_path.read_text().splitlines()
+                       if line.strip()]
+            return write_report(summary, results, out_dir)
+    png = ladder_plot(ladder)
+    (out_dir / LADDER_PLOT).write_bytes(png)
+    title = html.escape(f"{ladder['game']} skill ladder")
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{_CSS}</style></head>
+<body><h1>{title}</h1>
+<p class="run">{html.escape(f"{ladder['variant']}, {ladder['players']} players, tiers: "
+                            + ', '.join(ladder['tiers']))}</p>
+{ladder_section(ladder, png)}
+</body></html>
+"""
+    path = out_dir / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,132 @@
+"""The skill ladder: its statistics, its summary, its files and its command."""
+
+from __future__ import annotations
+
+import json
+
+import examples.pig  # noqa: F401  (registers "pig")
+import pytest
+from scipy.stats import binomtest
+from typer.testing import CliRunner
+
+from meeple.cli import app
+from meeple.engine.errors import ParameterError
+from meeple.engine.registry import load_game
+from meeple.lab.ladder import (
+    default_tiers,
+    difference_interval,
+    run_ladder,
+    skill_depth,
+    wilson,
+)
+from meeple.lab.ladder_report import write_ladder
+from tests.coop_example import CoopExample, registered
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (57, 200)])
+def test_wilson_matches_scipy_for_whole_counts(k: int, n: int) -> None:
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-9)
+
+
+def test_wilson_of_shared_wins_lies_between_its_neighbours() -> None:
+    low, high = wilson(4.5, 10)
+    assert wilson(4, 10)[0] < low < wilson(5, 10)[0]
+    assert wilson(4, 10)[1] < high < wilson(5, 10)[1]
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_difference_interval_brackets_the_difference() -> None:
+    low, high = difference_interval(40, 50, 20, 50)
+    assert low < 0.4 < high and low > 0
+    low, high = difference_interval(25, 50, 25, 50)
+    assert low < 0 < high
+
+
+def _step(lower: str, upper: str, pays: bool) -> dict:
+    return {"lower": lower, "upper": upper, "pays": pays}
+
+
+def test_skill_depth_counts_paying_budget_steps_and_the_unbroken_chain() -> None:
+    steps = [_step("random", "heuristic", True), _step("heuristic", "ismcts-50", True),
+             _step("ismcts-50", "ismcts-100", True), _step("ismcts-100", "ismcts-200", False),
+             _step("ismcts-200", "ismcts-400", True)]
+    depth = skill_depth(steps)
+    assert depth["reached"] == "ismcts-100"
+    assert (depth["search_doublings"], depth["paying_doublings"]) == (3, 2)
+    assert depth["paying_steps"] == 4
+    assert "ismcts-50 beats heuristic" in depth["text"]
+    assert "ismcts-200 -> ismcts-400" in depth["text"]
+    assert skill_depth([_step("random", "heuristic", False)])["reached"] == "random"
+
+
+def test_default_tiers() -> None:
+    game = load_game("damocles")
+    assert default_tiers(game, (10, 20)) == ["random", "heuristic", "ismcts-10", "ismcts-20"]
+    assert default_tiers(load_game("pig"), (5,), "heuristic") == ["random", "ismcts-5-heuristic"]
+
+
+def test_competitive_ladder_on_pig() -> None:
+    game = load_game("pig")
+    ladder = run_ladder(game, ["random", "ismcts-60"], games=30, seed=2)
+    (step,) = ladder["steps"]
+    assert step["fair_share"] == 0.5 and step["games"] == 30
+    low, high = step["ci"]
+    assert low <= step["upper_share"] <= high
+    assert step["pays"] == (low > 0.5)
+    assert step["upper_share"] > 0.6, "search should beat random play at pig"
+    assert ladder["depth"]["reached"] == ("ismcts-60" if step["pays"] else "random")
+    json.dumps(ladder)  # JSON-compatible
+    with pytest.raises(ParameterError):
+        run_ladder(game, ["random"], games=4)
+    with pytest.raises(ParameterError):
+        run_ladder(game, ["random", "random"], games=4)
+
+
+def test_cooperative_ladder_compares_team_win_rates(tmp_path) -> None:
+    game = CoopExample(players=2)
+    ladder = run_ladder(game, ["random", "worker"], games=40, seed=0)
+    team = ladder["team"]
+    assert set(team) == {"random", "worker"}
+    (step,) = ladder["steps"]
+    assert step["difference"] == pytest.approx(team["worker"]["rate"] - team["random"]["rate"])
+    assert step["ci"][0] <= step["difference"] <= step["ci"][1]
+    report = write_ladder(ladder, tmp_path)
+    page = report.read_text()
+    assert "Skill ladder" in page and "team win" in page
+    assert (tmp_path / "ladder.png").stat().st_size > 1000
+
+
+def test_ladder_command_writes_json_and_report_section(tmp_path) -> None:
+    out = tmp_path / "lad"
+    result = CliRunner().invoke(app, ["ladder", "damocles", "--players", "2", "--tiers",
+                                      "random,heuristic", "--games", "6", "--jobs", "1",
+                                      "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    ladder = json.loads((out / "ladder.json").read_text())
+    assert ladder["tiers"] == ["random", "heuristic"] and len(ladder["steps"]) == 1
+    assert "heuristic vs 1 × random" in result.output or "heuristic" in result.output
+    assert "Skill ladder" in (out / "report.html").read_text()
+    # a playtest written into the same folder keeps the ladder's section in its report
+    result = CliRunner().invoke(app, ["playtest", "damocles", "--players", "2", "--games", "4",
+                                      "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text()
+    assert "Skill ladder" in page and "Win rate by seat" in page
+
+
+def test_ladder_command_refuses_bad_budgets(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["ladder", "damocles", "--budgets", "10,x",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "--budgets" in result.output
+
+
+def test_cooperative_ladder_through_the_command(tmp_path) -> None:
+    with registered():
+        result = CliRunner().invoke(app, ["ladder", "coop-example", "--tiers", "random,worker",
+                                          "--games", "8", "--jobs", "1", "--out",
+                                          str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "ladder.json").read_text())["cooperative"] is True
