@@ -6,9 +6,14 @@ one-line message with exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import select
+import signal
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,11 +24,13 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
+from rich.text import Text
 
 from meeple.bots import bot_names, make_bot
 from meeple.engine.errors import MeepleError, ParameterError
@@ -129,6 +136,40 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="machine-readable
 
 
 # --------------------------------------------------------------------------------- playtest
+class _RateColumn(ProgressColumn):
+    """Games per second (rich's moving estimate over the last 30 s)."""
+
+    def __init__(self) -> None:
+        super().__init__(table_column=Column(no_wrap=True, min_width=13))
+
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} games/s", style="cyan")
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    _RateColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err_console, disable=quiet, transient=False)
+
+
+def _summarize_run(game: Game, results: list[dict[str, Any]], store: Any) -> dict[str, Any]:
+    """The summary of a stored run's ``results`` (the store's config and sessions give the
+    bots, seed, wall time and jobs)."""
+    from meeple.lab.stats import summarize
+
+    sessions = store.run.get("sessions") or [{}]
+    summary = summarize(
+        results, game=game.name, variant=game.variant, players=game.players,
+        params=dict(game.params), seed=store.run["seed"], bots=list(store.run["bots"]),
+        seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
+        elapsed_seconds=store.elapsed_seconds(), jobs=int(sessions[-1].get("jobs", 1)),
+        cooperative=game.capabilities.cooperative,
+    )
+    summary["score"]["name"] = type(game).score_name
+    return summary
+
+
 @app.command()
 def playtest(
     game_name: GameArg,
@@ -139,18 +180,29 @@ def playtest(
         "game's playtest line-up, random for most games)")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     seed: SeedOpt = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="workers; 0 = all cores")] = 0,
+    backend: Annotated[str, typer.Option(
+        "--backend", help="process (a local process pool) or ray (Ray tasks; pip install "
+        "'meeple\\[ray]')")] = "process",
+    address: Annotated[str | None, typer.Option(
+        "--address", help="an existing Ray cluster's address (--backend ray; default: start "
+        "a local one)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
         "playtest-out"),
     param: ParamOpt = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="go on with the interrupted run stored in --out (same options), "
+        "playing only the games it lacks")] = False,
     records: Annotated[bool, typer.Option(
         "--records/--no-records", help="also write every game's record to records.jsonl")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ):
-    """Run bot games and write summary.json, results.jsonl and report.html to --out."""
-    from meeple.lab.report import summary_table, write_report
+    """Run bot games, store them under --out/records (Parquet), and write summary.json,
+    results.jsonl and report.html to --out."""
+    from meeple.lab.backends import check_backend, resolve_jobs
+    from meeple.lab.report import summary_table
     from meeple.lab.runner import run_playtest
-    from meeple.lab.stats import summarize
+    from meeple.lab.store import RUN_JSON, RunStore, run_config
 
     try:
         game = _load(game_name, variant, players, param)
@@ -161,27 +213,52 @@ def playtest(
             raise ParameterError(f"--games {n_games} must be at least 1")
         if jobs < 0:
             raise ParameterError(f"--jobs {jobs} must be 0 (all cores) or more")
+        workers = resolve_jobs(jobs)
+        if backend not in ("process", "ray"):
+            raise ParameterError(f"--backend {backend!r} must be process or ray")
+        check_backend(backend, address)
         _make_dir(out, "--out")
         if n_games % game.players:
             err_console.print(f"[yellow]note:[/] {n_games} games is not a multiple of "
                               f"{game.players} seats; seat rotation will be uneven")
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=err_console,
-                      disable=quiet, transient=False) as progress:
-            task = progress.add_task(f"{game.name} ({game.variant})", total=n_games)
-            results, elapsed = run_playtest(
-                game, bot_list, n_games, seed, jobs,
-                records_path=out / "records.jsonl" if records else None,
-                on_progress=lambda k: progress.advance(task, k),
-            )
-        summary = summarize(
-            results, game=game.name, variant=game.variant, players=game.players,
-            params=dict(game.params), seed=seed, bots=bot_list,
-            seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
-            elapsed_seconds=elapsed, jobs=jobs, cooperative=game.capabilities.cooperative,
-        )
-        summary["score"]["name"] = type(game).score_name
+        config = run_config(game, bot_list, n_games, seed)
+        if resume:
+            store = RunStore.resume(out, config)
+        else:
+            if (out / RUN_JSON).exists():
+                err_console.print(f"[yellow]note:[/] replacing the run stored in {out} "
+                                  "(--resume goes on with it instead)")
+            store = RunStore.create(out, config)
+        stored = store.count()
+        played = 0
+
+        def advance(k: int) -> None:
+            nonlocal played
+            played += k
+            progress.advance(task, k)
+
+        start = time.perf_counter()
+        with _progress(quiet) as progress, _sigterm_as_interrupt():
+            task = progress.add_task(f"{game.name} ({game.variant})", total=n_games,
+                                     completed=stored)
+            try:
+                results, _ = run_playtest(
+                    game, bot_list, n_games, seed, jobs, store=store, backend=backend,
+                    address=address,
+                    records_path=out / "records.jsonl" if records else None,
+                    on_progress=advance,
+                )
+            except KeyboardInterrupt:
+                store.add_session(games_played=played, elapsed_seconds=time.perf_counter()
+                                  - start, jobs=workers, backend=backend)
+                progress.stop()
+                err_console.print(
+                    f"[yellow]interrupted:[/] {store.count()} of {n_games} games are stored in "
+                    f"{out / 'records'}; go on with the same command and --resume")
+                raise typer.Exit(code=130) from None
+        store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
+                          jobs=workers, backend=backend)
+        summary = _summarize_run(game, results, store)
     except MeepleError as exc:
         raise _fail(str(exc)) from None
     try:
@@ -189,74 +266,69 @@ def playtest(
         with (out / "results.jsonl").open("w") as fh:
             for r in results:
                 fh.write(json.dumps(r) + "\n")
-        report = write_report(summary, results, out)
+        report = _write_report(summary, results, out)
     except OSError as exc:
         raise _fail(f"cannot write the results to {out}: {exc.strerror or exc}") from None
     console.print(summary_table(summary))
-    console.print(f"wrote {out / 'summary.json'}, {out / 'results.jsonl'}, {report}"
+    console.print(f"wrote {out / 'summary.json'}, {out / 'results.jsonl'}, {report}, "
+                  f"{out / 'records'} ({len(store.parts())} Parquet parts)"
                   + (f", {out / 'records.jsonl'}" if records else ""))
 
 
-# ----------------------------------------------------------------------------------- ladder
+def _write_report(summary: dict[str, Any], results: list[dict[str, Any]], out: Path) -> Path:
+    from meeple.lab.report import write_report
+
+    return write_report(summary, results, out)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises KeyboardInterrupt (so a killed run stores what it
+    finished); only in the main thread, where signal handlers can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# ----------------------------------------------------------------------------------- report
 @app.command()
-def ladder(
-    game_name: GameArg,
-    variant: VariantOpt = None,
-    players: PlayersOpt = None,
-    n_games: Annotated[int, typer.Option(
-        "--games", "-n", help="games per step (per tier in a cooperative game)")] = 60,
-    budgets: Annotated[str, typer.Option(
-        "--budgets", help="ISMCTS iterations per decision of the search tiers, comma-separated")
-    ] = "50,100,200,400,800",
-    rollout: Annotated[str, typer.Option(
-        "--rollout", help="rollout policy of the search tiers: random or a bot of the game")
-    ] = "random",
-    tiers: Annotated[str | None, typer.Option(
-        "--tiers", help="explicit tiers, weakest first, comma-separated (replaces the default "
-        "random, heuristic, ismcts-BUDGET...)")] = None,
-    seed: SeedOpt = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 0,
-    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
-        "ladder-out"),
-    param: ParamOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+def report(
+    directory: Annotated[Path, typer.Argument(help="a playtest's --out directory")],
 ):
-    """Play a skill ladder (each tier against the tier below) and write ladder.json and the
-    report's ladder section to --out."""
-    from meeple.lab.ladder import default_tiers, run_ladder
-    from meeple.lab.ladder_report import ladder_table, write_ladder
+    """Rebuild summary.json and report.html from the games stored in DIRECTORY (no play)."""
+    from meeple.lab.report import summary_table
+    from meeple.lab.store import RunStore
 
     try:
-        game = _load(game_name, variant, players, param)
-        if tiers is not None:
-            tier_list = _bots(tiers, game)
-        else:
-            try:
-                sizes = [int(b) for b in budgets.split(",")]
-            except ValueError:
-                raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
-                                     "50,100,200") from None
-            tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
-        if n_games < 1:
-            raise ParameterError(f"--games {n_games} must be at least 1")
-        if seed < 0 or jobs < 0:
-            raise ParameterError("--seed and --jobs must be non-negative")
-        _make_dir(out, "--out")
-        steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=err_console, disable=quiet) as progress:
-            task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
-            result = run_ladder(game, tier_list, n_games, seed, jobs,
-                                on_progress=lambda k: progress.advance(task, k))
+        store = RunStore.open(directory)
+        config = store.config
+        game = load_game(config["game"], variant=config["variant"],
+                         players=config["players"], **config["params"])
+        results = store.read_results()
+        if not results:
+            raise ParameterError(f"{directory} has no stored games yet")
+        if len(results) < config["games"]:
+            err_console.print(f"[yellow]note:[/] {len(results)} of {config['games']} games "
+                              "are stored (an interrupted run; --resume finishes it)")
+        summary = _summarize_run(game, results, store)
     except MeepleError as exc:
         raise _fail(str(exc)) from None
     try:
-        report = write_ladder(result, out)
+        (directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        path = _write_report(summary, results, directory)
     except OSError as exc:
-        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
-    console.print(ladder_table(result))
-    console.print(f"wrote {out / 'ladder.json'}, {report}")
+        raise _fail(f"cannot write the report to {directory}: {exc.strerror or exc}") from None
+    console.print(summary_table(summary))
+    console.print(f"wrote {directory / 'summary.json'}, {path} from {len(results)} stored games")
 
 
 # ------------------------------------------------------------------------------------- play
@@ -336,9 +408,11 @@ def _read_line(prompt: str, timeout: float | None = None) -> str:
 # ----------------------------------------------------------------------------------- replay
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="a record (.json) or records file (.jsonl)")],
+    file: Annotated[Path, typer.Argument(
+        help="a record (.json), a records file (.jsonl) or a playtest's --out directory")],
     index: Annotated[int, typer.Option(
-        "--index", "-i", help="which line of a .jsonl records file")] = 0,
+        "--index", "-i", help="which line of a .jsonl records file, or which game (its "
+        "index) of a playtest directory")] = 0,
     show: Annotated[bool, typer.Option("--show", help="print the spectator view at the end")]
     = False,
 ):
@@ -346,7 +420,11 @@ def replay_command(
     try:
         if not file.exists():
             raise ParameterError(f"no such file: {file}")
-        if file.suffix == ".jsonl":
+        if file.is_dir():
+            from meeple.lab.store import RunStore
+
+            rec = RunStore.open(file).record(index)
+        elif file.suffix == ".jsonl":
             lines = file.read_text().splitlines()
             if not 0 <= index < len(lines):
                 raise ParameterError(f"--index {index} out of range 0..{len(lines) - 1}")
@@ -367,8 +445,15 @@ def replay_command(
                   f"{winners}; {verified} (digest {state.digest()[:16]})")
 
 
+# The experiment commands (ladder, compare, sweep) live in meeple/cli_lab.py and register
+# themselves on ``app`` when imported.
+from meeple import cli_lab  # noqa: E402,F401
+
+
 def main() -> None:  # pragma: no cover - console entry
-    app()
+    from meeple.cli import app as registered  # the imported module's app, also under -m
+
+    registered()
 
 
 if __name__ == "__main__":  # pragma: no cover

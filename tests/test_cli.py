@@ -272,3 +272,137 @@ def test_ozymandias_market_is_playable_from_the_terminal_and_playtests(tmp_path)
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     assert summary["game"] == "ozymandias-market" and summary["length"]["unit"] == "rounds"
+
+
+# ------------------------------------------------------- stored records, report, --resume
+def _results_without_seconds(path):
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_playtest_stores_every_game_as_parquet_with_its_run(playtest_dir):
+    from meeple.lab.store import connect
+
+    run = json.loads((playtest_dir / "run.json").read_text())
+    assert (run["game"], run["seed"], run["games"], run["bots"]) == (
+        GAME, 7, 40, ["heuristic", "random"])
+    assert len(run["sessions"]) == 1 and run["sessions"][0]["games_played"] == 40
+    assert list((playtest_dir / "records").glob("part-*.parquet"))
+    con = connect(playtest_dir)
+    assert con.sql('select count(*), count(distinct "index") from games').fetchall() == [
+        (40, 40)]
+    assert con.sql("select count(*) from (select unnest(bots) as b from games) "
+                   "where b = 'heuristic'").fetchall() == [(80,)]
+
+
+def test_jobs_1_gives_the_same_results_as_the_default_all_cores(tmp_path, playtest_dir):
+    out = tmp_path / "serial"
+    result = invoke("playtest", GAME, "--games", "40", "--bots", "heuristic,random",
+                    "--seed", "7", "--out", str(out), "--jobs", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert _results_without_seconds(out / "results.jsonl") == \
+        _results_without_seconds(playtest_dir / "results.jsonl")
+
+
+def test_report_rebuilds_the_summary_and_page_from_the_store_without_playing(
+        tmp_path, playtest_dir, monkeypatch):
+    import shutil
+
+    import meeple.engine.episode
+    import meeple.lab.runner
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("meeple report must not play")
+
+    monkeypatch.setattr(meeple.lab.runner, "play_one", no_play)
+    monkeypatch.setattr(meeple.engine.episode, "play_episode", no_play)
+    out = tmp_path / "copy"
+    shutil.copytree(playtest_dir, out)
+    (out / "summary.json").unlink()
+    (out / "report.html").unlink()
+    result = invoke("report", str(out))
+    assert result.exit_code == 0, result.output
+    assert "from 40 stored games" in result.output
+    rebuilt = json.loads((out / "summary.json").read_text())
+    assert rebuilt == json.loads((playtest_dir / "summary.json").read_text())
+    assert GAME in (out / "report.html").read_text()
+
+
+def test_replay_of_a_game_stored_in_a_playtest_directory(playtest_dir):
+    result = invoke("replay", str(playtest_dir), "--index", "33")
+    assert result.exit_code == 0, result.output
+    assert "matches the recorded final state" in result.output
+    result = invoke("replay", str(playtest_dir), "--index", "40")
+    assert result.exit_code == 2 and "no stored game 40" in result.output
+
+
+def test_resume_plays_the_missing_games_and_equals_a_straight_run(tmp_path, playtest_dir):
+    """An interruption after 25 games is simulated by keeping only the stored rows 0-24."""
+    import shutil
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "resumed"
+    shutil.copytree(playtest_dir, out)
+    for name in ("summary.json", "results.jsonl", "report.html"):
+        (out / name).unlink()
+    run = json.loads((out / "run.json").read_text())
+    run["sessions"] = []
+    (out / "run.json").write_text(json.dumps(run))
+    table = pq.read_table(list((out / "records").glob("part-*.parquet")))
+    for part in (out / "records").glob("part-*.parquet"):
+        part.unlink()
+    pq.write_table(table.filter(pc.less(table["index"], 25)),
+                   out / "records" / "part-000000000-000000024-25.parquet")
+    result = invoke("playtest", GAME, "--games", "40", "--bots", "heuristic,random",
+                    "--seed", "7", "--out", str(out), "--resume", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert _results_without_seconds(out / "results.jsonl") == \
+        _results_without_seconds(playtest_dir / "results.jsonl")
+    sessions = json.loads((out / "run.json").read_text())["sessions"]
+    assert [s["games_played"] for s in sessions] == [15]
+
+
+def test_resume_refuses_other_options_and_report_needs_a_stored_run(tmp_path, playtest_dir):
+    result = invoke("playtest", GAME, "--games", "40", "--bots", "heuristic,random",
+                    "--seed", "8", "--out", str(playtest_dir), "--resume", "--quiet")
+    assert result.exit_code == 2
+    assert "holds a different run: seed 7 (asked: 8)" in result.output
+    result = invoke("report", str(tmp_path))
+    assert result.exit_code == 2 and "no stored playtest" in result.output
+    result = invoke("playtest", GAME, "--backend", "dask", "--out", str(tmp_path / "x"))
+    assert result.exit_code == 2 and "--backend 'dask' must be process or ray" in result.output
+
+
+def test_a_terminated_playtest_keeps_its_finished_games(tmp_path):
+    """SIGTERM mid-run (a real subprocess): exit 130, the finished games are stored, and the
+    report of the partial run says how many."""
+    import signal
+
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "playtest", GAME, "--games", "400000",
+         "--out", str(out), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not list((out / "records").glob("part-*.parquet")):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and "--resume" in err
+    from meeple.lab.store import RunStore
+
+    store = RunStore.open(out)
+    kept = store.count()
+    assert 0 < kept < 400000
+    assert len(store.finished_indices()) == kept  # each stored game once
+    assert store.run["sessions"][0]["games_played"] == kept
+    result = invoke("report", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"{kept} of 400000 games are stored" in result.output

@@ -262,3 +262,31 @@ def test_progress_in_the_tableau_counts() -> None:
     assert base < fresh < harvested
     state.unrest[0] = 2
     assert expected_vp(state, 0) < fresh
+
+
+def test_mid_intake_values_what_the_cubes_make() -> None:
+    """While a seat distributes its cubes, a harvested tapped card counts the points its
+    cubes and the incoming ones make (it collapses at the end of the intake): taking the
+    intake shows the gain at once, the right cubes keep it, and the collapse realises it."""
+    game = load_game(GAME, players=2)
+    state = game.new_initial_state(0)
+    card = next(i for i, c in enumerate(game.cards) if c.suit == 0 and c.rank == 4)
+    seat = state.active
+    state.tableaus[seat] = [[card, 0, 0, 0, 1, 0, 1]]  # G4, tapped, harvest worker
+    state.incoming[seat] = [4, 0, 0]
+    state._legal = None
+    holding = expected_vp(state, seat)
+    early = state.clone()
+    state.apply_action(game.parse_action("intake", seat))
+    distributing = expected_vp(state, seat)
+    assert distributing > holding + 3
+    for _ in range(3):
+        state.apply_action(game.parse_action("cube G 1", seat))
+        assert expected_vp(state, seat) == pytest.approx(distributing, abs=0.25)
+    state.apply_action(game.parse_action("cube G 1", seat))  # the last cube: it collapses
+    assert state.vp[seat] == 10 and not state.tableaus[seat]  # four gold cubes, cap 4
+    assert expected_vp(state, seat) == pytest.approx(distributing, abs=0.5)
+    early.apply_action(game.parse_action("intake", seat))
+    early.apply_action(game.parse_action("pass", seat))  # collapses with no cube: 0 VP
+    assert early.vp[seat] == 0
+    assert expected_vp(early, seat) < distributing - 9

@@ -83,6 +83,12 @@ class Game(ABC):
     #: default-budget move stays under a second: ``iterations``, ``rollout_depth`` (steps
     #: before the evaluator scores a rollout; None: play to the end), ``exploration``.
     search: ClassVar[Mapping[str, Any]] = {}
+    #: Module name of the game's fixed-size encoding for learning adapters ("" for none). The
+    #: module defines ``action_texts(game) -> Sequence[str]`` (every action text any seat can
+    #: ever take in this game instance, each once, in a stable order), ``observation_shape(game)
+    #: -> tuple[int, ...]`` and ``observation_tensor(game, view) -> Sequence[float] | ndarray``
+    #: (one seat's view as numbers of that shape). See :meth:`action_table`.
+    encoding: ClassVar[str] = ""
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
     timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
@@ -270,6 +276,94 @@ class Game(ABC):
         in 0..1 of its final return at a non-terminal state), imported on demand from the
         ``evaluator`` declaration; None when the game declares none."""
         return _import(self.evaluator) if self.evaluator else None
+
+    # ------------------------------------------------------------ encoding (adapters)
+    def _encoding(self) -> Any:
+        if not self.encoding:
+            raise NotImplementedError(f"{self.name} declares no encoding")
+        return importlib.import_module(self.encoding)
+
+    def action_table(self) -> tuple[str, ...]:
+        """Every action text any seat can ever take in this game instance, in a stable order:
+        the integer action space of the adapters (OpenSpiel, PettingZoo, Gymnasium). An
+        action's code is its text's index; the table depends on the variant, parameters and
+        seat count, never on a state.
+
+        Raises:
+            NotImplementedError: for a game that declares no ``encoding``.
+            RuntimeError: if the game's table repeats a text.
+        """
+        table = self._cache.get("action_table")
+        if table is None:
+            table = tuple(self._encoding().action_texts(self))
+            index = {text: i for i, text in enumerate(table)}
+            if len(index) != len(table):
+                raise RuntimeError(f"{self.name}'s action table repeats a text")
+            self._cache["action_table"] = table
+            self._cache["action_index"] = index
+        return table
+
+    def num_distinct_actions(self) -> int:
+        """The size of :meth:`action_table` (codes are ``0..n-1``)."""
+        return len(self.action_table())
+
+    def action_code(self, action: Action) -> int:
+        """The integer code of ``action``: the index of its text in :meth:`action_table`.
+
+        Raises:
+            ValueError: if the text is not in the table (a gap in the game's table).
+        """
+        self.action_table()
+        code = self._cache["action_index"].get(str(action))
+        if code is None:
+            raise ValueError(f"{self.name}: action {str(action)!r} is not in the action table")
+        return code
+
+    def action_from_code(self, code: int, seat: int) -> Action:
+        """The action of ``seat`` with integer ``code`` (inverse of :meth:`action_code`).
+
+        Raises:
+            ActionParseError: for a code outside ``0..num_distinct_actions()-1``.
+        """
+        table = self.action_table()
+        if type(code) is not int and not hasattr(code, "__index__"):
+            raise ActionParseError(f"action code {code!r} is not an integer")
+        code = int(code)
+        if not 0 <= code < len(table):
+            raise ActionParseError(f"action code {code} is outside 0..{len(table) - 1}")
+        return self.parse_action(table[code], seat)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor`, fixed for this game instance.
+
+        Raises:
+            NotImplementedError: for a game that declares no ``encoding``.
+        """
+        shape = self._cache.get("observation_shape")
+        if shape is None:
+            shape = self._cache["observation_shape"] = tuple(
+                int(n) for n in self._encoding().observation_shape(self))
+        return shape
+
+    def observation_tensor(self, view: Mapping[str, Any]) -> Any:
+        """One seat's view (``State.view(seat)``) as a float32 numpy array of
+        :meth:`observation_shape`: only what that seat may see, since it reads the view.
+
+        Raises:
+            NotImplementedError: for a game that declares no ``encoding``.
+            RuntimeError: if the game's encoding returns another shape.
+        """
+        import numpy as np
+
+        tensor = np.asarray(self._encoding().observation_tensor(self, view), dtype=np.float32)
+        shape = self.observation_shape()
+        if tensor.shape != shape:
+            tensor = tensor.reshape(-1)
+            if tensor.size != int(np.prod(shape)):
+                raise RuntimeError(f"{self.name} encoded a view of {tensor.size} numbers, "
+                                   f"expected shape {shape}")
+            tensor = tensor.reshape(shape)
+        return tensor
 
     def seat_names(self) -> tuple[str, ...]:
         """Display names of the seats, index = seat (default ``Seat 0``, ``Seat 1``, ...)."""

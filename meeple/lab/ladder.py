@@ -1,7 +1,8 @@
 """The skill ladder: how much playing better pays in a design (issue 7).
 
 A ladder is a list of bot tiers from weak to strong, by default ``random``, the game's
-``heuristic`` and ISMCTS at doubling budgets (``ismcts-50`` ... ``ismcts-800``). Each tier
+``heuristic`` and ISMCTS at doubling budgets around the game's default (``default_budgets``:
+an eighth of it up to twice it, e.g. ``ismcts-50`` ... ``ismcts-800`` for 400). Each tier
 plays the tier below it on the same game seeds:
 
 - competitive games: one seat of the upper tier against ``players - 1`` seats of the lower
@@ -33,18 +34,32 @@ from meeple.engine.game import Game
 from meeple.lab.runner import run_playtest
 from meeple.lab.stats import CONFIDENCE
 
-#: Default ISMCTS budgets (iterations per decision) of the ladder's search tiers.
-BUDGETS = (50, 100, 200, 400, 800)
+#: The ladder's search budgets as multiples of the game's default ISMCTS iterations.
+BUDGET_SCALES = (0.125, 0.25, 0.5, 1, 2)
 LADDER_FORMAT = "meeple-ladder/1"
 
 
-def default_tiers(game: Game, budgets: Sequence[int] = BUDGETS, rollout: str = "") -> list[str]:
+def default_budgets(game: Game) -> list[int]:
+    """Doubling ISMCTS budgets (iterations per decision) around the game's default
+    (``Game.search["iterations"]``, else the bot's): ``BUDGET_SCALES`` times it, at least 1,
+    e.g. ``[50, 100, 200, 400, 800]`` for a default of 400."""
+    from meeple.bots.ismcts import DEFAULTS
+
+    base = int(game.search.get("iterations", DEFAULTS["iterations"]))
+    return sorted({max(1, round(base * k)) for k in BUDGET_SCALES})
+
+
+def default_tiers(game: Game, budgets: Sequence[int] | None = None,
+                  rollout: str = "") -> list[str]:
     """``random``, the game's ``heuristic`` if it has one, then ``ismcts-<b>`` per budget
-    (``ismcts-<b>-<rollout>`` when a rollout bot is named)."""
+    (``default_budgets(game)`` when None; ``ismcts-<b>-<rollout>`` when a rollout bot is
+    named, else the game's own search settings)."""
+    if budgets is None:
+        budgets = default_budgets(game)
     tiers = ["random"]
     if "heuristic" in game.bot_factories():
         tiers.append("heuristic")
-    suffix = f"-{rollout}" if rollout and rollout != "random" else ""
+    suffix = f"-{rollout}" if rollout else ""
     return tiers + [f"ismcts-{b}{suffix}" for b in budgets]
 
 

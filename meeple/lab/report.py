@@ -645,7 +645,9 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         loss causes, the team win rate by line-up and survival by seat and bot; its plots come
         with ``loss_causes.png`` (first), and the seat and bot plots show survival. When
         ``out_dir`` holds the same game's ``ladder.json`` (``meeple ladder``), the page also
-        has the skill-ladder section and ``ladder.png``.
+        has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
+        the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
+        plots.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -665,6 +667,9 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         png = ladder_plot(ladder)
         (out_dir / LADDER_PLOT).write_bytes(png)
         page = page.replace("<h2>Run</h2>", ladder_section(ladder, png) + "\n<h2>Run</h2>", 1)
+    from meeple.lab.report_extra import add_diagnostics  # imports this module's helpers
+
+    page = add_diagnostics(page, summary, results, out_dir)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -1,19 +1,21 @@
-"""Running many bot games: seat rotation, per-game seeds, worker processes.
+"""Running many bot games: seat rotation, per-game seeds, workers, stored records.
 
 Game ``i`` of a playtest with seed ``S`` uses the game seed ``derive_seed(S, "game", i)`` and
 bots seeded from the same value, so any single game can be replayed alone, and the results do
-not depend on ``jobs`` (they are returned in game order). Seats rotate: the ``--bots`` list is
-cycled to the seat count, then shifted by ``i % players``, so with a number of games that is a
-multiple of the seat count every bot sits in every seat equally often.
+not depend on ``jobs`` or the backend (they are returned in game order). Seats rotate: the
+``--bots`` list is cycled to the seat count, then shifted by ``i % players``, so with a number
+of games that is a multiple of the seat count every bot sits in every seat equally often.
+
+With a :class:`~meeple.lab.store.RunStore`, games are stored as they finish and a run that was
+interrupted goes on with the games it lacks (``--resume``); since a game depends only on its
+index, the resumed run's games equal an uninterrupted run's.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,9 @@ from meeple.engine.episode import play_episode
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
+from meeple.lab.backends import Backend, make_backend
+from meeple.lab.store import RunStore, result_columns
+from meeple.lab.trace import Trace
 
 
 def seat_bots(bots: Sequence[str], players: int, index: int) -> list[str]:
@@ -45,13 +50,18 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
         ``{"index", "seed", "bots", "winners", "returns", "scores", "length", "truncated",
         "seconds"}``, ``"outcome"`` (the final state's :meth:`~meeple.engine.state.State.outcome`,
         e.g. a cooperative game's ``{"team_win", "cause"}``) when the game gives a non-empty
-        one, and, if ``keep_record``, ``"record"`` (the record's JSON form).
+        one, the per-game trace fields of :meth:`meeple.lab.trace.Trace.finish`
+        (``lead_changes``, ``leader_before_final``, ``eliminations``, ``actions``, ``cards``;
+        a store keeps them in its ``extra`` column) and, if ``keep_record``, ``"record"``
+        (the record's JSON form).
     """
     names = seat_bots(bots, game.players, index)
     gseed = game_seed(seed, index)
     agents = [make_bot(name, game, s, gseed) for s, name in enumerate(names)]
+    trace = Trace(game)
     start = time.perf_counter()
-    state, record = play_episode(game, gseed, agents, meta={"bots": names, "index": index})
+    state, record = play_episode(game, gseed, agents, on_step=trace.on_step,
+                                 meta={"bots": names, "index": index})
     seconds = time.perf_counter() - start
     result = {
         "index": index,
@@ -67,19 +77,44 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
     outcome = state.outcome()
     if outcome:
         result["outcome"] = dict(outcome)
+    result.update(trace.finish(state))
     if keep_record:
         result["record"] = record.to_json()
     return result
 
 
-def _play_chunk(game: Game, bots: Sequence[str], seed: int, indices: range,
+def _play_chunk(game: Game, bots: Sequence[str], seed: int, indices: Sequence[int],
                 keep_record: bool) -> list[dict[str, Any]]:
     return [play_one(game, bots, seed, i, keep_record) for i in indices]
 
 
-def _chunks(games: int, size: int) -> Iterator[range]:
-    for start in range(0, games, size):
-        yield range(start, min(games, start + size))
+def _play_chunk_columns(game: Game, bots: Sequence[str], seed: int,
+                        indices: Sequence[int]) -> dict[str, list[Any]]:
+    """Play ``indices`` and return them as store columns (done in the worker, so the parent
+    only writes Parquet)."""
+    return result_columns(play_one(game, bots, seed, i, True) for i in indices)
+
+
+def _chunks(indices: Sequence[int], size: int) -> list[range]:
+    """Split sorted ``indices`` into ranges of consecutive indices of at most ``size``."""
+    chunks: list[range] = []
+    pos = 0
+    while pos < len(indices):
+        end = pos + 1
+        while end < len(indices) and end - pos < size and indices[end] == indices[end - 1] + 1:
+            end += 1
+        chunks.append(range(indices[pos], indices[end - 1] + 1))
+        pos = end
+    return chunks
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per task: about 16 tasks per worker (for load balance and frequent progress),
+    at most 500 (a few tenths of a second of Four Gods random play) and at least 1; one
+    worker gets about 100 tasks of at most 200 games."""
+    if workers <= 1:
+        return max(1, min(200, games // 100))
+    return max(1, min(500, games // (workers * 16)))
 
 
 def run_playtest(
@@ -91,21 +126,36 @@ def run_playtest(
     *,
     records_path: Path | None = None,
     on_progress: Callable[[int], None] | None = None,
+    store: RunStore | None = None,
+    backend: str = "process",
+    address: str | None = None,
+    flush_rows: int = 5000,
+    flush_seconds: float = 2.0,
 ) -> tuple[list[dict[str, Any]], float]:
-    """Play ``games`` bot games of ``game``, in ``jobs`` worker processes.
+    """Play ``games`` bot games of ``game`` on a backend (``jobs`` workers).
 
     Args:
         game: the game spec (picklable, sent to the workers).
         bots: bot names (``meeple.bots.bot_names(game)``), cycled over the seats.
         games: number of games (>= 1).
         seed: the playtest seed.
-        jobs: worker processes; 1 plays in this process; 0 means one per CPU core.
+        jobs: workers; 1 plays in this process (with the process backend); 0 means one per
+            CPU core.
         records_path: if given, every game's record is written there as JSON lines, in order.
         on_progress: called with the number of games just finished.
+        store: if given (a :class:`~meeple.lab.store.RunStore` whose config is this run's),
+            only the games it does not hold yet are played; they are written to it as Parquet
+            parts (a part whenever ``flush_rows`` games or ``flush_seconds`` seconds have
+            gathered, and the rest when play stops, also on an exception such as Ctrl-C), and
+            the returned results are all the games it holds, read back from it.
+        backend: ``"process"`` (a local process pool) or ``"ray"`` (see
+            :mod:`meeple.lab.backends`); ``address`` is an existing Ray cluster's.
     Returns:
-        ``(results in game order, elapsed wall-clock seconds)``.
+        ``(results in game order, elapsed wall-clock seconds of the play)``; a result is
+        :func:`play_one`'s dict (from a store: as :meth:`RunStore.read_results` reads it back,
+        equal to the played dict without ``record``).
     Raises:
-        ParameterError: for an unknown bot name, games < 1 or jobs < 0.
+        ParameterError: for an unknown bot name or backend, games < 1 or jobs < 0.
     """
     if games < 1:
         raise ParameterError(f"games = {games} must be at least 1")
@@ -115,32 +165,60 @@ def run_playtest(
         raise ParameterError("at least one bot name is needed")
     for name in set(bots):
         make_bot(name, game, 0, 0)  # fail fast, in this process, on an unknown name
-    jobs = jobs or os.cpu_count() or 1
-    keep = records_path is not None
     start = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    if jobs == 1:
-        for chunk in _chunks(games, max(1, min(50, games // 100))):
-            part = _play_chunk(game, bots, seed, chunk, keep)
-            results.extend(part)
-            if on_progress:
-                on_progress(len(part))
+    if store is not None:
+        done = store.finished_indices()
+        todo = [i for i in range(games) if i not in done]
     else:
-        size = max(1, min(200, games // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending = {pool.submit(_play_chunk, game, bots, seed, c, keep) for c in
-                       _chunks(games, size)}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    part = future.result()
+        todo = list(range(games))
+    results: list[dict[str, Any]] = []
+    if todo:  # (a finished run resumed has nothing to play: no workers are started)
+        with make_backend(backend, jobs, address) as runner:
+            chunks = _chunks(todo, chunk_size(len(todo), runner.jobs))
+            if store is not None:
+                _run_stored(runner, store, [(game, bots, seed, c) for c in chunks],
+                            on_progress, flush_rows, flush_seconds)
+            else:
+                keep = records_path is not None
+                for _, part in runner.imap(_play_chunk, [(game, bots, seed, c, keep)
+                                                         for c in chunks]):
                     results.extend(part)
                     if on_progress:
                         on_progress(len(part))
-        results.sort(key=lambda r: r["index"])
     elapsed = time.perf_counter() - start
+    if store is not None:
+        results = store.read_results()
+        if records_path is not None:
+            store.export_records(records_path)
+        return results, elapsed
+    results.sort(key=lambda r: r["index"])
     if records_path is not None:
         with Path(records_path).open("w") as fh:
             for r in results:
                 fh.write(json.dumps(r.pop("record")) + "\n")
     return results, elapsed
+
+
+def _run_stored(runner: Backend, store: RunStore, tasks: list[tuple],
+                on_progress: Callable[[int], None] | None, flush_rows: int,
+                flush_seconds: float) -> None:
+    buffer: dict[str, list[Any]] = {}
+    last = time.perf_counter()
+
+    def flush() -> None:
+        nonlocal buffer, last
+        if buffer:
+            store.write(buffer)
+        buffer, last = {}, time.perf_counter()
+
+    try:
+        for _, cols in runner.imap(_play_chunk_columns, tasks):
+            for key, values in cols.items():
+                buffer.setdefault(key, []).extend(values)
+            if on_progress:
+                on_progress(len(cols["index"]))
+            if (len(buffer["index"]) >= flush_rows
+                    or time.perf_counter() - last >= flush_seconds):
+                flush()
+    finally:
+        flush()

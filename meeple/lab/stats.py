@@ -120,7 +120,10 @@ def summarize(
         dicts; no NaN) with the keys ``game``, ``variant``, ``players``, ``params``, ``games``,
         ``seed``, ``bots``, ``seat_names``, ``jobs``, ``elapsed_seconds``, ``games_per_second``,
         ``seat_win_rate``, ``seat_balance``, ``bot_win_rate``, ``draw_rate``,
-        ``truncated_rate``, ``length``, ``score``, ``game_seconds`` and ``skill_vs_luck``.
+        ``truncated_rate``, ``length``, ``score``, ``game_seconds``, ``skill_vs_luck`` and
+        ``diagnostics`` (:func:`meeple.lab.diagnostics.diagnose`: first-seat advantage, draw
+        and truncation intervals, margins, lead changes, per-card and per-action win rates,
+        eliminations).
         Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
         (for example the mean winner score when no game had a sole winner). A cooperative
         game's summary also has ``team_win_rate``, ``loss_causes`` and ``survival``, and
@@ -185,6 +188,10 @@ def summarize(
     }
     if cooperative:
         _add_team_stats(summary, results, seat_names, bots)
+    from meeple.lab.diagnostics import diagnose  # here: diagnostics builds on this module
+
+    summary["diagnostics"] = diagnose(results, players=players, seat_names=seat_names,
+                                      cooperative=cooperative)
     return _clean(summary)
 
 

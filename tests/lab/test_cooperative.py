@@ -18,8 +18,10 @@ from typer.testing import CliRunner
 from meeple.cli import app
 from meeple.engine.registry import game_names, load_game
 from meeple.lab.report import LOSS_CAUSES_PLOT, PLOT_FILES, summary_table, write_report
+from meeple.lab.report_extra import DIAGNOSTIC_PLOTS
 from meeple.lab.runner import play_one, run_playtest
 from meeple.lab.stats import summarize, wilson_interval
+from meeple.lab.trace import TRACE_FIELDS
 from tests.coop_example import NAME, CoopExample, registered
 
 TEAM_KEYS = ("team_win_rate", "loss_causes", "survival")
@@ -94,7 +96,7 @@ def test_runner_records_the_outcome(coop_run) -> None:
 
 def test_runner_leaves_competitive_results_unchanged() -> None:
     r = play_one(load_game("pig"), ["random"], 5, 0)
-    assert set(r) == COMPETITIVE_RESULT_KEYS
+    assert set(r) == COMPETITIVE_RESULT_KEYS | set(TRACE_FIELDS)  # no outcome key
 
 
 # ---------------------------------------------------------------------------------- stats
@@ -270,7 +272,8 @@ def test_report_has_the_loss_causes_plot_and_the_team_header(coop_run, tmp_path:
     text = path.read_text(encoding="utf-8")
     for name in (LOSS_CAUSES_PLOT, *PLOT_FILES):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
-    assert len(re.findall(r'src="data:image/png;base64,', text)) == 5
+    extra = [n for n in DIAGNOSTIC_PLOTS if (tmp_path / n).exists()]  # the designer's section
+    assert len(re.findall(r'src="data:image/png;base64,', text)) == 5 + len(extra)
     team = summary["team_win_rate"]
     header = text.split("<h2>", 1)[0]
     assert f"Team win rate {100 * team['rate']:.1f}%" in header

@@ -13,6 +13,7 @@ from meeple.cli import app
 from meeple.engine.errors import ParameterError
 from meeple.engine.registry import load_game
 from meeple.lab.ladder import (
+    default_budgets,
     default_tiers,
     difference_interval,
     run_ladder,
@@ -65,6 +66,15 @@ def test_default_tiers() -> None:
     game = load_game("damocles")
     assert default_tiers(game, (10, 20)) == ["random", "heuristic", "ismcts-10", "ismcts-20"]
     assert default_tiers(load_game("pig"), (5,), "heuristic") == ["random", "ismcts-5-heuristic"]
+
+
+def test_default_budgets_double_around_the_game_default() -> None:
+    four_gods = load_game("battle-of-the-four-gods")
+    base = four_gods.search["iterations"]
+    budgets = default_budgets(four_gods)
+    assert base in budgets and budgets == sorted(budgets)
+    assert all(1.9 < b2 / b1 < 2.1 for b1, b2 in zip(budgets, budgets[1:]))
+    assert default_tiers(four_gods)[2:] == [f"ismcts-{b}" for b in budgets]
 
 
 def test_competitive_ladder_on_pig() -> None:

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meeple.lab.report import PLOT_FILES, summary_table, write_report
+from meeple.lab.report_extra import DIAGNOSTIC_PLOTS
 from meeple.lab.stats import summarize
 
 SEATS = ["RED", "BLUE", "GREEN", "ORANGE"]
@@ -85,8 +86,9 @@ def test_html_is_self_contained_with_the_plots_inline(
     _, path, text = written
     assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
     embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
-    assert len(embedded) == 4
-    files = {(path.parent / name).read_bytes() for name in PLOT_FILES}
+    names = [*PLOT_FILES, *(n for n in DIAGNOSTIC_PLOTS if (path.parent / n).exists())]
+    assert len(embedded) == len(names) > 4  # the four plots and the diagnostics' ones
+    files = {(path.parent / name).read_bytes() for name in names}
     assert {base64.b64decode(b) for b in embedded} == files
     assert not re.search(r'src="(?!data:)', text)  # no external images
     assert "<link" not in text and "<script" not in text

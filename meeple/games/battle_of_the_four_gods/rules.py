@@ -23,7 +23,6 @@ from meeple.games.battle_of_the_four_gods.actions import (
     Selection,
     all_selections,
     parse_selection,
-    selection_from_code,
     selection_text,
 )
 from meeple.games.battle_of_the_four_gods.variants import PARAMETERS, VARIANTS
@@ -45,9 +44,13 @@ class FourGods(Game):
     bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
     renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
     evaluator = "meeple.games.battle_of_the_four_gods.evaluate:evaluate"
-    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
-    #: default move stays under a second (benchmarks/bench_search.py).
-    search = {"iterations": 800, "rollout_depth": 4, "exploration": 0.1}
+    #: Fixed-size action table and observation tensor for the adapters (OpenSpiel, ...).
+    encoding = "meeple.games.battle_of_the_four_gods.encoding"
+    #: ISMCTS settings (docs/bots.md): the other seats play the heuristic bot (SelfOnly tree),
+    #: one heuristic round after each leaf, then the evaluator. Chosen by the ladder against
+    #: the heuristic bot; a default move stays well under a second (benchmarks/bench_search.py).
+    search = {"iterations": 100, "rollout": "heuristic", "rollout_depth": 1,
+              "opponents": "policy", "exploration": 0.1}
     parameters = PARAMETERS
     variants = VARIANTS
     min_players = 2
@@ -91,10 +94,6 @@ class FourGods(Game):
         if sel.reveal and not self.params["reveal_lock"]:
             raise ActionParseError("'reveal' needs the variant parameter reveal_lock=true")
         return sel
-
-    def action_from_code(self, code: int, seat: int) -> Selection:
-        """The selection with integer ``code`` (``Selection.code``) for ``seat``."""
-        return selection_from_code(self.players, seat, code)
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:

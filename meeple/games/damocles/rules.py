@@ -43,9 +43,12 @@ class Damocles(Game):
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
     evaluator = "meeple.games.damocles.evaluate:evaluate"
-    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
-    #: default move stays under a second (benchmarks/bench_search.py).
-    search = {"iterations": 400, "rollout_depth": 8, "exploration": 0.1}
+    encoding = "meeple.games.damocles.encoding"
+    #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
+    #: the turn a random rollout would waste), then the evaluator; every seat searched in the
+    #: one tree. A default move ~0.3 s (benchmarks/bench_search.py).
+    search = {"iterations": 80, "rollout": "heuristic", "rollout_depth": 6,
+              "opponents": "tree", "exploration": 0.1}
     timeout_kinds = ("end", "stop")
     parameters = PARAMETERS
     variants = VARIANTS

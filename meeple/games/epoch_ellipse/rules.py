@@ -51,6 +51,7 @@ class EpochEllipse(Game):
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
     renderer = "meeple.games.epoch_ellipse.render:render_view"
     evaluator = "meeple.games.epoch_ellipse.evaluate:evaluate"
+    encoding = "meeple.games.epoch_ellipse.encoding"
     #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
     #: default move stays under a second (benchmarks/bench_search.py).
     search = {"iterations": 400, "rollout_depth": 5, "exploration": 0.1}

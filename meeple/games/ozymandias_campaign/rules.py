@@ -61,9 +61,11 @@ class OzymandiasCampaign(Game):
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
     renderer = "meeple.games.ozymandias_campaign.render:render_view"
     evaluator = "meeple.games.ozymandias_campaign.evaluate:evaluate"
-    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
-    #: default move stays under a second (benchmarks/bench_search.py).
-    search = {"iterations": 400, "rollout_depth": 20, "exploration": 0.1}
+    encoding = "meeple.games.ozymandias_campaign.encoding"
+    #: ISMCTS settings (docs/bots.md): other seats play the heuristic bot, three heuristic
+    #: steps after each leaf, then the evaluator; a default move ~0.1 s (bench_search.py).
+    search = {"iterations": 150, "rollout": "heuristic", "rollout_depth": 3,
+              "opponents": "policy", "exploration": 0.1}
     timeout_kinds = ("end", "done", "pass", "keep", "intake")
     parameters = PARAMETERS
     variants = VARIANTS

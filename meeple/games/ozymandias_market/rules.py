@@ -39,6 +39,7 @@ class OzymandiasMarket(Game):
     renderer = "meeple.games.ozymandias_market.render:render_view"
     timeout_kinds = ("done", "pass")
     evaluator = "meeple.games.ozymandias_market.evaluate:evaluate"
+    encoding = "meeple.games.ozymandias_market.encoding"
     #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
     #: default move stays under a second (benchmarks/bench_search.py).
     search = {"iterations": 400, "rollout_depth": 8, "exploration": 0.1}

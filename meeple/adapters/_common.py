@@ -1,0 +1,232 @@
+"""What the three adapters share: loading an encoded game, codes, masks, step bounds.
+
+Nothing here imports a peer library; numpy only. See docs/adapters/ for the conventions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from meeple.engine.errors import IllegalActionError, MeepleError, ParameterError
+from meeple.engine.game import Game
+from meeple.engine.registry import game_class, game_names, load_game
+
+#: Engine steps per seat per length unit assumed when a game's encoding does not state its own
+#: bound (``max_steps(game)``): measured random games take at most about 4 (Ozymandias
+#: Campaign: 11 steps a round with 4 seats), so this is far above, but not a proof.
+FALLBACK_STEPS_PER_SEAT_UNIT = 64
+
+#: How an adapter treats an action code that is not legal now: ``"random"`` replaces it with a
+#: uniformly drawn legal action (from the environment's own seeded stream) and flags
+#: ``info["illegal_action"]``; ``"raise"`` raises :class:`IllegalActionError`.
+ILLEGAL_POLICIES = ("random", "raise")
+
+
+def encoded_game_names() -> list[str]:
+    """Registered games that declare an encoding (the ones the adapters can present)."""
+    return [name for name in game_names() if game_class(name).encoding]
+
+
+def encoded_game(game: Game | str, **params: Any) -> Game:
+    """``game`` itself, or ``load_game(game, **params)`` for a name (``variant`` and
+    ``players`` may be among ``params``).
+
+    Raises:
+        NotImplementedError: if the game declares no encoding (no action table to offer).
+        ParameterError, UnknownGameError: as ``load_game``.
+    """
+    if isinstance(game, str):
+        game = load_game(game, **params)
+    elif params:
+        raise ParameterError("pass parameters with a game name, not with a loaded game")
+    if not game.encoding:
+        raise NotImplementedError(
+            f"{game.name} declares no encoding (Game.encoding), so it has no fixed action "
+            "table or observation tensor for the adapters")
+    return game
+
+
+def parse_param_text(game_name: str, text: str) -> dict[str, Any]:
+    """Read ``"key:value;key:value"`` (the form OpenSpiel game strings can carry) into
+    parameter overrides, each validated by the game's declared parameter.
+
+    Raises:
+        ParameterError: for a malformed pair, an unknown name or a value out of range.
+    """
+    declared = {p.name: p for p in game_class(game_name).parameters}
+    out: dict[str, Any] = {}
+    for pair in filter(None, (part.strip() for part in text.split(";"))):
+        key, sep, value = pair.partition(":")
+        key = key.strip()
+        if not sep or key not in declared:
+            known = ", ".join(sorted(declared))
+            raise ParameterError(f"cannot read {pair!r} in params {text!r}: write "
+                                 f"'name:value;name:value' with names among {known}")
+        out[key] = declared[key].validate(value.strip())
+    return out
+
+
+def param_text(game: Game) -> str:
+    """The parameters of ``game`` that differ from its variant's values, as
+    ``"key:value;..."`` (inverse of :func:`parse_param_text`)."""
+    base = game.variant_params()
+    parts = []
+    for key, value in game.params.items():
+        if value != base[key]:
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            parts.append(f"{key}:{shown}")
+    return ";".join(parts)
+
+
+def max_steps(game: Game) -> int:
+    """An upper bound on the engine steps (``apply_actions`` calls, one per decision) of one
+    playthrough: the encoding module's ``max_steps(game)`` where it defines one, else
+    ``capabilities.max_length * players * FALLBACK_STEPS_PER_SEAT_UNIT``."""
+    module = importlib.import_module(game.encoding)
+    own = getattr(module, "max_steps", None)
+    if own is not None:
+        return int(own(game))
+    return int(game.capabilities.max_length) * game.players * FALLBACK_STEPS_PER_SEAT_UNIT
+
+
+#: Entries a per-game memo keeps before it is emptied (legal-action tuples of games that build
+#: a new tuple per state would otherwise grow it without bound).
+MEMO_LIMIT = 1 << 14
+
+
+class _Codec:
+    """Memos of one game instance: legal-action tuple -> sorted codes, and (seat, code) ->
+    action. Engines that share their legal tables between states (Four Gods) hit them on
+    almost every step; the others pay one look-up."""
+
+    __slots__ = ("game", "codes", "actions")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.codes: dict[tuple, list[int]] = {}
+        self.actions: dict[tuple[int, int], Any] = {}
+
+
+#: Codecs by ``id(game)``: each holds its game, so the id cannot be reused while it is here
+#: (hashing a game hashes its parameters, too slow for every step).
+_CODECS: dict[int, _Codec] = {}
+
+
+def _codec(game: Game) -> _Codec:
+    codec = _CODECS.get(id(game))
+    if codec is None:
+        if len(_CODECS) > 64:
+            _CODECS.clear()
+        codec = _CODECS[id(game)] = _Codec(game)
+    return codec
+
+
+def legal_codes(game: Game, legal: Sequence[Any]) -> list[int]:
+    """The codes of ``legal`` (one seat's legal actions), ascending (a shared list: do not
+    change it)."""
+    memo = _codec(game).codes if type(legal) is tuple else None
+    if memo is not None:
+        found = memo.get(legal)
+        if found is not None:
+            return found
+    code = game.action_code
+    codes = sorted(code(a) for a in legal)
+    if memo is not None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[legal] = codes
+    return codes
+
+
+def action_from_code(game: Game, code: int, seat: int) -> Any:
+    """``game.action_from_code(code, seat)``, memoised per game instance.
+
+    Raises:
+        ActionParseError: as ``Game.action_from_code``.
+    """
+    memo = _codec(game).actions
+    key = (seat, code)
+    found = memo.get(key)
+    if found is None:
+        found = game.action_from_code(code, seat)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
+def action_mask(game: Game, legal: Sequence[Any], size: int | None = None) -> np.ndarray:
+    """An int8 vector of ``size`` (default ``num_distinct_actions``), 1 at legal codes."""
+    mask = np.zeros(game.num_distinct_actions() if size is None else size, dtype=np.int8)
+    mask[legal_codes(game, legal)] = 1
+    return mask
+
+
+def pick_action(game: Game, state: Any, seat: int, code: Any, policy: str,
+                rng: random.Random) -> tuple[Any, bool]:
+    """The legal action of ``seat`` that ``code`` names, and whether it was replaced.
+
+    An integer-like code outside the table or not legal now is, by ``policy``, replaced with a
+    uniformly random legal action drawn from ``rng`` (``"random"``) or refused (``"raise"``).
+
+    Raises:
+        IllegalActionError: under ``"raise"`` for a code that is not legal now.
+    """
+    legal = state.legal_actions(seat)
+    action = None
+    try:
+        number = int(code)
+        if 0 <= number < game.num_distinct_actions():
+            candidate = action_from_code(game, number, seat)
+            if candidate in legal:
+                action = candidate
+    except (TypeError, ValueError, MeepleError):
+        action = None
+    if action is not None:
+        return action, False
+    if policy == "raise":
+        raise IllegalActionError(f"seat {seat} cannot play code {code!r} now; legal codes: "
+                                 f"{legal_codes(game, legal)}")
+    return rng.choice(legal), True
+
+
+def view_text(view: Mapping[str, Any]) -> str:
+    """A seat's view as canonical JSON text (sorted keys, no spaces): equal views, equal text."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def check_policy(illegal: str) -> str:
+    """``illegal`` if it is one of :data:`ILLEGAL_POLICIES`.
+
+    Raises:
+        ParameterError: naming the policies.
+    """
+    if illegal not in ILLEGAL_POLICIES:
+        raise ParameterError(
+            f"illegal = {illegal!r}: expected one of {', '.join(ILLEGAL_POLICIES)}")
+    return illegal
+
+
+def render_text(game: Game, view: Mapping[str, Any]) -> str:
+    """``view`` drawn by the game's text renderer as plain text (markup removed), or its JSON
+    when the game has no renderer; for the environments' ``render_mode="ansi"``."""
+    renderer = game.text_renderer()
+    if renderer is None:
+        return view_text(view)
+    from rich.text import Text
+
+    return Text.from_markup(renderer(game, view)).plain
+
+
+def seed_stream(seed: int | None, previous: random.Random | None) -> random.Random:
+    """The environment's stream of game seeds after ``reset(seed=seed)``: a new stream seeded
+    by ``seed``, else the previous one, else one seeded from the operating system."""
+    if seed is not None:
+        return random.Random(seed)
+    return previous if previous is not None else random.Random()

@@ -1,0 +1,262 @@
+"""The ``meeple`` experiment commands: ``ladder`` (skill tiers), ``compare`` (rule variants
+side by side) and ``sweep`` (a parameter grid). They register on :data:`meeple.cli.app` when
+:mod:`meeple.cli` imports this module; the shared option types and helpers come from there.
+
+Every deliberate error is printed as a one-line message with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from meeple.cli import (
+    GameArg,
+    ParamOpt,
+    PlayersOpt,
+    SeedOpt,
+    VariantOpt,
+    _bots,
+    _fail,
+    _load,
+    _make_dir,
+    _progress,
+    app,
+    console,
+    err_console,
+)
+from meeple.engine.errors import MeepleError, ParameterError
+from meeple.engine.game import Game
+from meeple.engine.registry import load_game
+
+
+# ----------------------------------------------------------------------------------- ladder
+@app.command()
+def ladder(
+    game_name: GameArg,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    n_games: Annotated[int, typer.Option(
+        "--games", "-n", help="games per step (per tier in a cooperative game)")] = 60,
+    budgets: Annotated[str | None, typer.Option(
+        "--budgets", help="ISMCTS iterations per decision of the search tiers, comma-separated "
+        "(default: an eighth of the game's default budget up to twice it, doubling)")] = None,
+    rollout: Annotated[str, typer.Option(
+        "--rollout", help="rollout policy of the search tiers: a bot of the game, or random "
+        "(default: the game's own search settings)")] = "",
+    tiers: Annotated[str | None, typer.Option(
+        "--tiers", help="explicit tiers, weakest first, comma-separated (replaces the default "
+        "random, heuristic, ismcts-BUDGET...)")] = None,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "ladder-out"),
+    param: ParamOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+):
+    """Play a skill ladder (each tier against the tier below) and write ladder.json and the
+    report's ladder section to --out."""
+    from meeple.lab.ladder import default_tiers, run_ladder
+    from meeple.lab.ladder_report import ladder_table, write_ladder
+
+    try:
+        game = _load(game_name, variant, players, param)
+        if tiers is not None:
+            tier_list = _bots(tiers, game)
+        else:
+            try:
+                sizes = None if budgets is None else [int(b) for b in budgets.split(",")]
+            except ValueError:
+                raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
+                                     "50,100,200") from None
+            tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
+        if n_games < 1:
+            raise ParameterError(f"--games {n_games} must be at least 1")
+        if seed < 0 or jobs < 0:
+            raise ParameterError("--seed and --jobs must be non-negative")
+        _make_dir(out, "--out")
+        steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=err_console, disable=quiet) as progress:
+            task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
+            result = run_ladder(game, tier_list, n_games, seed, jobs,
+                                on_progress=lambda k: progress.advance(task, k))
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        report = write_ladder(result, out)
+    except OSError as exc:
+        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
+    console.print(ladder_table(result))
+    console.print(f"wrote {out / 'ladder.json'}, {report}")
+
+
+# ---------------------------------------------------------------------------------- compare
+LabBotsOpt = Annotated[str | None, typer.Option(
+    "--bots", "-b", help="comma-separated bot names cycled over the seats (default: heuristic,"
+    "random where the game has a heuristic bot and is competitive, so the edge of skill over "
+    "luck is measured; else the game's playtest line-up)")]
+LabJobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")]
+
+
+def _lab_bots(text: str | None, game: Game) -> list[str] | None:
+    return None if text is None else _bots(text, game)
+
+
+@app.command()
+def compare(
+    game_name: GameArg,
+    variants: Annotated[list[str] | None, typer.Option(
+        "--variant", "-v", help="a variant to compare; repeat it: each is one arm, the first "
+        "is the baseline")] = None,
+    param_sets: Annotated[list[str] | None, typer.Option(
+        "--param-set", help="an arm of parameter overrides, \"NAME=VALUE,NAME=VALUE\" (may "
+        "set variant= and players=); repeatable. With exactly one --variant, the sets apply "
+        "on top of it")] = None,
+    players: PlayersOpt = None,
+    bots: LabBotsOpt = None,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="games per arm")] = 1000,
+    seed: SeedOpt = 0,
+    jobs: LabJobsOpt = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "compare-out"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+):
+    """Play rule variants (or parameter sets) on the same seeds and write compare.json and
+    compare.html: every metric side by side, the difference with its 95% interval, and a flag
+    where it really differs (Holm-adjusted)."""
+    from meeple.lab.compare import Arm, parse_arm, run_compare
+    from meeple.lab.compare_page import compare_terminal_table, write_compare
+
+    try:
+        names = list(variants or [])
+        arms = [Arm(label=v, variant=v, players=players) for v in names]
+        base = names[0] if len(names) == 1 else None
+        arms += [parse_arm(text, variant=base, players=players) for text in param_sets or []]
+        if len(arms) < 2:
+            raise ParameterError("give two or more arms: --variant A --variant B, or "
+                                 "--param-set \"NAME=VALUE,...\" (repeatable)")
+        first = arms[0].load(game_name)
+        lineup = _lab_bots(bots, first)
+        if seed < 0 or jobs < 0:
+            raise ParameterError("--seed and --jobs must be non-negative")
+        if n_games < 1:
+            raise ParameterError(f"--games {n_games} must be at least 1")
+        _make_dir(out, "--out")
+        with _progress(quiet) as progress:
+            task = progress.add_task(game_name, total=n_games * len(arms))
+
+            def on_arm(arm: Any, game: Game) -> Any:
+                progress.update(task, description=f"{game_name}: {arm.label}")
+                return lambda k: progress.advance(task, k)
+
+            data = run_compare(game_name, arms, bots=lineup, games=n_games, seed=seed,
+                               jobs=jobs, on_arm=on_arm)
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        page = write_compare(data, out)
+    except OSError as exc:
+        raise _fail(f"cannot write the comparison to {out}: {exc.strerror or exc}") from None
+    console.print(compare_terminal_table(data))
+    console.print(f"wrote {out / 'compare.json'}, {page}")
+
+
+# ------------------------------------------------------------------------------------ sweep
+@app.command()
+def sweep(
+    game_name: GameArg,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="a swept parameter NAME=V1,V2,... (repeatable: the grid is every "
+        "combination; players and variant may be swept too)")] = None,
+    target: Annotated[list[str] | None, typer.Option(
+        "--target", help="rank the points by closeness to METRIC=VALUE (repeatable), e.g. "
+        "length=30, truncated=0, first_seat=0, skill_edge=20%")] = None,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    bots: LabBotsOpt = None,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="games per point")] = 500,
+    seed: SeedOpt = 0,
+    jobs: LabJobsOpt = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "sweep-out"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+):
+    """Play every point of a parameter grid and write sweep.json and sweep.html: the metrics
+    per point with 95% intervals, a plot per metric, and the ranking by --target."""
+    from meeple.lab.sweep import parse_param, parse_target, run_sweep
+    from meeple.lab.sweep_page import metric_names, write_sweep
+
+    try:
+        grid = [parse_param(p) for p in param or []]
+        if not grid:
+            raise ParameterError("give at least one --param NAME=V1,V2,...")
+        targets = dict(parse_target(t) for t in target or [])
+        lineup = _lab_bots(bots, load_game(game_name, variant=variant, players=players))
+        if seed < 0 or jobs < 0:
+            raise ParameterError("--seed and --jobs must be non-negative")
+        if n_games < 1:
+            raise ParameterError(f"--games {n_games} must be at least 1")
+        _make_dir(out, "--out")
+        points = 1
+        for _, values in grid:
+            points *= len(values)
+        with _progress(quiet) as progress:
+            task = progress.add_task(game_name, total=n_games * points)
+
+            def on_point(label: str, game: Game) -> Any:
+                progress.update(task, description=f"{game_name}: {label}")
+                return lambda k: progress.advance(task, k)
+
+            data = run_sweep(game_name, grid, variant=variant, players=players, bots=lineup,
+                             games=n_games, seed=seed, jobs=jobs, targets=targets,
+                             on_point=on_point)
+    except MeepleError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        page = write_sweep(data, out)
+    except OSError as exc:
+        raise _fail(f"cannot write the sweep to {out}: {exc.strerror or exc}") from None
+    shown = metric_names(data)
+    names = [n for n in dict.fromkeys([*data["targets"], "length", "truncated", "first_seat",
+                                       "skill_edge", "team_win"]) if n in shown][:5]
+    table = Table(title=f"{data['game']} sweep ({n_games} games per point, bots "
+                        f"{', '.join(data['bots'])})", title_justify="left",
+                  caption=f"all metrics, with 95% intervals: {page}", caption_justify="left")
+    ranks = {e["index"]: e["rank"] for e in data["ranking"]}
+    if ranks:
+        table.add_column("rank", justify="right")
+    table.add_column("point", no_wrap=True)
+    for name in names:
+        table.add_column(name, justify="right")
+    order = ([e["index"] for e in data["ranking"]] if ranks
+             else list(range(len(data["points"]))))
+    for i in order:
+        p = data["points"][i]
+        cells = [_metric_cell(p["metrics"].get(n)) for n in names]
+        table.add_row(*([str(ranks[i])] if ranks else []), p["label"], *cells)
+    console.print(table)
+    console.print(f"wrote {out / 'sweep.json'}, {page}")
+
+
+def _metric_cell(m: dict[str, Any] | None) -> str:
+    if m is None or m["value"] is None:
+        return "–"
+    if m["kind"] == "share":
+        return f"{100 * m['value']:.1f}%"
+    if m["kind"] == "edge":
+        return f"{100 * m['value']:+.1f} pts"
+    return f"{m['value']:.2f}"
+

@@ -1,0 +1,337 @@
+"""The playtest report's designer sections: the summary's ``diagnostics`` as HTML and plots.
+
+:func:`add_diagnostics` is called by :func:`meeple.lab.report.write_report`; it reads
+``summary["diagnostics"]`` (made by :func:`meeple.lab.diagnostics.diagnose`) and, for the margin
+histogram, the per-game results. Nothing is recomputed that the summary states.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.ticker import PercentFormatter
+
+from meeple.lab.diagnostics import margins
+from meeple.lab.report import (
+    _BLUE,
+    _GREY,
+    _INK,
+    _ORANGE,
+    _SKY,
+    _VERMILLION,
+    _bins,
+    _ci,
+    _new_figure,
+    _no_data,
+    _num,
+    _p,
+    _pct,
+    _png,
+    _signed_pts,
+    _table,
+)
+
+__all__ = ["DIAGNOSTIC_PLOTS", "KEY_ROWS", "add_diagnostics", "diagnostics_html",
+           "diagnostics_plots"]
+
+#: The PNG files :func:`add_diagnostics` may save (only those with data are made).
+DIAGNOSTIC_PLOTS = ("margin.png", "lead_changes.png", "eliminations.png", "cards.png",
+                    "actions.png")
+#: Most rows of a card or action table (every flagged key is listed in addition).
+KEY_ROWS = 25
+_SECTION_CSS = """
+.diag td:last-child { text-align: left; }
+.diag.keys table { font-size: 0.85rem; }
+.diag.keys td { white-space: nowrap; }
+"""
+
+
+def _rate_text(entry: Mapping[str, Any] | None) -> tuple[str, str, str]:
+    """``(rate, CI, k/n)`` cells of a :func:`meeple.lab.diagnostics.rate` dict."""
+    if not entry or entry.get("rate") is None:
+        return "–", "–", "–"
+    return _pct(entry["rate"]), _ci(entry["ci_low"], entry["ci_high"]), f"{entry['k']}/{entry['n']}"
+
+
+def _img(name: str, data: bytes, caption: str) -> str:
+    return (f'<figure><img alt="{html.escape(name)}" src="data:image/png;base64,'
+            f'{base64.b64encode(data).decode("ascii")}"><figcaption>{html.escape(caption)}'
+            "</figcaption></figure>")
+
+
+# --------------------------------------------------------------------------------- plots
+def _margin_plot(results: Sequence[Mapping[str, Any]], score_name: str) -> bytes:
+    fig, ax = _new_figure()
+    values = np.array(margins(results))
+    if values.size:
+        ax.hist(values, bins=_bins(values), color=_SKY, edgecolor=_INK, linewidth=0.6)
+        ax.axvline(float(np.mean(values)), color=_VERMILLION, linestyle="--", linewidth=2,
+                   label=f"mean {_num(float(np.mean(values)), 1)}")
+        ax.axvline(float(np.median(values)), color=_INK, linestyle=":", linewidth=2,
+                   label=f"median {_num(float(np.median(values)), 1)}")
+        ax.legend(loc="upper right", frameon=False, fontsize=9)
+    else:
+        _no_data(ax, "no game had a sole winner")
+    ax.set_xlabel(f"winner's {score_name} minus the runner-up's", color=_INK)
+    ax.set_ylabel("games", color=_INK)
+    ax.set_title(f"Winning margin ({values.size} sole-win games)", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _lead_plot(lead: Mapping[str, Any]) -> bytes:
+    fig, ax = _new_figure()
+    dist = {int(k): v for k, v in lead["distribution"].items()}
+    xs = np.arange(0, max(dist) + 1)
+    total = sum(dist.values())
+    ax.bar(xs, [dist.get(int(x), 0) / total for x in xs], color=_BLUE, edgecolor=_INK,
+           linewidth=0.6, width=0.8)
+    ax.axvline(lead["mean"], color=_VERMILLION, linestyle="--", linewidth=2,
+               label=f"mean {_num(lead['mean'], 2)}")
+    ax.legend(loc="upper right", frameon=False, fontsize=9)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("lead changes in a game", color=_INK)
+    ax.set_ylabel("share of games", color=_INK)
+    ax.set_title("Lead changes per game (leader by score, sampled every round or turn)",
+                 color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _elimination_plot(elim: Mapping[str, Any], unit: str) -> bytes:
+    fig, ax = _new_figure()
+    order = elim["order"]
+    colours = (_VERMILLION, _ORANGE, _BLUE, _SKY, _GREY)
+    for i, entry in enumerate(order):
+        d = entry["length"]
+        ax.errorbar([d["median"]], [i], xerr=[[d["median"] - d["p10"]], [d["p90"] - d["median"]]],
+                    fmt="o", color=colours[i % len(colours)], ecolor=colours[i % len(colours)],
+                    capsize=6, markersize=8, linewidth=2)
+        ax.text(d["p90"], i + 0.18, f"  mean {_num(d['mean'], 1)} ({entry['games']} games)",
+                color=_INK, fontsize=9, va="bottom")
+    ax.set_yticks(range(len(order)), [f"{_ordinal(e['position'])} out" for e in order])
+    ax.invert_yaxis()
+    ax.grid(axis="x", color="#dddddd", linewidth=0.8)
+    ax.set_xlabel(f"{unit} of the elimination: median, whiskers p10-p90", color=_INK)
+    ax.set_title("When seats are eliminated", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'tsnrhtdd'[(n // 10 % 10 != 1) * (n % 10 < 4) * n % 10::4]}"
+
+
+def _key_plot(section: Mapping[str, Any], what: str) -> bytes:
+    """Forest plot of the difference in win rate (played minus not) with its CI, for the most
+    played keys that have one and every outlier; the typical difference dashed, outliers in
+    vermillion (stronger) or sky blue (weaker)."""
+    fig, ax = _new_figure()
+    rows = [r for r in section["keys"] if r["difference"] is not None][:20]
+    rows += [r for r in section["keys"] if r["outlier"] and r not in rows][:15]
+    if rows:
+        fig.set_size_inches(7.5, max(3.0, 0.28 * len(rows) + 1.2))
+        colours = {"stronger than most": _VERMILLION, "weaker than most": _SKY}
+        for i, r in enumerate(rows):
+            low, high = r["difference_ci"]
+            colour = colours.get(r["outlier"] or "", _GREY)
+            ax.errorbar([r["difference"]], [i], xerr=[[r["difference"] - low],
+                                                      [high - r["difference"]]],
+                        fmt="o", color=colour, ecolor=colour, capsize=3, markersize=5)
+        ax.axvline(0, color=_INK, linewidth=1)
+        typical = section.get("typical_difference")
+        if typical is not None:
+            ax.axvline(typical, color=_BLUE, linestyle="--", linewidth=1.2,
+                       label=f"typical {what} {_signed_pts(typical)}")
+            ax.legend(loc="lower right", frameon=False, fontsize=8)
+        ax.set_yticks(range(len(rows)), [str(r["key"]) for r in rows], fontsize=8)
+        ax.invert_yaxis()
+        ax.grid(axis="x", color="#dddddd", linewidth=0.8)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    else:
+        _no_data(ax, f"every unit played every {what}: nothing to compare")
+    ax.set_xlabel("win rate when played minus when not (95% CI); vermillion: stronger than "
+                  "most, sky: weaker", color=_INK)
+    ax.set_title(f"Win rate by {what} played", color=_INK, fontsize=12)
+    return _png(fig)
+
+
+def diagnostics_plots(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]
+                      ) -> dict[str, bytes]:
+    """The diagnostics' PNG plots by file name (a subset of :data:`DIAGNOSTIC_PLOTS`, in that
+    order: only those with data)."""
+    d = summary.get("diagnostics") or {}
+    images: dict[str, bytes] = {}
+    if d.get("margin"):
+        images["margin.png"] = _margin_plot(results, summary["score"].get("name", "score"))
+    if d.get("lead_changes"):
+        images["lead_changes.png"] = _lead_plot(d["lead_changes"])
+    if d.get("eliminations"):
+        images["eliminations.png"] = _elimination_plot(d["eliminations"],
+                                                       summary["length"]["unit"])
+    for field, what in (("cards", "card"), ("actions", "action")):
+        if d.get(field):
+            images[f"{field}.png"] = _key_plot(d[field], what)
+    return images
+
+
+# ---------------------------------------------------------------------------------- html
+def _key_rows(section: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    rows = section["keys"][:KEY_ROWS]
+    rows += [r for r in section["keys"][KEY_ROWS:] if r["flag"]]
+    rows += [r for r in section["keys"][KEY_ROWS:] if r["outlier"] and r not in rows]
+    out = []
+    for r in rows:
+        diff = r["difference"]
+        ci = r["difference_ci"]
+        out.append((r["key"], r["times"], r["games"], _pct(r["play_rate"]), _pct(r["win_rate"]),
+                    _ci(r["ci_low"], r["ci_high"]), _pct(r["rest_win_rate"]),
+                    _signed_pts(diff),
+                    "–" if ci is None else f"{100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f}",
+                    _p(r["p_holm"]), r["outlier"] or ""))
+    return out
+
+
+def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
+    e = html.escape
+    flagged, outliers = section["flagged"], section["outliers"]
+    unit = "game" if section["unit"] == "game" else "seat in a game"
+    shown = min(len(section["keys"]), KEY_ROWS)
+    rows = {r["key"]: r for r in section["keys"]}
+    typical = section.get("typical_difference")
+    parts = []
+    for label in ("stronger than most", "weaker than most"):
+        keys = [k for k in outliers if rows[k]["outlier"] == label]
+        if keys:
+            parts.append(f"{label}: " + ", ".join(
+                f"{k} ({_signed_pts(rows[k]['difference'])})" for k in keys))
+    lead = (f"{len(flagged)} of {len(rows)} {plural} go with winning or losing at the 5% level "
+            "(Holm-adjusted). ")
+    if typical is None:
+        lead += f"Too few {plural} to tell a typical one."
+    else:
+        lead += (f"Against the typical {what} ({_signed_pts(typical)}): "
+                 + ("; ".join(parts) if parts else f"no {what} stands out") + ".")
+    stratified = "Mantel-Haenszel" in section["method"]
+    return f"""<h3>Per {what}</h3>
+<p class="verdict{'' if outliers else ' no'}">{e(lead)}</p>
+<div class="diag keys">{_table((what, "times", "games", "play rate", "win rate when played",
+                                "95% CI", "win rate when not",
+                                "difference" + (" within bots" if stratified else ""),
+                                "95% CI (pts)", "p (Holm)", "stands out"),
+                               _key_rows(section))}</div>
+<p class="note">{len(section['keys'])} {plural}; the {shown} most played are listed (and any other
+flagged or standing out). "Stands out": the difference differs from the typical {e(what)}'s
+(Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)} if it did so
+at least once. Method:
+{e(section['method'])}. An association, not an effect: a {e(what)} played by seats already
+ahead, or one that scores, looks strong.</p>"""
+
+
+def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
+    """The "Designer's diagnostics" section of the report page (an HTML fragment, plots
+    inline); ``""`` when the summary has no diagnostics."""
+    d = summary.get("diagnostics")
+    if not d:
+        return ""
+    unit = summary["length"]["unit"]
+    rows: list[tuple[Any, ...]] = []
+    fs = d.get("first_seat")
+    if fs:
+        rows.append((f"first-seat ({fs['name']}) sole-win rate", _pct(fs["rate"]),
+                     _ci(fs["ci_low"], fs["ci_high"]),
+                     f"fair share {_pct(fs['fair_share'])}; advantage "
+                     f"{_signed_pts(fs['advantage'])} (95% CI {_signed_pts(fs['advantage_ci'][0])}"
+                     f" .. {_signed_pts(fs['advantage_ci'][1])}), binomial p {_p(fs['p_value'])}"))
+    if d.get("draws"):
+        r, ci, kn = _rate_text(d["draws"])
+        rows.append(("draw rate (no sole winner)", r, ci, f"{kn} games"))
+    r, ci, kn = _rate_text(d["truncation"])
+    rows.append(("truncation rate (hit the length cap)", r, ci, f"{kn} games"))
+    m = d.get("margin")
+    if m:
+        rows.append((f"winning margin ({summary['score'].get('name', 'score')})",
+                     _num(m["mean"], 2), "",
+                     f"mean; median {_num(m['median'], 1)}, p10 {_num(m['p10'], 1)}, p90 "
+                     f"{_num(m['p90'], 1)}, over {m['n']} sole-win games"))
+    lead = d.get("lead_changes")
+    if lead:
+        r, ci, kn = _rate_text(lead["share_with_change"])
+        rows.append(("lead changes per game", _num(lead["mean"], 2), "",
+                     f"mean; median {_num(lead['median'], 1)}, p90 {_num(lead['p90'], 1)}; "
+                     f"{r} of games (95% CI {ci}) have at least one"))
+    parts = [f"""<style>{_SECTION_CSS}</style>
+<h2>Designer's diagnostics</h2>
+<div class="diag">{_table(("", "value", "95% CI", "detail"), rows)}</div>"""]
+    if not d["traced"]:
+        parts.append('<p class="note">These results carry no per-game trace (lead changes, '
+                     "eliminations, cards and actions played): re-run the playtest to get "
+                     "them.</p>")
+    elim = d.get("eliminations")
+    if elim:
+        parts.append(_elimination_html(elim, summary, unit))
+    if d.get("cards"):
+        parts.append(_key_section(d["cards"], "card", "cards"))
+    if d.get("actions"):
+        parts.append(_key_section(d["actions"], "action", "action keys"))
+    captions = {
+        "margin.png": "Winning margin of every game with a sole winner: the winner's score "
+                      "minus the best other score.",
+        "lead_changes.png": "Lead changes per game: the leader is the seat with the strictly "
+                            "highest score, sampled after every round or turn; ties do not "
+                            "end a lead.",
+        "eliminations.png": f"The {unit} in which the first, second... seat was eliminated.",
+        "cards.png": "Difference in win rate between units that played a card and those that "
+                     "did not, with 95% intervals; dashed: the typical card's; cards that "
+                     "stand out from it in colour.",
+        "actions.png": "The same for every action key (an action kind, or a card game's card "
+                       "play).",
+    }
+    figures = "".join(_img(name, data, captions[name]) for name, data in images.items())
+    parts.append(figures)
+    return "\n".join(parts)
+
+
+def _elimination_html(elim: Mapping[str, Any], summary: Mapping[str, Any], unit: str) -> str:
+    e = html.escape
+    names = list(summary["seat_names"])
+    order_rows = [(f"{_ordinal(o['position'])} out", o["games"], _num(o["length"]["mean"], 1),
+                   _num(o["length"]["median"], 1),
+                   ", ".join(f"{name} {o['by_seat'][name]}" for name in names))
+                  for o in elim["order"]]
+    seat_rows = []
+    for s in elim["seats"]:
+        r1, ci1, _ = _rate_text(s["eliminated"])
+        r2, ci2, _ = _rate_text(s["first_out"])
+        seat_rows.append((s["name"], r1, ci1, r2, ci2, _num(s["mean_length"], 1)))
+    ended = [(how, x["count"], _pct(x["rate"])) for how, x in elim["ended_by"].items()]
+    decided = elim["last_elimination_decided"]
+    r, ci, kn = _rate_text(decided)
+    text = ("No game qualified for the last-elimination question." if decided["rate"] is None
+            else f"In {r} of the games that qualified (95% CI {ci}; {kn}), the winner was not "
+                 "the energy or score leader going into the final round: the last elimination "
+                 "decided the winner. In the rest the leader held on.")
+    return f"""<h3>Eliminations</h3>
+<p class="verdict no">{e(text)}</p>
+{_table(("order", "games", f"mean {unit}", f"median {unit}", "who"), order_rows)}
+{_table(("seat", "eliminated", "95% CI", "first out", "95% CI", f"mean {unit} out"),
+        seat_rows)}
+{_table(("how the game ended", "games", "share"), ended)}
+<p class="note">{e(decided['meaning'])}.</p>"""
+
+
+def add_diagnostics(page: str, summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
+                    out_dir: Path) -> str:
+    """``page`` with the diagnostics section inserted before its "Plots" heading (or before
+    ``</body>``), and the section's plots saved into ``out_dir``; ``page`` unchanged when the
+    summary has no ``diagnostics``."""
+    if not summary.get("diagnostics"):
+        return page
+    images = diagnostics_plots(summary, results)
+    for name, data in images.items():
+        (Path(out_dir) / name).write_bytes(data)
+    section = diagnostics_html(summary, images)
+    marker = "<h2>Plots</h2>" if "<h2>Plots</h2>" in page else "</body>"
+    return page.replace(marker, section + "\n" + marker, 1)

@@ -1,0 +1,71 @@
+"""End-to-end tests of ``meeple compare`` and ``meeple sweep``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from meeple.cli import app
+
+GAME = "battle-of-the-four-gods"
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_compare_variants_writes_json_and_page(tmp_path: Path):
+    out = tmp_path / "cmp"
+    result = invoke("compare", GAME, "--variant", "seed", "--variant", "rulebook-2018",
+                    "--players", "2", "--games", "4", "--jobs", "1", "--out", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "compare.json").read_text())
+    assert [a["label"] for a in data["arms"]] == ["seed", "rulebook-2018"]
+    assert data["arms"][1]["variant"] == "rulebook-2018-04"  # the alias resolved
+    assert data["bots"] == ["heuristic", "random"]
+    assert "What rulebook-2018 changes against seed" in (out / "compare.html").read_text()
+    assert "mean length (rounds)" in result.output and "compare.html" in result.output
+
+
+def test_compare_param_sets_apply_on_top_of_a_single_variant(tmp_path: Path):
+    out = tmp_path / "cmp"
+    result = invoke("compare", GAME, "--variant", "rulebook-2018", "--param-set",
+                    "start_energy=8", "--players", "2", "--bots", "random", "--games", "4",
+                    "--jobs", "1", "--out", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    arms = json.loads((out / "compare.json").read_text())["arms"]
+    assert [a["variant"] for a in arms] == ["rulebook-2018-04"] * 2
+    assert arms[1]["params"]["start_energy"] == 8 and arms[0]["params"]["start_energy"] == 60
+
+
+def test_compare_errors_are_one_line_messages(tmp_path: Path):
+    result = invoke("compare", GAME, "--variant", "seed", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "two or more arms" in result.output
+    result = invoke("compare", GAME, "--variant", "seed", "--variant", "nope",
+                    "--out", str(tmp_path))
+    assert result.exit_code == 2 and "nope" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_sweep_writes_points_ranking_and_plots(tmp_path: Path):
+    out = tmp_path / "sw"
+    result = invoke("sweep", GAME, "--param", "start_energy=4,8", "--players", "2",
+                    "--target", "length=6", "--games", "4", "--jobs", "1", "--out", str(out),
+                    "-q")
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "sweep.json").read_text())
+    assert [p["label"] for p in data["points"]] == ["start_energy=4", "start_energy=8"]
+    assert data["targets"] == {"length": 6.0} and len(data["ranking"]) == 2
+    assert (out / "sweep.html").exists() and (out / "sweep_length.png").exists()
+    assert "rank" in result.output and "start_energy=8" in result.output
+
+
+def test_sweep_errors_are_one_line_messages(tmp_path: Path):
+    result = invoke("sweep", GAME, "--out", str(tmp_path))
+    assert result.exit_code == 2 and "--param" in result.output
+    result = invoke("sweep", GAME, "--param", "start_energy=4", "--target", "fun=1",
+                    "--out", str(tmp_path))
+    assert result.exit_code == 2 and "METRIC=VALUE" in result.output
