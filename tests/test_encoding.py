@@ -72,7 +72,7 @@ def test_legal_actions_round_trip_through_codes(game: Game) -> None:
                 legal = state.legal_actions(seat)
                 codes = [game.action_code(a) for a in legal]
                 assert len(set(codes)) == len(codes), "two legal actions share a code"
-                for action, code in zip(legal, codes):
+                for action, code in zip(legal, codes, strict=True):
                     assert 0 <= code < len(table)
                     assert game.action_from_code(code, seat) == action
             state.apply_actions({s: walk.choice(state.legal_actions(s))

@@ -298,7 +298,8 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
         except ValueError:
             raise ParameterError(
                 f"cannot read {part!r} in bot {name!r}: write ismcts[-ITERATIONS][-SECONDSs]"
-                f"[-dDEPTH][-cEXPLORATION][-ROLLOUTBOT][-policy|-tree], e.g. ismcts-400 or ismcts-0.5s-heuristic") from None
+                f"[-dDEPTH][-cEXPLORATION][-ROLLOUTBOT][-policy|-tree], e.g. ismcts-400 or "
+                "ismcts-0.5s-heuristic") from None
     return ISMCTSBot(game, seat, seed, name=name, **options)
 
 

@@ -188,8 +188,8 @@ def skill_depth(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
                          and not s["lower"].startswith("ismcts")), None)
     parts = []
     if first_search is not None:
-        parts.append(f"{first_search['upper']} {'beats' if first_search['pays'] else 'does not clearly beat'} "
-                     f"{first_search['lower']}")
+        verb = "beats" if first_search["pays"] else "does not clearly beat"
+        parts.append(f"{first_search['upper']} {verb} {first_search['lower']}")
     if doublings:
         parts.append(f"{len(paying)} of {len(doublings)} search-budget steps pay")
         last = next((s for s in reversed(doublings) if s["pays"]), None)

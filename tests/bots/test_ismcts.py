@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-import examples.pig  # noqa: F401  (registers "pig")
 import pytest
 
+import examples.pig  # noqa: F401  (registers "pig")
 from meeple.bots import bot_names, make_bot
 from meeple.bots.ismcts import ISMCTSBot, ismcts_from_name
 from meeple.engine.errors import ParameterError

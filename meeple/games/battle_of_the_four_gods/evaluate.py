@@ -17,8 +17,8 @@ def evaluate(state: FourGodsState) -> tuple[float, ...]:
     """Per seat, an estimate in 0..1 of its final return (module docstring)."""
     if state.winners_ is not None:
         return state.returns()
-    weights = [e * e if r == 0 and e > 0 else 0 for e, r in zip(state.energy,
-                                                                 state.eliminated_round)]
+    alive = zip(state.energy, state.eliminated_round, strict=True)
+    weights = [e * e if r == 0 and e > 0 else 0 for e, r in alive]
     total = sum(weights)
     if not total:  # cannot happen in play (alive seats have energy > 0); stay defined
         return (1.0 / len(weights),) * len(weights)

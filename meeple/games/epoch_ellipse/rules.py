@@ -52,9 +52,10 @@ class EpochEllipse(Game):
     renderer = "meeple.games.epoch_ellipse.render:render_view"
     evaluator = "meeple.games.epoch_ellipse.evaluate:evaluate"
     encoding = "meeple.games.epoch_ellipse.encoding"
-    #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; chosen so a
-    #: default move stays under a second (benchmarks/bench_search.py).
-    search = {"iterations": 400, "rollout_depth": 5, "exploration": 0.1}
+    #: ISMCTS settings (docs/bots.md): teammates play the heuristic bot, ten heuristic steps
+    #: after each leaf, then the evaluator; a default move ~0.15 s (bench_search.py).
+    search = {"iterations": 200, "rollout": "heuristic", "rollout_depth": 10,
+              "opponents": "policy", "exploration": 0.1}
     timeout_kinds = ("pass", "decline", "done", "resolve", "suffer", "starve", "skip")
     parameters = PARAMETERS
     variants = VARIANTS

@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+"""OpenSpiel's own ``ISMCTSBot`` against meeple's ISMCTS on the same positions, on one core.
+
+    python benchmarks/bench_openspiel_ismcts.py [--positions N] [--simulations S] [--games ...]
+
+Needs ``meeple[openspiel]``. For every game (default variant and seat count, turn-based through
+the adapter, since OpenSpiel's ISMCTS searches sequential games only) it reaches ``--positions``
+decision points by seeded random play through the adapter, then at each one times:
+
+- ``openspiel``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with ``S`` simulations, the
+  adapter's resampler (``Game.determinize``) and evaluator (the game's ``evaluate`` at the leaf);
+- ``meeple``: ``ismcts-S-d0-random-tree`` on the meeple state inside the adapter state, from the
+  same seat's view: the same algorithm family and leaf evaluation (no rollout, every seat in the
+  tree), so the ratio is the cost of the two implementations, not of two algorithms.
+
+Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
+same run. The game's default search settings are not used here (they add heuristic rollouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts
+
+from meeple.adapters import openspiel
+from meeple.bots import make_bot
+from meeple.engine.registry import game_class, game_names
+
+SEED = 20261121
+
+
+def _positions(game, count: int, rng: random.Random) -> list:
+    found, attempt = [], 0
+    while len(found) < count and attempt < 40 * count:
+        attempt += 1
+        state = game.new_initial_state()
+        stop = rng.randrange(5, 60)
+        for _ in range(stop):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        if len(state.legal_actions()) > 1:
+            found.append(state)
+    return found
+
+
+def bench_game(name: str, count: int, simulations: int) -> dict:
+    game = openspiel.load(name, turn_based=True)
+    points = _positions(game, count, random.Random(SEED))
+    bot = ismcts.ISMCTSBot(game, openspiel.MeepleEvaluator(SEED), uct_c=0.7,
+                           max_simulations=simulations,
+                           random_state=np.random.RandomState(SEED))
+    bot.set_resampler(openspiel.resampler(SEED))
+    start = time.perf_counter()
+    for state in points:
+        bot.step(state)
+    spiel_seconds = time.perf_counter() - start
+    meeple_seconds = 0.0
+    for state in points:
+        inner = openspiel.meeple_state(state)
+        seat = state.current_player()
+        mbot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
+        start = time.perf_counter()
+        mbot.act(inner.view(seat), inner.legal_actions(seat))
+        meeple_seconds += time.perf_counter() - start
+    sims = simulations * len(points)
+    return {"game": name, "positions": len(points),
+            "openspiel_sims_per_s": sims / spiel_seconds,
+            "meeple_sims_per_s": sims / meeple_seconds}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=8)
+    parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument("--games", nargs="*", default=None)
+    args = parser.parse_args()
+    names = args.games or [n for n in game_names() if game_class(n).encoding]
+    print("game | OpenSpiel ISMCTSBot sims/s | meeple ISMCTS sims/s | meeple ÷ OpenSpiel")
+    for name in names:
+        r = bench_game(name, args.positions, args.simulations)
+        print(f"{r['game']} | {r['openspiel_sims_per_s']:,.0f} | {r['meeple_sims_per_s']:,.0f} | "
+              f"{r['meeple_sims_per_s'] / r['openspiel_sims_per_s']:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
