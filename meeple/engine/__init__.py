@@ -25,11 +25,13 @@ from meeple.engine.registry import game_class, game_names, load_game, register
 from meeple.engine.rng import derive_seed
 from meeple.engine.state import State
 from meeple.engine.talk import Message, TalkLog
+from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 
 __all__ = [
     "Action", "ActionParseError", "Agent", "Bot", "Capabilities", "Game", "GameOverError",
     "IllegalActionError", "KindAction", "MeepleError", "Message", "NotYourTurnError", "Parameter",
-    "ParameterError", "Record", "RecordError", "State", "TalkError", "TalkLog",
+    "ParameterError", "Record", "RecordError", "State", "TalkError", "TalkLog", "TensorWriter",
     "UnknownGameError", "UnknownVariantError", "Variant", "derive_seed", "game_class",
-    "game_names", "load_game", "play_episode", "register", "replay",
+    "game_names", "load_game", "play_episode", "register", "relative_seat", "replay",
+    "seats_from",
 ]

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from meeple.engine.tensor import TensorWriter
 from meeple.games.battle_of_the_four_gods.actions import all_selections, parse_selection
 
 
@@ -78,52 +79,35 @@ def observation_tensor(game: Any, view: Mapping[str, Any]) -> np.ndarray:
     params = game.params
     scale = float(params["start_energy"])
     seat = view["seat"]
-    out = [0.0] * (11 * p + 4 * p * p + 3)  # filled part by part, in the docstring's order
-    if seat is not None:
-        out[seat] = 1.0
-    out[p:2 * p] = [e / scale for e in view["energy"]]
-    out[2 * p:3 * p] = [1.0 if a else 0.0 for a in view["alive"]]
-    for s in view["to_act"]:
-        out[3 * p + s] = 1.0
-    for s in view["submitted"]:
-        out[4 * p + s] = 1.0
-    i = 5 * p
-    out[i] = view["round"] / params["max_rounds"]
-    out[i + 1] = view["stall"] / params["stall_rounds"] if params["stall_rounds"] else 0.0
-    i += 2
+    w = TensorWriter(11 * p + 4 * p * p + 3)  # filled part by part, in the docstring's order
+    w.one_hot(p, seat)
+    w.values([e / scale for e in view["energy"]])
+    w.values([1.0 if a else 0.0 for a in view["alive"]])
+    w.multi_hot(p, view["to_act"])
+    w.multi_hot(p, view["submitted"])
+    w.value(view["round"] / params["max_rounds"])
+    w.value(view["stall"] / params["stall_rounds"] if params["stall_rounds"] else 0.0)
     history = view["history"]
+    publics = history[-1][1] if history else [None] * p
+    for entry in publics:
+        w.multi_hot(p, entry[0] if entry is not None else ())
+        w.multi_hot(p, entry[1] if entry is not None else ())
     if history:
-        _, publics, deltas, drain = history[-1]
-        for s, entry in enumerate(publics):
-            if entry is not None:
-                base = i + 2 * p * s
-                for t in entry[0]:
-                    out[base + t] = 1.0
-                for t in entry[1]:
-                    out[base + p + t] = 1.0
-        out[i + 2 * p * p:i + 2 * p * p + p] = [d / scale for d in deltas]
-        out[i + 2 * p * p + p] = drain / scale
-    i += 2 * p * p + p + 1
-    own_reveal = i + 3 * p + 2 * p * p
+        _, _, deltas, drain = history[-1]
+        w.values([d / scale for d in deltas])
+        w.value(drain / scale)
+    else:
+        w.skip(p + 1)
     mine = view.get("my_submission")
-    if mine is not None and seat is not None:
-        sel = parse_selection(mine, p, seat)
-        for t in sel.attacks:
-            out[i + t] = 1.0
-        for t in sel.defends:
-            out[i + p + t] = 1.0
-        if sel.reveal:
-            out[own_reveal + seat] = 1.0
-    i += 2 * p
-    for key, text in (view.get("revealed") or {}).items():
-        s = int(key)
-        sel = parse_selection(text, p, s)
-        for t in sel.attacks:
-            out[i + 2 * p * s + t] = 1.0
-        for t in sel.defends:
-            out[i + 2 * p * s + p + t] = 1.0
-        out[i + 2 * p * p + s] = 1.0
-    i = own_reveal + p
-    for s in view.get("winners") or ():
-        out[i + s] = 1.0
-    return np.array(out, dtype=np.float32)
+    own = parse_selection(mine, p, seat) if mine is not None and seat is not None else None
+    w.multi_hot(p, own.attacks if own is not None else ())
+    w.multi_hot(p, own.defends if own is not None else ())
+    revealed = {int(key): parse_selection(text, p, int(key))
+                for key, text in (view.get("revealed") or {}).items()}
+    for s in range(p):
+        w.multi_hot(p, revealed[s].attacks if s in revealed else ())
+        w.multi_hot(p, revealed[s].defends if s in revealed else ())
+    w.multi_hot(p, revealed)
+    w.one_hot(p, seat if own is not None and own.reveal else None)
+    w.multi_hot(p, view.get("winners") or ())
+    return w.done()

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.tensor import TensorWriter, seats_from
 from meeple.games.damocles.actions import Move
 from meeple.games.damocles.codex import (
     CIRCLE,
@@ -188,69 +189,39 @@ def observation_tensor(game: Damocles, view: Mapping[str, Any]) -> np.ndarray:
     index = _codex_index(deck)
     me = view["seat"]
     turn = view["turn"]
-    out = np.zeros(observation_shape(game), dtype=np.float32)
-    pos = 0
-
-    def seat_hot(seat: int | None) -> None:
-        nonlocal pos
-        if seat is not None:
-            out[pos + (seat - me) % n] = 1.0
-        pos += n
-
-    def per_seat(values: Sequence[float], scale: float) -> None:
-        nonlocal pos
-        for s, v in enumerate(values):
-            out[pos + (s - me) % n] = v / scale
-        pos += n
+    w = TensorWriter(observation_shape(game)[0])
 
     def codices(ids: Sequence[str]) -> None:
-        nonlocal pos
-        for cid in ids:
-            out[pos + index[cid]] = 1.0
-        pos += d
+        w.multi_hot(d, [index[cid] for cid in ids])
 
-    def scalars(*values: float) -> None:
-        nonlocal pos
-        out[pos:pos + len(values)] = values
-        pos += len(values)
-
-    out[me] = 1.0
-    pos = n
-    out[pos + PHASES.index(view["phase"])] = 1.0
-    pos += len(PHASES)
-    if view["phase"] == "turn":
-        out[pos + STEPS.index(turn["step"])] = 1.0
-    pos += len(STEPS)
-    seat_hot(view["active"])
-    seat_hot(view["placer"])
-    scalars(view["turns_taken"] / max(1, view["turns_total"]))
-    for slot, god in enumerate(view["circle"]):
-        out[pos + slot * 6 + (5 if god is None else GODS.index(god))] = 1.0
-    pos += CIRCLE * 6
+    w.one_hot(n, me)
+    w.one_hot(len(PHASES), PHASES.index(view["phase"]))
+    w.one_hot(len(STEPS), STEPS.index(turn["step"]) if view["phase"] == "turn" else None)
+    w.seat_hot(view["active"], me, n)
+    w.seat_hot(view["placer"], me, n)
+    w.value(view["turns_taken"] / max(1, view["turns_total"]))
+    for god in view["circle"]:
+        w.one_hot(6, 5 if god is None else GODS.index(god))
     bank = view["bank"]
     if bank is not None:
-        scalars(*(bank[g] / 20 for g in GODS), 1.0)
+        w.values([*(bank[g] / 20 for g in GODS), 1.0])
     else:
-        pos += len(GODS) + 1
-    per_seat(view["scores"], 100)
-    per_seat(view["hand_sizes"], deal)
-    scalars(view["deck_size"] / d, view["discard_size"] / d)
+        w.skip(len(GODS) + 1)
+    w.per_seat(view["scores"], me, n, 100)
+    w.per_seat(view["hand_sizes"], me, n, deal)
+    w.values([view["deck_size"] / d, view["discard_size"] / d])
     codices(view.get("hand", ()))
-    for k in range(n):
-        codices(view["tableaus"][(me + k) % n])
-    scalars(turn["swaps_allowed"] / 2, turn["swaps_done"] / 2, turn["relax_tokens"] / 2,
-            float(turn["annex_available"]), float(turn["annex_played"]),
-            turn["granted_count"] / deal, turn["keep_size"] / 5, turn["keep_count"] / 3)
+    for seat in seats_from(me, n):
+        codices(view["tableaus"][seat])
+    w.values([turn["swaps_allowed"] / 2, turn["swaps_done"] / 2, turn["relax_tokens"] / 2,
+              float(turn["annex_available"]), float(turn["annex_played"]),
+              turn["granted_count"] / deal, turn["keep_size"] / 5, turn["keep_count"] / 3])
     codices(sorted({cid for pair in turn["pairs_used"] for cid in pair}))
     codices(turn["consumed"])
     codices(view.get("granted", ()))
     codices(view.get("keep_pool", ()))
     queue = turn["destroy_queue"]
-    seat_hot(queue[0][0] if queue else None)
-    scalars(queue[0][1] / 2 if queue else 0.0, len(queue) / n)
-    winners = view["winners"] or ()
-    for s in winners:
-        out[pos + (s - me) % n] = 1.0
-    pos += n
-    assert pos == out.size, (pos, out.size)
-    return out
+    w.seat_hot(queue[0][0] if queue else None, me, n)
+    w.values([queue[0][1] / 2 if queue else 0.0, len(queue) / n])
+    w.seats_hot(view["winners"] or (), me, n)
+    return w.done()

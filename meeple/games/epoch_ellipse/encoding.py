@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 from meeple.games.epoch_ellipse.actions import BARE, make_move
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, CHARM, KINDS, SALVAGE, SURVIVOR
 
@@ -160,27 +161,6 @@ def observation_shape(game: EpochEllipse) -> tuple[int]:
     return (size,)
 
 
-class _Writer:
-    """Appends blocks to a preallocated vector."""
-
-    def __init__(self, size: int) -> None:
-        self.v = np.zeros(size, dtype=np.float32)
-        self.i = 0
-
-    def block(self, width: int) -> np.ndarray:
-        out = self.v[self.i:self.i + width]
-        self.i += width
-        return out
-
-    def value(self, x: float) -> None:
-        self.block(1)[0] = x
-
-    def one_hot(self, width: int, index: int | None) -> None:
-        b = self.block(width)
-        if index is not None and 0 <= index < width:
-            b[index] = 1.0
-
-
 def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarray:
     """One seat's ``view`` (``state.view(seat)``; a spectator's view reads as seat 0's, without
     anything seat-specific) as a float32 vector of :func:`observation_shape`; layout in the
@@ -189,21 +169,11 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     content, p = game.content, game.params
     by_name = content.by_name
     location_index = _location_index(game)
-    w = _Writer(observation_shape(game)[0])
+    w = TensorWriter(observation_shape(game)[0])
     me = view.get("seat") if isinstance(view.get("seat"), int) else 0
 
-    def rel(seat: int | None) -> int | None:
-        return None if seat is None or seat < 0 else (seat - me) % n
-
     def counts(names: Sequence[str]) -> None:
-        b = w.block(t)
-        for name in names:
-            b[by_name[name]] += 1.0 / COUNT_SCALE
-
-    def seats(members: Sequence[int]) -> None:
-        b = w.block(n)
-        for seat in members:
-            b[rel(seat)] = 1.0
+        w.counts(t, [by_name[name] for name in names], 1.0 / COUNT_SCALE)
 
     def index(options: Sequence[str], value: Any) -> int | None:
         return options.index(value) if value in options else None
@@ -225,13 +195,13 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     counts(view["removed"])
     traded = w.block(n * n)
     for a, b in view["traded"]:
-        traded[rel(a) * n + rel(b)] = traded[rel(b) * n + rel(a)] = 1.0
+        ra, rb = relative_seat(a, me, n), relative_seat(b, me, n)
+        traded[ra * n + rb] = traded[rb * n + ra] = 1.0
     # 2. seats, the viewer first
     players = view["players"]
     explo = view["exploration"]
     waiting = set(explo["waiting"]) if explo else set()
-    for k in range(n):
-        seat = (me + k) % n
+    for seat in seats_from(me, n):
         pl = players[seat]
         w.one_hot(len(STATUSES), index(STATUSES, pl["status"]))
         w.value(seat in view["to_act"])
@@ -267,14 +237,14 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     # 5. the offer
     offer = view["offer"]
     w.value(offer is not None)
-    w.one_hot(n, rel(offer["from"]) if offer else None)
-    w.one_hot(n, rel(offer["to"]) if offer else None)
+    w.seat_hot(offer["from"] if offer else None, me, n)
+    w.seat_hot(offer["to"] if offer else None, me, n)
     w.one_hot(t, by_name[offer["give"]] if offer else None)
     w.one_hot(t, by_name[offer["receive"]] if offer else None)
     # 6. the exploration
     w.value(explo is not None)
     explo = explo or {}
-    w.one_hot(n, rel(explo.get("seat")))
+    w.seat_hot(explo.get("seat"), me, n)
     w.one_hot(loc, position.get(explo.get("location")))
     w.value(explo.get("k", 0) / p["explore_max"])
     w.one_hot(t, by_name.get(explo.get("current")))
@@ -285,9 +255,8 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     counts(explo.get("salvage", ()))
     w.value(explo.get("rescue") is not None)
     counts(explo.get("rescue") or ())
-    seats(explo.get("waiting", ()))
-    assert w.i == len(w.v), (w.i, len(w.v))
-    return w.v
+    w.seats_hot(explo.get("waiting", ()), me, n)
+    return w.done()
 
 
 def _squash(x: float, half: float = 10.0) -> float:

@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 from meeple.games.ozymandias_campaign.actions import BARE_KINDS, Move, card_name
 from meeple.games.ozymandias_campaign.vocab import COLONY, SUITS
 
@@ -192,27 +193,6 @@ def _squash(x: float, half: float = 5.0) -> float:
     return x / (x + half)
 
 
-class _Writer:
-    """Appends blocks to a preallocated vector."""
-
-    def __init__(self, size: int) -> None:
-        self.v = np.zeros(size, dtype=np.float32)
-        self.i = 0
-
-    def block(self, width: int) -> np.ndarray:
-        out = self.v[self.i:self.i + width]
-        self.i += width
-        return out
-
-    def value(self, x: float) -> None:
-        self.block(1)[0] = x
-
-    def one_hot(self, width: int, index: int | None) -> None:
-        b = self.block(width)
-        if index is not None and 0 <= index < width:
-            b[index] = 1.0
-
-
 def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.ndarray:
     """One seat's ``view`` (``state.view(seat)``; a spectator's view reads as seat 0's,
     without a hand) as a float32 vector of :func:`observation_shape`; layout in the module
@@ -220,43 +200,33 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     point_index, card_index, copies, ports, sizes, size = _lookups(game)
     n, c, pts, d, k, o = sizes
     p = game.params
-    w = _Writer(size)
+    w = TensorWriter(size)
     me = view.get("seat") if isinstance(view.get("seat"), int) else 0
     tile_index = game.tile_index
-
-    def rel(seat: int | None) -> int | None:
-        return None if seat is None else (seat - me) % n
-
-    def seats(members: Sequence[int]) -> None:
-        b = w.block(n)
-        for seat in members:
-            b[rel(seat)] = 1.0
+    per_copy = [1.0 / c for c in copies]
 
     def card_counts(names: Sequence[str]) -> None:
-        b = w.block(d)
-        for name in names:
-            i = card_index[name]
-            b[i] += 1.0 / copies[i]
+        w.counts(d, [card_index[name] for name in names], per_copy)
 
     def suits(cubes: Mapping[str, int]) -> None:
-        w.block(len(SUITS))[:] = [_squash(cubes[s]) for s in SUITS]
+        w.values([_squash(cubes[s]) for s in SUITS])
 
     step = view["step"]
     # 1. global
     w.one_hot(len(STEPS), STEPS.index(step) if step in STEPS else None)
-    w.one_hot(n, rel(view["active"]))
-    seats(view["acting"])
-    seats(view["to_act"])
-    seats(view["submitted"])
+    w.seat_hot(view["active"], me, n)
+    w.seats_hot(view["acting"], me, n)
+    w.seats_hot(view["to_act"], me, n)
+    w.seats_hot(view["submitted"], me, n)
     w.value(view["round"] / p["max_rounds"])
     w.value(view["tile_deck_size"] / len(game.tiles))
     w.value(view["deck_size"] / len(game.cards))
     w.value(_squash(view["owed"]))
     w.one_hot(c, view["migrating"])
     suits(view["migrated_out"])
-    w.one_hot(n, rel(view["trigger"]))
-    w.one_hot(n, rel(view["last_seat"]))
-    seats(view["winners"] or ())
+    w.seat_hot(view["trigger"], me, n)
+    w.seat_hot(view["last_seat"], me, n)
+    w.seats_hot(view["winners"] or (), me, n)
     w.value(bool(view["truncated"]))
     w.value(step == "over")
     # 2. cards
@@ -265,8 +235,8 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     mine = view.get("my_submission")
     w.one_hot(d, card_index[mine.split()[1].upper()] if mine else None)
     # 3. seats, the viewer first
-    for j in range(n):
-        pl = view["players"][(me + j) % n]
+    for seat in seats_from(me, n):
+        pl = view["players"][seat]
         w.value(pl["vp"] / p["target_vp"])
         w.value(_squash(pl["unrest"]))
         suits(pl["incoming"])
@@ -292,12 +262,12 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     for q in on_map:
         block[point_index[q], 0] = 1.0
     for q, seat in view["standing"].items():
-        block[point_index[q], 1 + rel(seat)] = 1.0
+        block[point_index[q], 1 + relative_seat(seat, me, n)] = 1.0
     for q, stack in view["stacks"].items():
         row = block[point_index[q]]
         for seat in set(stack):
-            row[1 + n + rel(seat)] = _squash(stack.count(seat), 2.0)
-        row[1 + 2 * n + rel(stack[-1])] = 1.0
+            row[1 + n + relative_seat(seat, me, n)] = _squash(stack.count(seat), 2.0)
+        row[1 + 2 * n + relative_seat(stack[-1], me, n)] = 1.0
     for q, count in open_ports.items():
         block[point_index[q], -1] = count / 2.0
     # 5. tiles
@@ -317,9 +287,8 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     war = view["war"]
     w.one_hot(len(WAR_KINDS), WAR_KINDS.index(war["kind"]) if war else None)
     w.one_hot(pts, point_index[war["point"]] if war else None)
-    w.one_hot(n, rel(war["attacker"]) if war else None)
-    w.one_hot(n, rel(war["defender"]) if war else None)
+    w.seat_hot(war["attacker"] if war else None, me, n)
+    w.seat_hot(war["defender"] if war else None, me, n)
     w.one_hot(len(SUITS), SUITS.index(war["sector_suit"]) if war else None)
     w.one_hot(pts, point_index[explore["at"]] if explore else None)
-    assert w.i == len(w.v), (w.i, len(w.v))
-    return w.v
+    return w.done()

@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.tensor import TensorWriter, seats_from
 from meeple.games.ozymandias_market.actions import make_order
 from meeple.games.ozymandias_market.cards import COLOURS, Card
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, neighbours
@@ -254,78 +255,49 @@ def observation_tensor(game: OzymandiasMarket, view: Mapping[str, Any]) -> np.nd
     hindex = _hex_index(hexes)
     disks = p["disks_per_colour"]
     me = view["seat"]
-    out = np.zeros(observation_shape(game), dtype=np.float32)
-    pos = 0
-
-    def seat_hot(seat: int | None) -> None:
-        nonlocal pos
-        if seat is not None:
-            out[pos + (seat - me) % n] = 1.0
-        pos += n
-
-    def per_seat(values: Sequence[float | None], scale: float) -> None:
-        nonlocal pos
-        for s, v in enumerate(values):
-            if v is not None:
-                out[pos + (s - me) % n] = v / scale
-        pos += n
+    w = TensorWriter(observation_shape(game)[0])
 
     def card_hot(names: Sequence[str | None]) -> None:
-        nonlocal pos
-        for name in names:
-            if name is not None:
-                out[pos + cindex[name]] = 1.0
-        pos += k
+        w.multi_hot(k, [None if name is None else cindex[name] for name in names])
 
-    def scalars(*values: float) -> None:
-        nonlocal pos
-        out[pos:pos + len(values)] = values
-        pos += len(values)
-
-    out[me] = 1.0  # the viewer's own seat number, the only absolute seat block
-    pos = n
-    out[pos + PHASES.index(view["phase"])] = 1.0
-    pos += len(PHASES)
-    out[pos + STEPS.index(view["step"])] = 1.0
-    pos += len(STEPS)
-    seat_hot(view["acting"])
+    w.one_hot(n, me)  # the viewer's own seat number, the only absolute seat block
+    w.one_hot(len(PHASES), PHASES.index(view["phase"]))
+    w.one_hot(len(STEPS), STEPS.index(view["step"]))
+    w.seat_hot(view["acting"], me, n)
     order = view["turn_order"]
-    per_seat([order.index(s) + 1 if s in order else None for s in range(n)], n)
-    scalars(view["round"] / p["max_rounds"])
+    w.per_seat([order.index(s) + 1 if s in order else None for s in range(n)], me, n, n)
+    w.value(view["round"] / p["max_rounds"])
+    grid = w.block(HEX_FEATURES * len(hexes)).reshape(len(hexes), HEX_FEATURES)
     for q, r, stack in view["map"]:
         at = hindex.get((q, r))
         if at is None:
             raise ValueError(f"sector {q},{r} lies outside the encoding's region")
-        base = pos + at * HEX_FEATURES
-        out[base] = 1.0
-        out[base + 1] = len(stack) / disks
+        row = grid[at]
+        row[0] = 1.0
+        row[1] = len(stack) / disks
         if stack:
-            out[base + 2 + COLOURS.index(stack[-1])] = 1.0
+            row[2 + COLOURS.index(stack[-1])] = 1.0
         if len(stack) >= 2:
-            out[base + 6 + COLOURS.index(stack[-2])] = 1.0
+            row[6 + COLOURS.index(stack[-2])] = 1.0
         for colour in stack:
-            out[base + 10 + COLOURS.index(colour)] += 1.0 / disks
-    pos += HEX_FEATURES * len(hexes)
-    scalars(*(view["values"][c] / p["sectors"] for c in COLOURS),
-            *(view["supply"][c] / disks for c in COLOURS),
-            *(view["dead"][c] / disks for c in COLOURS),
-            view["sectors_left"] / max(1, p["sectors"] - 3))
+            row[10 + COLOURS.index(colour)] += 1.0 / disks
+    w.values([*(view["values"][c] / p["sectors"] for c in COLOURS),
+              *(view["supply"][c] / disks for c in COLOURS),
+              *(view["dead"][c] / disks for c in COLOURS),
+              view["sectors_left"] / max(1, p["sectors"] - 3)])
     card_hot(view["market"])
     card_hot(view["discard"])
     card_hot(view.get("hand", ()))
     card_hot(view.get("augury", ()))
-    for i in range(n):
-        card_hot([view["played"][(me + i) % n]])
+    for seat in seats_from(me, n):
+        card_hot([view["played"][seat]])
     top_rank = max(c.rank for c in cards)
     depth = max((c.param("depth") for c in cards if c.event == "AUGURY"), default=1)
-    per_seat(view["vp"], p["target_vp"])
-    per_seat(view["hand_sizes"], p["hand_size"])
-    per_seat(view["last_ranks"], top_rank)
-    scalars(view["deck_size"] / k, view.get("surge_left", 0) / 4,
-            view.get("augury_size", 0) / max(1, depth))
-    for s in view["winners"] or ():
-        out[pos + (s - me) % n] = 1.0
-    pos += n
-    scalars(float(view["truncated"]))
-    assert pos == out.size, (pos, out.size)
-    return out
+    w.per_seat(view["vp"], me, n, p["target_vp"])
+    w.per_seat(view["hand_sizes"], me, n, p["hand_size"])
+    w.per_seat(view["last_ranks"], me, n, top_rank)
+    w.values([view["deck_size"] / k, view.get("surge_left", 0) / 4,
+              view.get("augury_size", 0) / max(1, depth)])
+    w.seats_hot(view["winners"] or (), me, n)
+    w.value(float(view["truncated"]))
+    return w.done()
