@@ -11,7 +11,6 @@ registers ``pig`` (the tests do, to run the conformance suite on a sequential ga
 from __future__ import annotations
 
 import random
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +22,7 @@ from meeple.engine import (
     Parameter,
     ParameterError,
     State,
+    TensorWriter,
     Variant,
     register,
 )
@@ -35,10 +35,6 @@ class PigAction(Action):
 
     def __init__(self, word: str) -> None:
         object.__setattr__(self, "word", word)
-
-    @property
-    def code(self) -> int:
-        return 0 if self.word == "roll" else 1
 
     def __str__(self) -> str:
         return self.word
@@ -64,6 +60,9 @@ class Pig(Game):
     title = "Pig"
     summary = "push your luck with one die (engine template)"
     rules_page = "examples/pig.py"
+    #: The adapters' encoding (docs/adding-a-game.md step 7): the functions at the end of this
+    #: module (a game package keeps them in its own ``encoding.py``).
+    encoding = "examples.pig"
     parameters = (
         Parameter("target", 30, "points needed to win", minimum=5, maximum=1000),
         Parameter("max_turns", 400, "safety cap on turns (X-5)", minimum=1, maximum=100_000),
@@ -178,3 +177,30 @@ class PigState(State):
 
     def _data(self) -> dict[str, Any]:
         return self._view(None)
+
+
+# ------------------------------------------------------------------ encoding (adapters)
+def action_texts(game: Pig) -> tuple[str, ...]:
+    """Every action text of Pig: ``roll`` (code 0) and ``hold`` (code 1)."""
+    return (str(ROLL), str(HOLD))
+
+
+def observation_shape(game: Pig) -> tuple[int]:
+    """``2 P + 8`` numbers for ``P`` seats (see :func:`observation_tensor`)."""
+    return (2 * game.players + 8,)
+
+
+def observation_tensor(game: Pig, view: Mapping[str, Any]) -> Any:
+    """A seat's view as float32 numbers, seats relative to the viewer (a spectator reads as
+    seat 0): scores / target (``P``), the seat to move (one-hot, ``P``), the turn total /
+    target, the last roll (one-hot of 1..6, all 0 before any roll) and turns / max_turns."""
+    n, me = game.players, view.get("seat") or 0
+    target = game.params["target"]
+    out = TensorWriter(observation_shape(game)[0])
+    out.per_seat(view["scores"], me, n, scale=target)
+    out.seat_hot(view["to_move"], me, n)
+    out.value(view["turn_total"] / target)
+    roll = view["last_roll"]
+    out.one_hot(6, None if roll is None else roll - 1)
+    out.value(view["turns"] / game.params["max_turns"])
+    return out.done()

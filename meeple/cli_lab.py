@@ -11,14 +11,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from meeple.cli import (
@@ -34,7 +26,6 @@ from meeple.cli import (
     _progress,
     app,
     console,
-    err_console,
 )
 from meeple.engine.errors import MeepleError, ParameterError
 from meeple.engine.game import Game
@@ -87,9 +78,7 @@ def ladder(
             raise ParameterError("--seed and --jobs must be non-negative")
         _make_dir(out, "--out")
         steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=err_console, disable=quiet) as progress:
+        with _progress(quiet) as progress:
             task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
             result = run_ladder(game, tier_list, n_games, seed, jobs,
                                 on_progress=lambda k: progress.advance(task, k))

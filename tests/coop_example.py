@@ -43,10 +43,6 @@ class CoopAction(Action):
     def __init__(self, word: str) -> None:
         object.__setattr__(self, "word", word)
 
-    @property
-    def code(self) -> int:
-        return 0 if self.word == "work" else 1
-
     def __str__(self) -> str:
         return self.word
 

@@ -26,7 +26,6 @@ from meeple.games.battle_of_the_four_gods.actions import (
     Selection,
     all_selections,
     selection,
-    selection_from_code,
 )
 from meeple.games.battle_of_the_four_gods.rules import FourGodsState
 
@@ -626,25 +625,6 @@ def test_unknown_colour_in_smaller_game_and_bad_seat() -> None:
         game().parse_action("pass", 4)
     with pytest.raises(ActionParseError, match="seat"):
         game().parse_action("pass", -1)
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_action_codes_round_trip(players: int) -> None:
-    # ``Selection.code`` is seat-relative (0..127); the adapters' table codes are
-    # ``game.action_code`` (tests/test_encoding.py).
-    for seat in range(players):
-        sels = all_selections(players, seat) + all_selections(players, seat, True)
-        codes = {a.code for a in sels}
-        assert len(codes) == len(sels) == 2 * 2 ** (2 * (players - 1))
-        assert all(0 <= c < 128 for c in codes)
-        for a in sels:
-            back = selection_from_code(players, seat, a.code)
-            assert back == a and str(back) == str(a) and back is a
-    with pytest.raises(ActionParseError):
-        selection_from_code(players, RED, 128)
-    if players < 4:
-        with pytest.raises(ActionParseError, match="missing opponent"):
-            selection_from_code(players, RED, 1 << (players - 1))
 
 
 def test_selections_of_other_seat_counts_are_not_equal() -> None:

@@ -37,8 +37,9 @@ How the meeple game maps onto OpenSpiel (docs/adapters/openspiel.md has the reas
   would fit too, but pyspiel cannot serialize a Python game's random state, so
   ``random_sim_test(..., serialize=True)`` could not pass.) A game without chance is
   DETERMINISTIC and starts at its first decision.
-* **Information.** Every game here hides something (or decides simultaneously):
-  IMPERFECT_INFORMATION. The observation string is the seat's view (``State.view``) as
+* **Information.** IMPERFECT_INFORMATION for a game with hidden cards, simultaneous decisions
+  or chance (the unseen opening seed fixes every later roll); PERFECT_INFORMATION otherwise.
+  The observation string is the seat's view (``State.view``) as
   canonical JSON; the observation tensor is ``Game.observation_tensor`` of that view. The
   information-state string (perfect recall) is the current view's JSON and a SHA-256 digest
   of everything before it that the seat saw: each change of its view and each of its own
@@ -162,8 +163,10 @@ def _game_type(game: Game, turn_based: bool) -> pyspiel.GameType:
                   else _GT.Dynamics.SEQUENTIAL),
         chance_mode=(_GT.ChanceMode.EXPLICIT_STOCHASTIC if caps.chance
                      else _GT.ChanceMode.DETERMINISTIC),
+        # A game with chance is imperfect information here even without hidden cards: the
+        # opening chance node deals a seed that fixes every later roll, and no seat sees it.
         information=(_GT.Information.IMPERFECT_INFORMATION
-                     if caps.hidden_information or caps.simultaneous
+                     if caps.hidden_information or caps.simultaneous or caps.chance
                      else _GT.Information.PERFECT_INFORMATION),
         utility=_GT.Utility.GENERAL_SUM if caps.cooperative else _GT.Utility.CONSTANT_SUM,
         reward_model=_GT.RewardModel.TERMINAL,

@@ -4,8 +4,9 @@ Every game defines its own action classes deriving from :class:`Action`. An acti
 hashable and compare by value, must never change after creation, and must print (``str``) in
 the game's canonical notation, which ``game.parse_action(text, seat)`` reads back to an equal
 action. Its JSON form (records, the web) is that same text; games whose actions belong to one
-seat expose it as ``seat`` so ``state.apply_action(action)`` knows who acts. Where an RL adapter
-needs it, ``code`` is a stable integer built from a table, unique per game instance.
+seat expose it as ``seat`` so ``state.apply_action(action)`` knows who acts. The integer form
+the learning adapters use is ``Game.action_code(action)``: the index of the action's text in
+the game's action table (``Game.action_table``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,6 @@ class Action:
 
     #: The seat this action belongs to, or None when the action is not tied to one seat.
     seat: int | None = None
-
-    @property
-    def code(self) -> int:
-        """A stable non-negative integer for this action within its game instance."""
-        raise TypeError(f"{type(self).__name__} has no integer code")
 
     def to_json(self) -> str:
         """The action's JSON form: its canonical text."""

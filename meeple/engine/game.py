@@ -356,13 +356,9 @@ class Game(ABC):
         import numpy as np
 
         tensor = np.asarray(self._encoding().observation_tensor(self, view), dtype=np.float32)
-        shape = self.observation_shape()
-        if tensor.shape != shape:
-            tensor = tensor.reshape(-1)
-            if tensor.size != int(np.prod(shape)):
-                raise RuntimeError(f"{self.name} encoded a view of {tensor.size} numbers, "
-                                   f"expected shape {shape}")
-            tensor = tensor.reshape(shape)
+        if tensor.shape != self.observation_shape():
+            raise RuntimeError(f"{self.name} encoded a view as shape {tensor.shape}, expected "
+                               f"{self.observation_shape()}")
         return tensor
 
     def seat_names(self) -> tuple[str, ...]:

@@ -90,23 +90,13 @@ class ProcessBackend(Backend):
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_sigint)
         pool = self._pool
-        todo = iter(enumerate(tasks))
-        pending: dict[Future, int] = {}
-        try:
-            while True:
-                while len(pending) < 2 * self.jobs:
-                    nxt = next(todo, None)
-                    if nxt is None:
-                        break
-                    pending[pool.submit(fn, *nxt[1])] = nxt[0]
-                if not pending:
-                    return
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+
+        def wait_some(handles: list[Future]) -> list[tuple[Future, Any]]:
+            done, _ = wait(handles, return_when=FIRST_COMPLETED)
+            return [(future, future.result()) for future in done]
+
+        yield from _windowed(tasks, 2 * self.jobs, lambda args: pool.submit(fn, *args),
+                             wait_some, Future.cancel)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -148,28 +138,42 @@ class RayBackend(Backend):
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = ray.remote(fn)
-        todo = iter(enumerate(tasks))
-        pending: dict[Any, int] = {}
-        try:
-            while True:
-                while len(pending) < 2 * self.jobs:
-                    nxt = next(todo, None)
-                    if nxt is None:
-                        break
-                    pending[remote.remote(*nxt[1])] = nxt[0]
-                if not pending:
-                    return
-                done, _ = ray.wait(list(pending), num_returns=1)
-                for ref in done:
-                    yield pending.pop(ref), ray.get(ref)
-        finally:
-            for ref in pending:
-                ray.cancel(ref)
+        def wait_some(handles: list[Any]) -> list[tuple[Any, Any]]:
+            done, _ = ray.wait(handles, num_returns=1)
+            return [(ref, ray.get(ref)) for ref in done]
+
+        yield from _windowed(tasks, 2 * self.jobs, lambda args: remote.remote(*args),
+                             wait_some, ray.cancel)
 
     def close(self) -> None:
         if self._started:
             self._ray.shutdown()
             self._started = False
+
+
+def _windowed(tasks: Sequence[tuple], window: int, submit: Callable[[tuple], Any],
+              wait_some: Callable[[list[Any]], list[tuple[Any, Any]]],
+              cancel: Callable[[Any], Any]) -> Iterator[tuple[int, Any]]:
+    """``(index, result)`` of every task in completion order, keeping at most ``window``
+    submitted at once: ``submit(args) -> handle``, ``wait_some(handles) -> [(handle, result)]``
+    for at least one finished handle; on exit (a consumer that stops early, an error) the
+    handles still pending are cancelled with ``cancel(handle)``."""
+    todo = iter(enumerate(tasks))
+    pending: dict[Any, int] = {}
+    try:
+        while True:
+            while len(pending) < window:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                pending[submit(nxt[1])] = nxt[0]
+            if not pending:
+                return
+            for handle, result in wait_some(list(pending)):
+                yield pending.pop(handle), result
+    finally:
+        for handle in pending:
+            cancel(handle)
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:

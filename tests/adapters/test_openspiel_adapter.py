@@ -73,7 +73,9 @@ def test_types_follow_the_capabilities(name: str) -> None:
                              else pyspiel.GameType.Dynamics.SEQUENTIAL)
     assert kind.chance_mode == (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if caps.chance
                                 else pyspiel.GameType.ChanceMode.DETERMINISTIC)
-    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    hidden = caps.hidden_information or caps.simultaneous or caps.chance  # the unseen seed
+    assert kind.information == (pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden
+                                else pyspiel.GameType.Information.PERFECT_INFORMATION)
     assert kind.utility == (pyspiel.GameType.Utility.GENERAL_SUM if caps.cooperative
                             else pyspiel.GameType.Utility.CONSTANT_SUM)
     wait = 1 if caps.simultaneous else 0

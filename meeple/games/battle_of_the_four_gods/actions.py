@@ -60,12 +60,10 @@ class Selection(Action):
         reveal: shown to the table at once and locked (variant ``reveal_lock``).
         mask: indicator bits (see ``DEFEND_SHIFT``).
         size: number of indicators (0..6).
-        code: stable integer 0..127 relative to the seat: bit k is ATTACK against the k-th
-            opponent clockwise, bit 3+k DEFENSE against it, bit 6 reveal.
     """
 
-    __slots__ = ("players", "seat", "attacks", "defends", "reveal", "mask", "size", "_code",
-                 "_text", "public")
+    __slots__ = ("players", "seat", "attacks", "defends", "reveal", "mask", "size", "_text",
+                 "public")
 
     def __init__(self, players: int, seat: int, attacks: tuple[int, ...],
                  defends: tuple[int, ...], reveal: bool) -> None:
@@ -74,15 +72,6 @@ class Selection(Action):
             mask |= 1 << t
         for t in defends:
             mask |= 1 << (DEFEND_SHIFT + t)
-        code = 0
-        for k in range(players - 1):
-            opponent = (seat + 1 + k) % players
-            if opponent in attacks:
-                code |= 1 << k
-            if opponent in defends:
-                code |= 1 << (3 + k)
-        if reveal:
-            code |= 64
         text = selection_text(attacks, defends, reveal)
         setter = object.__setattr__
         setter(self, "players", players)
@@ -92,14 +81,9 @@ class Selection(Action):
         setter(self, "reveal", reveal)
         setter(self, "mask", mask)
         setter(self, "size", len(attacks) + len(defends))
-        setter(self, "_code", code)
         setter(self, "_text", text)
         #: JSON-compatible public form used in views and history: [attacked, defended].
         setter(self, "public", (attacks, defends))
-
-    @property
-    def code(self) -> int:
-        return self._code
 
     def cost(self, attack_cost: int, defend_cost: int) -> int:
         """Energy this selection costs under the given per-indicator costs."""
@@ -179,25 +163,6 @@ def all_selections(players: int, seat: int, reveal: bool = False) -> tuple[Selec
         return (s.size, [(0, t) for t in s.attacks] + [(1, t) for t in s.defends])
 
     return tuple(sorted(out, key=order))
-
-
-def selection_from_code(players: int, seat: int, code: int) -> Selection:
-    """Inverse of ``Selection.code``.
-
-    Raises:
-        ActionParseError: if ``code`` is outside 0..127 or names a missing opponent.
-    """
-    if not (0 <= code < 128):
-        raise ActionParseError(f"action code {code} is outside 0..127")
-    attacks, defends = [], []
-    for k in range(3):
-        for bit, group in ((k, attacks), (3 + k, defends)):
-            if code >> bit & 1:
-                if k >= players - 1:
-                    raise ActionParseError(f"action code {code} names a missing opponent")
-                group.append((seat + 1 + k) % players)
-    return selection(players, seat, tuple(sorted(attacks)), tuple(sorted(defends)),
-                     bool(code & 64))
 
 
 def parse_selection(text: str, players: int, seat: int) -> Selection:
