@@ -49,7 +49,7 @@ from meeple.engine.state import State
 
 #: Fallback settings when a game declares none in ``Game.search``.
 DEFAULTS: dict[str, Any] = {"iterations": 200, "rollout": "random", "rollout_depth": None,
-                            "opponents": "tree", "exploration": 0.7}
+                            "opponents": "tree", "exploration": 0.7, "widening": None}
 #: Where other seats' moves come from during the tree phase: their own bandits in the one tree
 #: (``tree``, the standard multiplayer ISMCTS) or the rollout policy (``policy``: the tree holds
 #: only this bot's own decisions, TAG's "SelfOnly" opponent tree policy; against a known
@@ -61,13 +61,17 @@ OPPONENT_MODES = ("tree", "policy")
 class _Node:
     """A node of the tree: per acting seat, its edges ``{action: [visits, total, available]}``
     (total: the sum of that seat's returns), and the children by action (sequential) or by
-    joint action (a tuple of each acting seat's action, seats ascending)."""
+    joint action (a tuple of each acting seat's action, seats ascending). With progressive
+    widening, also per seat the ranking of the actions seen when it first acted here
+    (``{action: rank}``, 0 best) and how often it has acted here."""
 
-    __slots__ = ("edges", "children")
+    __slots__ = ("edges", "children", "rank", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[int, dict[Action, list[float]]] = {}
         self.children: dict[Any, _Node] = {}
+        self.rank: dict[int, dict[Action, int]] = {}
+        self.visits: dict[int, int] = {}
 
 
 class ISMCTSBot(Bot):
@@ -88,6 +92,13 @@ class ISMCTSBot(Bot):
             ``game.search`` or tree.
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln(available) / visits)``
             (returns lie in 0..1).
+        widening: progressive widening (Chaslot et al. 2008, "progressive unpruning";
+            Coulom 2007): at a node where a seat has acted ``n`` times, only its
+            ``widening + floor(sqrt(n) / 2)`` best actions by the rollout bot's ranking
+            (``Bot.action_values``, of the state's view when the node was first reached) are
+            candidates, tried best first. ``None``: every legal action, untried ones in
+            random order. Default: the game's setting, or ``None`` with random rollouts.
+            Needs a rollout bot that ranks moves.
         name: the bot's label in reports (e.g. ``"ismcts-400"``).
     Raises:
         ParameterError: for a budget out of range, an unknown rollout bot, or a game without
@@ -99,7 +110,8 @@ class ISMCTSBot(Bot):
     def __init__(self, game: Game, seat: int, seed: int = 0, *, iterations: int | None = None,
                  seconds: float | None = None, rollout: str | None = None,
                  rollout_depth: int | None | str = "default", opponents: str | None = None,
-                 exploration: float | None = None, name: str | None = None) -> None:
+                 exploration: float | None = None, widening: int | None | str = "default",
+                 name: str | None = None) -> None:
         if name is not None:
             self.name = name
         super().__init__(game, seat, seed)
@@ -127,6 +139,13 @@ class ISMCTSBot(Bot):
             from meeple.bots import make_bot  # the registry imports this module
 
             self._policy = [make_bot(rollout, game, s, seed) for s in range(game.players)]
+        if widening == "default":  # the game's setting, off with random rollouts
+            widening = None if self._policy is None else settings["widening"]
+        width = widening
+        self.widening: int | None = None if width is None else int(width)
+        if self.widening is not None and (self.widening < 1 or self._policy is None):
+            raise ParameterError(f"widening={width} needs a value >= 1 and a rollout bot that"
+                                 f" ranks moves (rollout={rollout!r})")
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
 
@@ -197,9 +216,15 @@ class ISMCTSBot(Bot):
                 edges = node.edges.get(seat)
                 if edges is None:
                     edges = node.edges[seat] = {}
-                untried = [a for a in legal if a not in edges]
+                if self.widening is not None and len(legal) > self.widening:
+                    legal = self._widen(node, state, seat, legal)
+                    untried = [a for a in legal if a not in edges]
+                    action = untried[0] if untried else legal[0]
+                else:
+                    untried = [a for a in legal if a not in edges]
+                    if untried:
+                        action = untried[int(rng.random() * len(untried))]
                 if untried:
-                    action = untried[int(rng.random() * len(untried))]
                     edges[action] = [0, 0.0, 0]
                     expanded = True
                 else:
@@ -231,6 +256,24 @@ class ISMCTSBot(Bot):
         for edge, seat in path:
             edge[0] += 1
             edge[1] += values[seat]
+
+    def _widen(self, node: _Node, state: State, seat: int,
+               legal: Sequence[Action]) -> list[Action]:
+        """The candidates among ``legal`` for ``seat`` at ``node`` (progressive widening),
+        best ranked first; actions unseen when the ranking was made rank after all seen."""
+        rank = node.rank.get(seat)
+        if rank is None:
+            values = self._policy[seat].action_values(  # type: ignore[index]
+                state.view(seat), legal)
+            order = sorted(range(len(legal)), key=lambda i: -values[i]) if values else range(
+                len(legal))
+            rank = node.rank[seat] = {legal[i]: r for r, i in enumerate(order)}
+        n = node.visits.get(seat, 0)
+        node.visits[seat] = n + 1
+        k = self.widening + int(math.sqrt(n) / 2)  # type: ignore[operator]
+        unseen = len(rank)
+        ranked = sorted(legal, key=lambda a: rank.get(a, unseen))
+        return ranked[:k]
 
     def _policy_action(self, state: State, seat: int, legal: Sequence[Action]) -> Action:
         """``seat``'s move by the rollout policy (uniform random, or the policy bot)."""
@@ -269,6 +312,7 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
     ``-<iterations>`` (``ismcts-400``), ``-<seconds>s`` (``ismcts-0.5s``), ``-d<depth>``
     (rollout cut after that many steps, scored by the game's evaluator; ``-d0``: evaluate at
     once), ``-c<constant>`` (the UCB1 exploration constant, ``ismcts-400-c0.3``),
+    ``-w<k>`` (progressive widening from the ``k`` best moves, ``ismcts-w3``),
     ``-<bot>`` (the rollout policy, e.g. ``ismcts-200-heuristic``) and ``-policy`` or
     ``-tree`` (where other seats' moves come from in the tree), in any order.
 
@@ -289,6 +333,8 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
                 options["exploration"] = float(part[1:])
             elif part.startswith("d") and part[1:].isdigit():
                 options["rollout_depth"] = int(part[1:])
+            elif part.startswith("w") and part[1:].isdigit():
+                options["widening"] = int(part[1:])
             elif part in OPPONENT_MODES:
                 options["opponents"] = part
             elif part and part[0].isalpha():
@@ -298,8 +344,8 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
         except ValueError:
             raise ParameterError(
                 f"cannot read {part!r} in bot {name!r}: write ismcts[-ITERATIONS][-SECONDSs]"
-                f"[-dDEPTH][-cEXPLORATION][-ROLLOUTBOT][-policy|-tree], e.g. ismcts-400 or "
-                "ismcts-0.5s-heuristic") from None
+                f"[-dDEPTH][-cEXPLORATION][-wWIDENING][-ROLLOUTBOT][-policy|-tree], e.g. "
+                "ismcts-400 or ismcts-0.5s-heuristic") from None
     return ISMCTSBot(game, seat, seed, name=name, **options)
 
 

@@ -51,6 +51,13 @@ class Bot(ABC):
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         """Choose one of ``legal_actions`` (never empty) from this seat's ``view``."""
 
+    def action_values(self, view: Mapping[str, Any],
+                      legal_actions: Sequence[Action]) -> Sequence[float] | None:
+        """This bot's value of each of ``legal_actions`` (same order; higher is better, any
+        scale), or ``None`` when the bot does not rank moves (the default). Search bots use a
+        ranking to order and prune their candidates (progressive widening)."""
+        return None
+
     def hear(self, message: Message) -> None:
         """Receive a table-talk message visible to this seat (default: ignore it)."""
         return None

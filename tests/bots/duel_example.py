@@ -12,11 +12,25 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.engine import Action, ActionParseError, Capabilities, Game, KindAction, State
+from meeple.engine.agent import Bot
 from meeple.engine.state import win_shares
 
 
 def Pick(seat: int, number: int) -> KindAction:  # noqa: N802 - reads as a value type
     return KindAction(seat, "pick", (number,), text=str(number))
+
+
+class LowFirst(Bot):
+    """Plays and ranks the numbers lowest first: a misleading ranking for widening tests."""
+
+    name = "low-first"
+
+    def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+        return min(legal_actions, key=lambda a: a.args[0])  # type: ignore[attr-defined]
+
+    def action_values(self, view: Mapping[str, Any],
+                      legal_actions: Sequence[Action]) -> list[float]:
+        return [-a.args[0] for a in legal_actions]  # type: ignore[attr-defined]
 
 
 class HighCard(Game):
@@ -25,6 +39,7 @@ class HighCard(Game):
     min_players = max_players = default_players = 2
     __slots__ = ()
     TOP = 3
+    bots = {"low-first": "tests.bots.duel_example:LowFirst"}
 
     @property
     def capabilities(self) -> Capabilities:

@@ -132,3 +132,40 @@ def test_policy_opponents_keep_only_own_decisions_in_the_tree() -> None:
     assert bot.act(state.view(1), state.legal_actions(1)) == Pick(1, HighCard.TOP)
     with pytest.raises(ParameterError, match="opponents"):
         ISMCTSBot(game, 0, opponents="nobody")
+
+
+def test_widening_starts_from_the_rankings_best_and_widens_with_visits() -> None:
+    game = HighCard()
+    view = game.new_initial_state(0).view(0)
+    narrow = ISMCTSBot(game, 0, 1, iterations=3, rollout="low-first", widening=1)
+    assert set(narrow.search(view).edges[0]) == {Pick(0, 0)}, \
+        "three visits keep the candidates to the ranking's best move"
+    root = ISMCTSBot(game, 0, 1, iterations=64, rollout="low-first", widening=1).search(view)
+    visits = {a.args[0]: e[0] for a, e in root.edges[0].items()}  # type: ignore[attr-defined]
+    # k = 1 + floor(sqrt(n) / 2) candidates after n visits: the 2nd at n = 4, the 3rd at 16,
+    # the 4th (the ranking's last) at 36
+    assert set(visits) == set(range(HighCard.TOP + 1)), "64 visits widen to every move"
+    assert visits[0] > visits[HighCard.TOP], "the best ranked move had a head start"
+
+
+def test_widening_label_and_damocles_ranking() -> None:
+    game = load_game("damocles", players=3)
+    bot = make_bot("ismcts-30-w2", game, 0, 3)
+    assert (bot.widening, bot.iterations, bot.rollout) == (2, 30, "heuristic")
+    state = game.new_initial_state(5)
+    heuristic = [make_bot("heuristic", game, s, 1) for s in range(3)]
+    while state.phase != "turn":  # the simultaneous setup discards
+        state.apply_actions({s: heuristic[s].act(state.view(s), state.legal_actions(s))
+                             for s in state.current_players()})
+    seat = state.current_players()[0]
+    legal = state.legal_actions(seat)
+    values = make_bot("heuristic", game, seat, 1).action_values(state.view(seat), legal)
+    assert len(values) == len(legal) and len(set(values)) > 1, "swaps are told apart"
+    assert make_bot("ismcts-30-w2", game, seat, 3).act(state.view(seat), legal) in legal
+
+
+def test_widening_needs_a_ranking_rollout_bot() -> None:
+    with pytest.raises(ParameterError, match="widening"):
+        ISMCTSBot(HighCard(), 0, widening=2)  # random rollouts rank nothing
+    with pytest.raises(ParameterError, match="widening"):
+        ISMCTSBot(HighCard(), 0, rollout="low-first", widening=0)

@@ -23,12 +23,17 @@ from typing import Any
 from meeple.engine.agent import Bot
 from meeple.games.damocles.actions import Move
 from meeple.games.damocles.codex import CIRCLE, GODS, NUMBER, PRODUCTION, Codex
-from meeple.games.damocles.matching import match_mask
+from meeple.games.damocles.matching import mirrored
 
 #: Value of one codex drawn into the hand, in points.
 DRAW_VALUE = 1.5
 #: Credit per pip of a codex that matches all but one of its pips somewhere.
 NEAR_MISS = 0.25
+#: A Haste, when legal, outranks every swap (the bot always hastes before swapping).
+HASTE_VALUE = 1000.0
+_MASKS_KEY = "damocles-heuristic-masks"
+#: Every (god, slot) bit of a circle mask.
+_FULL = (1 << (len(GODS) * CIRCLE)) - 1
 
 
 class HeuristicBot(Bot):
@@ -39,32 +44,37 @@ class HeuristicBot(Bot):
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> Move:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        return self._best(legal_actions, self.action_values(view, legal_actions))
+
+    def action_values(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> list[float]:
+        """The heuristic's value of each of ``legal_actions`` (same order), in points: the
+        move :meth:`act` plays is one of the highest (search uses them to order and prune
+        its candidates). When a Haste is legal before swapping, the first one is valued
+        ``HASTE_VALUE`` and every other move 0."""
         deck = self.game.codex_by_id
         hand = list(view.get("hand", ()))
         kinds = {m.kind for m in legal_actions}
         if "discard" in kinds:
-            return self._best(legal_actions, lambda m: -sum(self._worth(deck[c]) for c in m.args))
+            return [-sum(self._worth(deck[c]) for c in m.args) for m in legal_actions]
         if "keep" in kinds:
-            return self._best(legal_actions, lambda m: sum(self._worth(deck[c]) for c in m.args))
+            return [sum(self._worth(deck[c]) for c in m.args) for m in legal_actions]
         if "destroy" in kinds:
             own = set(view["tableaus"][self.seat])
-            return self._best(legal_actions, lambda m: (-1 if m.args[0] in own else 1)
-                              * self._worth(deck[m.args[0]]))
-        circle = [None if g is None else GODS.index(g) for g in view["circle"]]
-        tableau = list(view["tableaus"][self.seat])
+            return [(-1 if m.args[0] in own else 1) * self._worth(deck[m.args[0]])
+                    for m in legal_actions]
         if "place" in kinds or "swap" in kinds or "trade" in kinds:
-            haste = [m for m in legal_actions if m.kind == "haste"]
-            if haste:
-                return haste[0]
-            return self._best(legal_actions,
-                              lambda m: self._circle_value(_after(circle, m), hand, tableau))
-        return self._best(legal_actions, lambda m: self._play_value(m, hand))
+            circle = [None if g is None else GODS.index(g) for g in view["circle"]]
+            tableau = list(view["tableaus"][self.seat])
+            if "haste" in kinds:  # the first Haste, at once
+                first = next(m for m in legal_actions if m.kind == "haste")
+                return [HASTE_VALUE if m is first else 0.0 for m in legal_actions]
+            return [self._circle_value(_after(circle, m), hand, tableau) for m in legal_actions]
+        return [self._play_value(m, hand) for m in legal_actions]
 
     # ------------------------------------------------------------------ evaluations
-    def _best(self, moves: Sequence[Move], value) -> Move:
-        scored = [(value(m), m) for m in moves]
-        top = max(v for v, _ in scored)
-        best = [m for v, m in scored if v >= top - 1e-9]
+    def _best(self, moves: Sequence[Move], values: Sequence[float]) -> Move:
+        top = max(values)
+        best = [m for v, m in zip(values, moves, strict=True) if v >= top - 1e-9]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _worth(self, codex: Codex) -> float:
@@ -77,20 +87,21 @@ class HeuristicBot(Bot):
                       tableau: list[str]) -> float:
         """Points and draws available on ``circle`` now, plus near-miss credit."""
         deck = self.game.codex_by_id
-        rotational = self.game.params["match"] == "rotational"
-        if any(g is None for g in circle):  # placement: only near-miss credit makes sense
-            return sum(self._partial(deck[c], circle, rotational) for c in hand)
-        key = tuple(circle)
-        mirror = self.game.params["mirror"]
-        matched = {c for c in hand + tableau
-                   if match_mask(key, deck[c].pattern, rotational, False, mirror)}
+        masks = self._masks()
+        free = _FULL
+        for slot, god in enumerate(circle):  # clear the bit of each (god, slot) present
+            if god is not None:
+                free &= ~(1 << (god * CIRCLE + slot))
+        if None in circle:  # placement: only near-miss credit makes sense
+            return sum(_near(masks[c][1], free) * deck[c].pips for c in hand)
+        matched = {c for c in hand + tableau if _fits(masks[c][0], free)}
         value = 0.0
         for cid in hand:
             codex = deck[cid]
             if cid in matched and codex.info.cls not in (PRODUCTION, NUMBER):
                 value += codex.pips
             elif cid not in matched:
-                value += self._partial(codex, circle, rotational)
+                value += _near(masks[cid][1], free) * codex.pips
         productions = [c for c in matched if deck[c].info.cls == PRODUCTION]
         numbers = [c for c in matched if deck[c].info.cls == NUMBER]
         in_hand = set(hand)
@@ -100,14 +111,22 @@ class HeuristicBot(Bot):
                 value += DRAW_VALUE * _grants(deck[pid], deck[nid])
         return value
 
-    def _partial(self, codex: Codex, circle: list[int | None], rotational: bool) -> float:
-        """NEAR_MISS x pips if some rotation matches all pips but one."""
-        pattern = codex.pattern
-        for r in range(CIRCLE if rotational else 1):
-            misses = sum(circle[(r + o) % CIRCLE] != g for o, g in pattern)
-            if misses <= 1:
-                return NEAR_MISS * codex.pips
-        return 0.0
+    def _masks(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Per codex id, its pattern as 35-bit masks (bit ``god * 7 + slot``), one per
+        placement: those that match (every rotation if ``match=rotational``, and read
+        counter-clockwise too if ``mirror``), and those that earn near-miss credit
+        (clockwise only). Built once per game."""
+        masks = self.game._cache.get(_MASKS_KEY)
+        if masks is None:
+            params = self.game.params
+            turns = range(CIRCLE if params["match"] == "rotational" else 1)
+            masks = {}
+            for cid, codex in self.game.codex_by_id.items():
+                near = tuple(_mask(codex.pattern, r) for r in turns)
+                both = near + tuple(_mask(mirrored(codex.pattern), r) for r in turns)
+                masks[cid] = (both if params["mirror"] else near, near)
+            self.game._cache[_MASKS_KEY] = masks
+        return masks
 
     def _play_value(self, move: Move, hand: list[str]) -> float:
         deck = self.game.codex_by_id
@@ -144,3 +163,29 @@ def _after(circle: list[int | None], move: Move) -> list[int | None]:
         slot, god = move.args
         out[slot] = god
     return out
+
+
+def _mask(pattern: tuple[tuple[int, int], ...], rotation: int) -> int:
+    """``pattern`` placed at ``rotation`` as a mask of (god, slot) bits."""
+    out = 0
+    for offset, god in pattern:
+        out |= 1 << (god * CIRCLE + (rotation + offset) % CIRCLE)
+    return out
+
+
+def _fits(masks: tuple[int, ...], free: int) -> bool:
+    """Whether some placement in ``masks`` needs no (god, slot) bit of ``free`` (the bits
+    the circle does not hold): the pattern matches."""
+    for mask in masks:
+        if not mask & free:
+            return True
+    return False
+
+
+def _near(masks: tuple[int, ...], free: int) -> float:
+    """``NEAR_MISS`` if some placement in ``masks`` misses at most one pip, else 0."""
+    for mask in masks:
+        missing = mask & free
+        if not missing & (missing - 1):
+            return NEAR_MISS
+    return 0.0

@@ -4,8 +4,9 @@ A seat's projection is its points plus what its codices may still bring: Product
 codices (in hand, or re-usable in its tableau) earn draws, hence points, on every turn it has
 left, and the pips in its hand a little while it still has a turn. The shares are a softmax of
 the projections whose temperature grows with the turns left (the game is open early, settled
-late). Weights fitted to heuristic-bot games (2-6 seats, mixed with random seats) by cross
-entropy and rounded; docs/rules/damocles.md, "Search: determinization and evaluation".
+late), blended with the seat's share of all projected points (``SCORE_WEIGHT``). Weights
+fitted to heuristic-bot games (2-6 seats, mixed with random seats) by cross entropy and
+rounded; docs/rules/damocles.md, "Search: determinization and evaluation".
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ TABLEAU_PRODUCTION, TABLEAU_NUMBER_VALUE, TABLEAU_PAIR = 0.3, 0.15, 0.2
 HAND_PIP = 0.1
 #: Softmax temperature: BASE + PER_ROOT_TURN x sqrt(mean turns left per seat).
 BASE_TEMPERATURE, PER_ROOT_TURN = 0.5, 2.0
+#: Weight of the seat's share of all projected points beside the softmax win share: a seat far
+#: ahead (or behind) still prefers the move that gains points, where the win share alone is
+#: flat and the search would choose among equals by noise.
+SCORE_WEIGHT = 0.2
 
 _KEY = "damocles-evaluate"
 
@@ -85,4 +90,8 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
     top = max(projected)
     weights = [math.exp((v - top) / temperature) for v in projected]
     total = sum(weights)
-    return tuple(w / total for w in weights)
+    points = sum(projected)
+    if points <= 0:
+        return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT / n for w in weights)
+    return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT * v / points
+                 for w, v in zip(weights, projected, strict=True))
