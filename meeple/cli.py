@@ -53,6 +53,8 @@ PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="seat co
 ParamOpt = Annotated[list[str] | None, typer.Option(
     "--param", help="parameter override NAME=VALUE (repeatable); see 'meeple games --json'")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="seed (non-negative integer)")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 
 
 def _fail(message: str) -> typer.Exit:
@@ -180,7 +182,7 @@ def playtest(
         "game's playtest line-up, random for most games)")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     seed: SeedOpt = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="workers; 0 = all cores")] = 0,
+    jobs: JobsOpt = 0,
     backend: Annotated[str, typer.Option(
         "--backend", help="process (a local process pool) or ray (Ray tasks; pip install "
         "'meeple\\[ray]')")] = "process",
@@ -195,7 +197,7 @@ def playtest(
         "playing only the games it lacks")] = False,
     records: Annotated[bool, typer.Option(
         "--records/--no-records", help="also write every game's record to records.jsonl")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Run bot games, store them under --out/records (Parquet), and write summary.json,
     results.jsonl and report.html to --out."""
@@ -207,12 +209,7 @@ def playtest(
     try:
         game = _load(game_name, variant, players, param)
         bot_list = _bots(",".join(game.playtest_bots) if bots is None else bots, game)
-        if seed < 0:
-            raise ParameterError(f"--seed {seed} must be a non-negative integer")
-        if n_games < 1:
-            raise ParameterError(f"--games {n_games} must be at least 1")
-        if jobs < 0:
-            raise ParameterError(f"--jobs {jobs} must be 0 (all cores) or more")
+        _check_run(n_games, seed, jobs)
         workers = resolve_jobs(jobs)
         if backend not in ("process", "ray"):
             raise ParameterError(f"--backend {backend!r} must be process or ray")
@@ -374,6 +371,16 @@ def play(
         console.print(f"record saved to {record} (replay: meeple replay {record})")
     if not finished:
         raise typer.Exit(code=1)
+
+
+def _check_run(n_games: int, seed: int, jobs: int) -> None:
+    """Refuse a games count below 1, a negative seed or negative jobs (ParameterError)."""
+    if seed < 0:
+        raise ParameterError(f"--seed {seed} must be a non-negative integer")
+    if n_games < 1:
+        raise ParameterError(f"--games {n_games} must be at least 1")
+    if jobs < 0:
+        raise ParameterError(f"--jobs {jobs} must be 0 (all cores) or more")
 
 
 def _make_dir(path: Path, what: str) -> None:

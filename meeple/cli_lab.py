@@ -15,11 +15,14 @@ from rich.table import Table
 
 from meeple.cli import (
     GameArg,
+    JobsOpt,
     ParamOpt,
     PlayersOpt,
+    QuietOpt,
     SeedOpt,
     VariantOpt,
     _bots,
+    _check_run,
     _fail,
     _load,
     _make_dir,
@@ -50,11 +53,11 @@ def ladder(
         "--tiers", help="explicit tiers, weakest first, comma-separated (replaces the default "
         "random, heuristic, ismcts-BUDGET...)")] = None,
     seed: SeedOpt = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")] = 0,
+    jobs: JobsOpt = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
         "ladder-out"),
     param: ParamOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Play a skill ladder (each tier against the tier below) and write ladder.json and the
     report's ladder section to --out."""
@@ -72,10 +75,7 @@ def ladder(
                 raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
                                      "50,100,200") from None
             tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
-        if n_games < 1:
-            raise ParameterError(f"--games {n_games} must be at least 1")
-        if seed < 0 or jobs < 0:
-            raise ParameterError("--seed and --jobs must be non-negative")
+        _check_run(n_games, seed, jobs)
         _make_dir(out, "--out")
         steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
         with _progress(quiet) as progress:
@@ -97,7 +97,6 @@ LabBotsOpt = Annotated[str | None, typer.Option(
     "--bots", "-b", help="comma-separated bot names cycled over the seats (default: heuristic,"
     "random where the game has a heuristic bot and is competitive, so the edge of skill over "
     "luck is measured; else the game's playtest line-up)")]
-LabJobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")]
 
 
 def _lab_bots(text: str | None, game: Game) -> list[str] | None:
@@ -118,10 +117,10 @@ def compare(
     bots: LabBotsOpt = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="games per arm")] = 1000,
     seed: SeedOpt = 0,
-    jobs: LabJobsOpt = 0,
+    jobs: JobsOpt = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
         "compare-out"),
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Play rule variants (or parameter sets) on the same seeds and write compare.json and
     compare.html: every metric side by side, the difference with its 95% interval, and a flag
@@ -139,10 +138,7 @@ def compare(
                                  "--param-set \"NAME=VALUE,...\" (repeatable)")
         first = arms[0].load(game_name)
         lineup = _lab_bots(bots, first)
-        if seed < 0 or jobs < 0:
-            raise ParameterError("--seed and --jobs must be non-negative")
-        if n_games < 1:
-            raise ParameterError(f"--games {n_games} must be at least 1")
+        _check_run(n_games, seed, jobs)
         _make_dir(out, "--out")
         with _progress(quiet) as progress:
             task = progress.add_task(game_name, total=n_games * len(arms))
@@ -178,10 +174,10 @@ def sweep(
     bots: LabBotsOpt = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="games per point")] = 500,
     seed: SeedOpt = 0,
-    jobs: LabJobsOpt = 0,
+    jobs: JobsOpt = 0,
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
         "sweep-out"),
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Play every point of a parameter grid and write sweep.json and sweep.html: the metrics
     per point with 95% intervals, a plot per metric, and the ranking by --target."""
@@ -194,10 +190,7 @@ def sweep(
             raise ParameterError("give at least one --param NAME=V1,V2,...")
         targets = dict(parse_target(t) for t in target or [])
         lineup = _lab_bots(bots, load_game(game_name, variant=variant, players=players))
-        if seed < 0 or jobs < 0:
-            raise ParameterError("--seed and --jobs must be non-negative")
-        if n_games < 1:
-            raise ParameterError(f"--games {n_games} must be at least 1")
+        _check_run(n_games, seed, jobs)
         _make_dir(out, "--out")
         points = 1
         for _, values in grid:

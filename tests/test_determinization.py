@@ -13,8 +13,9 @@ import pytest
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
-from meeple.engine.registry import game_class, game_names, load_game
+from meeple.engine.registry import game_names, load_game
 from meeple.engine.state import State
+from tests.configs import game_configs
 
 try:  # the template game; importing it registers "pig"
     import examples.pig  # noqa: F401
@@ -27,21 +28,7 @@ STEPS = 120
 PLAYOUT_EVERY = 25
 
 
-def _configs() -> list:
-    out = []
-    for name in game_names():
-        cls = game_class(name)
-        for variant in cls.variants:
-            counts = {cls.default_players}
-            if variant is cls.variants[0]:
-                counts |= {cls.min_players, cls.max_players}
-            for players in sorted(counts):
-                out.append(pytest.param((name, variant.name, players),
-                                        id=f"{name}-{variant.name}-{players}p"))
-    return out
-
-
-@pytest.fixture(params=_configs())
+@pytest.fixture(params=game_configs())
 def game(request) -> Game:
     name, variant, players = request.param
     return load_game(name, variant, players)

@@ -23,6 +23,7 @@ import pytest
 from meeple.engine.errors import ActionParseError
 from meeple.engine.game import Game
 from meeple.engine.registry import game_class, game_names, load_game
+from tests.configs import game_configs
 
 try:  # the template game; importing it registers "pig"
     import examples.pig  # noqa: F401
@@ -33,23 +34,7 @@ except ImportError:  # pragma: no cover - only when run outside the checkout
 STEPS = 150
 
 
-def _configs() -> list:
-    out = []
-    for name in game_names():
-        cls = game_class(name)
-        if not cls.encoding:
-            continue
-        for variant in cls.variants:
-            counts = {cls.default_players}
-            if variant is cls.variants[0]:
-                counts |= {cls.min_players, cls.max_players}
-            for players in sorted(counts):
-                out.append(pytest.param((name, variant.name, players),
-                                        id=f"{name}-{variant.name}-{players}p"))
-    return out
-
-
-@pytest.fixture(params=_configs())
+@pytest.fixture(params=game_configs(lambda cls: bool(cls.encoding)))
 def game(request) -> Game:
     name, variant, players = request.param
     return load_game(name, variant, players)

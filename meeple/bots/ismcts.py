@@ -216,15 +216,12 @@ class ISMCTSBot(Bot):
                 edges = node.edges.get(seat)
                 if edges is None:
                     edges = node.edges[seat] = {}
-                if self.widening is not None and len(legal) > self.widening:
+                widen = self.widening is not None and len(legal) > self.widening
+                if widen:  # candidates only, best ranked first
                     legal = self._widen(node, state, seat, legal)
-                    untried = [a for a in legal if a not in edges]
-                    action = untried[0] if untried else legal[0]
-                else:
-                    untried = [a for a in legal if a not in edges]
-                    if untried:
-                        action = untried[int(rng.random() * len(untried))]
+                untried = [a for a in legal if a not in edges]
                 if untried:
+                    action = untried[0] if widen else untried[int(rng.random() * len(untried))]
                     edges[action] = [0, 0.0, 0]
                     expanded = True
                 else:

@@ -16,16 +16,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from meeple.adapters import gymnasium as adapter  # noqa: E402
 from meeple.engine.errors import IllegalActionError, ParameterError  # noqa: E402
-from meeple.engine.registry import game_class, game_names, load_game  # noqa: E402
-
-
-def _names() -> list:
-    out = []
-    for name in game_names():
-        marks = () if game_class(name).encoding else pytest.mark.skip(
-            reason=f"{name} declares no encoding (Game.encoding): nothing to adapt")
-        out.append(pytest.param(name, id=name, marks=marks))
-    return out
+from meeple.engine.registry import load_game  # noqa: E402
+from tests.configs import adapted_games  # noqa: E402
 
 
 def _episode(env, seed: int) -> tuple[list[int], float, bool, bool]:
@@ -44,7 +36,7 @@ def _episode(env, seed: int) -> tuple[list[int], float, bool, bool]:
         assert reward == 0.0
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_check_env_passes(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unbounded Box notes; the checks are asserts
@@ -52,7 +44,7 @@ def test_check_env_passes(name: str) -> None:
         check_env(adapter.make(name, seat=1, render_mode="ansi"))
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_an_episode_pays_the_learners_return(name: str) -> None:
     env = adapter.make(name, seat=1)
     actions, reward, terminated, truncated = _episode(env, 7)

@@ -24,19 +24,11 @@ pyspiel = pytest.importorskip("pyspiel")
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
 from meeple.adapters import openspiel as adapter  # noqa: E402
-from meeple.engine.registry import game_class, game_names, load_game  # noqa: E402
+from meeple.engine.registry import load_game  # noqa: E402
+from tests.configs import adapted_games  # noqa: E402
 
 #: Rule parameters that keep long random games short in these tests.
 SHORT = {"ozymandias-campaign": {"max_rounds": 20}}
-
-
-def _names() -> list:
-    out = []
-    for name in game_names():
-        marks = () if game_class(name).encoding else pytest.mark.skip(
-            reason=f"{name} declares no encoding (Game.encoding): nothing to adapt")
-        out.append(pytest.param(name, id=name, marks=marks))
-    return out
 
 
 def _load(name: str, **kwargs):
@@ -60,7 +52,7 @@ def _random_play(state, rng: random.Random, bot=None, bot_player: int = 0) -> in
     return bot_moves
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_types_follow_the_capabilities(name: str) -> None:
     short = adapter.register([name])[0]
     assert short == "meeple_" + name.replace("-", "_") and short in pyspiel.registered_names()
@@ -89,7 +81,7 @@ def test_types_follow_the_capabilities(name: str) -> None:
     assert turns.num_distinct_actions() == spec.num_distinct_actions()
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_random_sim_test_passes(name: str) -> None:
     pyspiel.random_sim_test(_load(name), num_sims=1, serialize=True, verbose=False)
 
@@ -100,7 +92,7 @@ def test_random_sim_test_passes_turn_based(name: str) -> None:
                             verbose=False)
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_ismcts_bot_plays_a_whole_game(name: str) -> None:
     game = _load(name, turn_based=True)
     bot = ismcts.ISMCTSBot(game=game, evaluator=adapter.MeepleEvaluator(1), uct_c=2.0,
@@ -147,7 +139,7 @@ def test_information_state_is_the_view_and_a_digest_of_the_past() -> None:
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_resampled_state_keeps_the_information_state(name: str) -> None:
     game = _load(name, turn_based=True)
     rng = random.Random(5)
@@ -167,7 +159,7 @@ def test_resampled_state_keeps_the_information_state(name: str) -> None:
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize("name", _names())
+@pytest.mark.parametrize("name", adapted_games())
 def test_deserialized_state_continues_like_the_original(name: str) -> None:
     game = _load(name)
     state = game.new_initial_state()
