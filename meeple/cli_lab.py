@@ -58,11 +58,17 @@ def ladder(
         "ladder-out"),
     param: ParamOpt = None,
     quiet: QuietOpt = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="continue the ladder saved in --out: its finished steps are kept, "
+        "the rest are played (same game, settings, seed and --games)")] = False,
 ):
     """Play a skill ladder (each tier against the tier below) and write ladder.json and the
-    report's ladder section to --out."""
+    report's ladder section to --out. ladder.json is saved after every step, so an
+    interrupted ladder can be continued with --resume."""
+    import json
+
     from meeple.lab.ladder import default_tiers, run_ladder
-    from meeple.lab.ladder_report import ladder_table, write_ladder
+    from meeple.lab.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
 
     try:
         game = _load(game_name, variant, players, param)
@@ -77,13 +83,28 @@ def ladder(
             tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
         _check_run(n_games, seed, jobs)
         _make_dir(out, "--out")
+        earlier = None
+        if resume:
+            try:
+                earlier = read_ladder(out)
+            except (OSError, ValueError) as exc:
+                raise _fail(f"cannot read {out / LADDER_JSON} to resume: {exc}") from None
+            if earlier is None:
+                raise _fail(f"--resume: there is no {LADDER_JSON} in {out}")
         steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
+
+        def save(partial: dict[str, Any]) -> None:
+            (out / LADDER_JSON).write_text(json.dumps(partial, indent=2) + "\n")
+
         with _progress(quiet) as progress:
             task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
             result = run_ladder(game, tier_list, n_games, seed, jobs,
-                                on_progress=lambda k: progress.advance(task, k))
+                                on_progress=lambda k: progress.advance(task, k),
+                                on_step=save, resume=earlier)
     except MeepleError as exc:
         raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
     try:
         report = write_ladder(result, out)
     except OSError as exc:

@@ -18,29 +18,29 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.report import (
-    _BLUE,
-    _CSS,
-    _GREEN,
-    _GREY,
-    _INK,
-    _ORANGE,
-    _PURPLE,
-    _SKY,
-    _VERMILLION,
-    _bins,
-    _new_figure,
-    _p,
-    _png,
-    _table,
+from meeple.lab.render import (
+    BLUE,
+    CSS,
+    GREEN,
+    GREY,
+    INK,
+    ORANGE,
+    PURPLE,
+    SKY,
+    VERMILLION,
+    bins,
+    html_table,
+    new_figure,
+    p_value,
+    png,
 )
 from meeple.lab.report_extra import _img
 
 __all__ = ["ARM_COLOURS", "compare_table", "compare_terminal_table", "format_value",
            "write_compare"]
 
-ARM_COLOURS = (_BLUE, _ORANGE, _GREEN, _PURPLE, _SKY, _VERMILLION)
-_PAGE_CSS = _CSS + """
+ARM_COLOURS = (BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION)
+_PAGE_CSS = CSS + """
 .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0.6rem; }
 .grid figure { margin: 0.3rem 0; }
 .flag { font-weight: bold; color: #D55E00; }
@@ -92,7 +92,7 @@ def compare_table(data: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
         cells = [row["label"], *(format_value(row, v) for v in row["values"])]
         for c in row["comparisons"]:
             d, ci = _diff_text(row, c)
-            cells += [d, ci, _p(c.get("p_value")), _p(c.get("p_holm")),
+            cells += [d, ci, p_value(c.get("p_value")), p_value(c.get("p_holm")),
                       "yes" if c.get("flag") else ""]
         rows.append(cells)
     return headers, rows
@@ -107,11 +107,11 @@ def _lengths(arm: Mapping[str, Any]) -> np.ndarray:
 
 def _length_plot(data: Mapping[str, Any]) -> bytes:
     lengths = [_lengths(arm) for arm in data["arms"]]
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     fig.set_size_inches(6.0, 3.6)
     everything = np.concatenate([a for a in lengths if a.size]) if lengths else np.array([])
     if everything.size:
-        edges = _bins(everything)
+        edges = bins(everything)
         for i, (arm, values) in enumerate(zip(data["arms"], lengths, strict=True)):
             colour = ARM_COLOURS[i % len(ARM_COLOURS)]
             weights = np.full(values.size, 1.0 / max(1, values.size))
@@ -122,15 +122,15 @@ def _length_plot(data: Mapping[str, Any]) -> bytes:
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.legend(frameon=False, fontsize=8, loc="upper right")
     unit = data["arms"][0]["summary"]["length"]["unit"]
-    ax.set_xlabel(f"game length ({unit})", color=_INK)
-    ax.set_ylabel("share of games", color=_INK)
-    ax.set_title("Game length", color=_INK, fontsize=11)
-    return _png(fig)
+    ax.set_xlabel(f"game length ({unit})", color=INK)
+    ax.set_ylabel("share of games", color=INK)
+    ax.set_title("Game length", color=INK, fontsize=11)
+    return png(fig)
 
 
 def _seat_plot(data: Mapping[str, Any]) -> bytes:
     """Grouped bars: each seat's sole-win rate (a co-op: survival) per arm, Wilson CIs."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     fig.set_size_inches(6.0, 3.6)
     arms = data["arms"]
     names = [str(n) for n in arms[0]["summary"]["seat_names"]]
@@ -151,8 +151,8 @@ def _seat_plot(data: Mapping[str, Any]) -> bytes:
             err[0].append(max(0.0, e["rate"] - e["ci_low"]))
             err[1].append(max(0.0, e["ci_high"] - e["rate"]))
         colour = ARM_COLOURS[i % len(ARM_COLOURS)]
-        ax.bar(xs, ys, width=width * 0.95, color=colour, edgecolor=_INK, linewidth=0.6,
-               yerr=err, capsize=3, error_kw={"ecolor": _INK, "elinewidth": 1},
+        ax.bar(xs, ys, width=width * 0.95, color=colour, edgecolor=INK, linewidth=0.6,
+               yerr=err, capsize=3, error_kw={"ecolor": INK, "elinewidth": 1},
                label=arm["label"])
         if "team_win_rate" not in s:
             ax.hlines(s["fair_share"], -0.45, len(names) - 0.55, colors=colour,
@@ -163,10 +163,10 @@ def _seat_plot(data: Mapping[str, Any]) -> bytes:
     top = ax.get_ylim()[1]
     ax.set_ylim(0, top * 1.2)
     coop = "team_win_rate" in arms[0]["summary"]
-    ax.set_ylabel("survival rate" if coop else "sole-win rate", color=_INK)
+    ax.set_ylabel("survival rate" if coop else "sole-win rate", color=INK)
     ax.set_title("By seat (95% CI; dashed: fair share)" if not coop else
-                 "Survival by seat (95% CI)", color=_INK, fontsize=11)
-    return _png(fig)
+                 "Survival by seat (95% CI)", color=INK, fontsize=11)
+    return png(fig)
 
 
 def _difference_plot(data: Mapping[str, Any]) -> bytes:
@@ -194,7 +194,7 @@ def _difference_plot(data: Mapping[str, Any]) -> bytes:
                 y = i + 0.15 * (j - (len(row["comparisons"]) - 1) / 2)
                 d = c["difference"] * scale
                 ci = c.get("ci")
-                colour = _VERMILLION if c.get("flag") else _GREY
+                colour = VERMILLION if c.get("flag") else GREY
                 marker = "os^Dv"[j % 5]
                 if ci is not None:
                     ax.errorbar([d], [y], xerr=[[d - ci[0] * scale], [ci[1] * scale - d]],
@@ -202,7 +202,7 @@ def _difference_plot(data: Mapping[str, Any]) -> bytes:
                                 markersize=5)
                 else:
                     ax.plot([d], [y], marker, color=colour, markersize=5)
-        ax.axvline(0, color=_INK, linewidth=1)
+        ax.axvline(0, color=INK, linewidth=1)
         ax.set_yticks(range(len(labels)), labels, fontsize=8)
         ax.invert_yaxis()
         ax.grid(axis="x", color="#dddddd", linewidth=0.8)
@@ -210,11 +210,11 @@ def _difference_plot(data: Mapping[str, Any]) -> bytes:
             ax.spines[side].set_visible(False)
         if kinds[0] == "mean":
             ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax.set_xlabel(xlabel, color=_INK, fontsize=9)
+        ax.set_xlabel(xlabel, color=INK, fontsize=9)
     others = ", ".join(a["label"] for a in data["arms"][1:])
     fig.suptitle(f"{others} against {data['arms'][0]['label']}: 95% CIs; vermillion = "
-                 "flagged (Holm-adjusted p < 0.05)", color=_INK, fontsize=11)
-    return _png(fig)
+                 "flagged (Holm-adjusted p < 0.05)", color=INK, fontsize=11)
+    return png(fig)
 
 
 # ---------------------------------------------------------------------------------- html
@@ -229,7 +229,7 @@ HEADLINE = (
 
 def _short_p(p: float) -> str:
     """A p-value for prose: ``< 1e-6`` below a millionth."""
-    return "< 1e-6" if p < 1e-6 else _p(p)
+    return "< 1e-6" if p < 1e-6 else p_value(p)
 
 
 def _verdict(c: Mapping[str, Any]) -> str:
@@ -262,7 +262,7 @@ def _key_rows(data: Mapping[str, Any], j: int) -> list[tuple[str, ...]]:
             p0 = arms[0]["summary"]["seat_balance"].get("p_value")
             p1 = arms[j + 1]["summary"]["seat_balance"].get("p_value")
             out.append((question, "seat balance: χ² test of sole wins against equal seats",
-                        f"p {_p(p0)}", f"p {_p(p1)}", "",
+                        f"p {p_value(p0)}", f"p {p_value(p1)}", "",
                         "p < 0.05: seats unequal" if min(p for p in (p0, p1) if p is not None)
                         < 0.05 else "both consistent with equal seats"))
             moved = [r["label"].removeprefix("seat ").removesuffix(" win rate")
@@ -350,13 +350,13 @@ def compare_html(data: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
 <div class="grid">{grid}</div>
 {wide}
 <h2>Every metric</h2>
-{_table(headers, rows)}
+{html_table(headers, rows)}
 <p class="note">Shares: Newcombe interval of the difference, Fisher exact test. Edges over the
 fair share: Newcombe interval shifted by the change in the fair share, Wald z-test. Means: Welch
 t-test and interval. Median length: bootstrap interval, Mood's median test.
 {e(data['multiple_comparisons'])}; the intervals are unadjusted 95% intervals.</p>
 <h2>Arms</h2>
-{_table(("arm", "variant", "players", "overrides", "games", "wall time"), arm_rows)}
+{html_table(("arm", "variant", "players", "overrides", "games", "wall time"), arm_rows)}
 </body>
 </html>
 """
@@ -380,8 +380,8 @@ def write_compare(data: Mapping[str, Any], out_dir: Path) -> Path:
         "compare_seats.png": _seat_plot(data),
         "compare_differences.png": _difference_plot(data),
     }
-    for name, png in images.items():
-        (out_dir / name).write_bytes(png)
+    for name, blob in images.items():
+        (out_dir / name).write_bytes(blob)
     path = out_dir / "compare.html"
     path.write_text(compare_html(data, images), encoding="utf-8")
     return path

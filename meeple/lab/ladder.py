@@ -92,7 +92,9 @@ def difference_interval(k1: float, n1: int, k2: float, n2: int,
 
 
 def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
-               on_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+               on_progress: Callable[[int], None] | None = None,
+               on_step: Callable[[dict[str, Any]], None] | None = None,
+               resume: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play every step of the ladder and summarise it.
 
     Args:
@@ -101,15 +103,22 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
         games: games per step (competitive) or per tier (cooperative), >= 1.
         seed: the playtest seed; every step uses the same game seeds.
         jobs: worker processes (0: one per core).
-        on_progress: called with the number of games just finished.
+        on_progress: called with the number of games just finished (a reused step's games
+            count as finished when it is reused).
+        on_step: called after every step (competitive) or tier (cooperative) with the ladder
+            so far (``complete`` False until the last), so a caller can save it.
+        resume: a ladder returned (or saved) earlier, complete or not; its steps (or team
+            tiers) that this ladder also has are reused instead of replayed. It must be of the
+            same game, variant, seat count, parameters, seed and games per step.
     Returns:
         The ladder as JSON-compatible data: ``format``, ``game``, ``variant``, ``players``,
-        ``params``, ``seed``, ``games``, ``cooperative``, ``tiers``, ``steps`` (one per
-        adjacent pair: ``upper``, ``lower``, the measure and its interval, ``pays``,
+        ``params``, ``seed``, ``games``, ``cooperative``, ``tiers``, ``complete``, ``steps``
+        (one per adjacent pair: ``upper``, ``lower``, the measure and its interval, ``pays``,
         ``seconds``), ``team`` (cooperative: each tier's team win rate) and ``depth`` (the
         skill-depth summary, see :func:`skill_depth`).
     Raises:
-        ParameterError: for fewer than two tiers, a repeated tier, an unknown bot or games < 1.
+        ParameterError: for fewer than two tiers, a repeated tier, an unknown bot, games < 1,
+            or a ``resume`` ladder of another run.
     """
     if len(tiers) < 2:
         raise ParameterError("a ladder needs at least two tiers")
@@ -119,46 +128,94 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
     coop = game.capabilities.cooperative
     out: dict[str, Any] = {
         "format": LADDER_FORMAT, **game.spec(), "seed": seed, "games": games,
-        "cooperative": coop, "tiers": list(tiers), "steps": [],
+        "cooperative": coop, "tiers": list(tiers), "complete": False, "steps": [],
     }
+    done = _reusable(out, resume)
+
+    def checkpoint() -> None:
+        out["depth"] = skill_depth(out["steps"])
+        if on_step is not None:
+            on_step(out)
+
     if coop:
         team: dict[str, dict[str, Any]] = {}
-        for tier in tiers:
-            results, elapsed = run_playtest(game, [tier], games, seed, jobs,
-                                            on_progress=on_progress)
-            wins = sum(1 for r in results if _team_won(r))
-            low, high = wilson(wins, games)
-            team[tier] = {"wins": wins, "games": games, "rate": wins / games,
-                          "ci": [low, high], "seconds": elapsed,
-                          "mean_length": sum(r["length"] for r in results) / games}
         out["team"] = team
-        for lower, upper in zip(tiers, tiers[1:], strict=False):
-            lo, hi = difference_interval(team[upper]["wins"], games, team[lower]["wins"], games)
-            out["steps"].append({
-                "upper": upper, "lower": lower, "games": games,
-                "upper_rate": team[upper]["rate"], "lower_rate": team[lower]["rate"],
-                "difference": team[upper]["rate"] - team[lower]["rate"], "ci": [lo, hi],
-                "pays": lo > 0, "seconds": team[upper]["seconds"],
-            })
+        for tier in tiers:
+            if tier in done.get("team", {}):
+                team[tier] = done["team"][tier]
+                if on_progress is not None:
+                    on_progress(games)
+            else:
+                results, elapsed = run_playtest(game, [tier], games, seed, jobs,
+                                                on_progress=on_progress)
+                wins = sum(1 for r in results if _team_won(r))
+                low, high = wilson(wins, games)
+                team[tier] = {"wins": wins, "games": games, "rate": wins / games,
+                              "ci": [low, high], "seconds": elapsed,
+                              "mean_length": sum(r["length"] for r in results) / games}
+            if len(team) > 1:
+                out["steps"].append(_team_step(team, *list(team)[-2:], games))
+            checkpoint()
     else:
         fair = 1.0 / players
         for lower, upper in zip(tiers, tiers[1:], strict=False):
-            lineup = [upper] + [lower] * (players - 1)
-            results, elapsed = run_playtest(game, lineup, games, seed, jobs,
-                                            on_progress=on_progress)
-            share = 0.0
-            for r in results:
-                share += r["returns"][r["bots"].index(upper)]
-            low, high = wilson(share, games)
-            out["steps"].append({
-                "upper": upper, "lower": lower, "games": games, "upper_share": share / games,
-                "fair_share": fair, "ci": [low, high], "pays": low > fair,
-                "truncated": sum(1 for r in results if r["truncated"]) / games,
-                "mean_length": sum(r["length"] for r in results) / games,
-                "seconds": elapsed,
-            })
+            step = done.get("steps", {}).get((upper, lower))
+            if step is not None and on_progress is not None:
+                on_progress(games)
+            if step is None:
+                lineup = [upper] + [lower] * (players - 1)
+                results, elapsed = run_playtest(game, lineup, games, seed, jobs,
+                                                on_progress=on_progress)
+                share = 0.0
+                for r in results:
+                    share += r["returns"][r["bots"].index(upper)]
+                low, high = wilson(share, games)
+                step = {
+                    "upper": upper, "lower": lower, "games": games,
+                    "upper_share": share / games, "fair_share": fair, "ci": [low, high],
+                    "pays": low > fair,
+                    "truncated": sum(1 for r in results if r["truncated"]) / games,
+                    "mean_length": sum(r["length"] for r in results) / games,
+                    "seconds": elapsed,
+                }
+            out["steps"].append(step)
+            checkpoint()
+    out["complete"] = True
     out["depth"] = skill_depth(out["steps"])
     return out
+
+
+def _team_step(team: dict[str, dict[str, Any]], lower: str, upper: str,
+               games: int) -> dict[str, Any]:
+    """The cooperative step ``upper`` vs ``lower`` from the two tiers' team results."""
+    lo, hi = difference_interval(team[upper]["wins"], games, team[lower]["wins"], games)
+    return {"upper": upper, "lower": lower, "games": games,
+            "upper_rate": team[upper]["rate"], "lower_rate": team[lower]["rate"],
+            "difference": team[upper]["rate"] - team[lower]["rate"], "ci": [lo, hi],
+            "pays": lo > 0, "seconds": team[upper]["seconds"]}
+
+
+#: The fields a resumed ladder must share with the new one.
+_RUN_KEYS = ("format", "game", "variant", "players", "params", "seed", "games", "cooperative")
+
+
+def _reusable(out: dict[str, Any], resume: dict[str, Any] | None) -> dict[str, Any]:
+    """What of the earlier ladder ``resume`` the new ladder ``out`` can reuse:
+    ``{"steps": {(upper, lower): step}}`` or ``{"team": {tier: result}}``.
+
+    Raises:
+        ParameterError: when ``resume`` is of another run (see ``_RUN_KEYS``).
+    """
+    if resume is None:
+        return {}
+    differ = [k for k in _RUN_KEYS if resume.get(k) != out[k]]
+    if differ:
+        raise ParameterError(
+            "cannot resume a ladder of another run; it differs in "
+            + ", ".join(f"{k} ({resume.get(k)!r}, now {out[k]!r})" for k in differ))
+    if out["cooperative"]:
+        return {"team": dict(resume.get("team", {}))}
+    return {"steps": {(s["upper"], s["lower"]): s for s in resume.get("steps", [])}}
 
 
 def _team_won(result: dict[str, Any]) -> bool:

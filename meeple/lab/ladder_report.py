@@ -18,12 +18,10 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
+from meeple.lab.render import BLUE, CSS, GREY, INK, html_table, new_figure, pct, png
+
 LADDER_JSON = "ladder.json"
 LADDER_PLOT = "ladder.png"
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def _rows(ladder: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -31,15 +29,15 @@ def _rows(ladder: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, .
     if ladder["cooperative"]:
         headers = ("step", "team win (upper)", "team win (lower)", "difference", "95% CI",
                    "pays")
-        rows = [(f"{s['upper']} vs {s['lower']}", _pct(s["upper_rate"]), _pct(s["lower_rate"]),
+        rows = [(f"{s['upper']} vs {s['lower']}", pct(s["upper_rate"]), pct(s["lower_rate"]),
                  f"{100 * s['difference']:+.1f} pts",
                  f"{100 * s['ci'][0]:+.1f} .. {100 * s['ci'][1]:+.1f}",
                  "yes" if s["pays"] else "no") for s in ladder["steps"]]
     else:
         headers = ("step", "upper's win share", "95% CI", "fair share", "pays", "truncated")
         rows = [(f"1 × {s['upper']} vs {ladder['players'] - 1} × {s['lower']}",
-                 _pct(s["upper_share"]), f"{_pct(s['ci'][0])} .. {_pct(s['ci'][1])}",
-                 _pct(s["fair_share"]), "yes" if s["pays"] else "no", _pct(s["truncated"]))
+                 pct(s["upper_share"]), f"{pct(s['ci'][0])} .. {pct(s['ci'][1])}",
+                 pct(s["fair_share"]), "yes" if s["pays"] else "no", pct(s["truncated"]))
                 for s in ladder["steps"]]
     return headers, rows
 
@@ -60,15 +58,14 @@ def ladder_table(ladder: Mapping[str, Any]) -> Table:
 def ladder_plot(ladder: Mapping[str, Any]) -> bytes:
     """PNG: competitive, each step's upper win share with its 95% interval against the fair
     share; cooperative, each tier's team win rate with its interval."""
-    from meeple.lab.report import _BLUE, _GREY, _INK, _new_figure, _png
 
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     if ladder["cooperative"]:
         labels = list(ladder["team"])
         rates = np.array([ladder["team"][t]["rate"] for t in labels])
         lows = np.array([ladder["team"][t]["ci"][0] for t in labels])
         highs = np.array([ladder["team"][t]["ci"][1] for t in labels])
-        colours = [_BLUE] * len(labels)
+        colours = [BLUE] * len(labels)
         ax.set_ylabel("team win rate")
     else:
         steps = ladder["steps"]
@@ -76,25 +73,24 @@ def ladder_plot(ladder: Mapping[str, Any]) -> bytes:
         rates = np.array([s["upper_share"] for s in steps])
         lows = np.array([s["ci"][0] for s in steps])
         highs = np.array([s["ci"][1] for s in steps])
-        colours = [_BLUE if s["pays"] else _GREY for s in steps]
+        colours = [BLUE if s["pays"] else GREY for s in steps]
         fair = steps[0]["fair_share"]
-        ax.axhline(fair, color=_INK, linestyle="--", linewidth=1.4,
-                   label=f"fair share {_pct(fair)}")
+        ax.axhline(fair, color=INK, linestyle="--", linewidth=1.4,
+                   label=f"fair share {pct(fair)}")
         ax.set_ylabel("win share of the upper tier's seat")
     x = np.arange(len(labels))
     yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
-    ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6, yerr=yerr,
-           capsize=6, error_kw={"ecolor": _INK, "elinewidth": 1.4}, label="95% Wilson CI")
+    ax.bar(x, rates, color=colours, edgecolor=INK, linewidth=0.8, width=0.6, yerr=yerr,
+           capsize=6, error_kw={"ecolor": INK, "elinewidth": 1.4}, label="95% Wilson CI")
     ax.set_xticks(x, labels, fontsize=8)
     ax.set_ylim(0, 1.05)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.legend(loc="upper left", frameon=False, fontsize=9)
-    return _png(fig)
+    return png(fig)
 
 
 def ladder_section(ladder: Mapping[str, Any], png: bytes) -> str:
     """The ladder as an HTML section (heading, depth summary, table, plot)."""
-    from meeple.lab.report import _table
 
     e = html.escape
     headers, rows = _rows(ladder)
@@ -107,7 +103,7 @@ def ladder_section(ladder: Mapping[str, Any], png: bytes) -> str:
                "interval of its win share (ties shared) is above the fair share.")
     return f"""<h2>Skill ladder</h2>
 <p class="verdict">{e(ladder['depth']['text'])}</p>
-{_table(headers, rows)}
+{html_table(headers, rows)}
 <p class="note">{e(how)} {ladder['games']} games per step, seed {ladder['seed']}.</p>
 <figure><img alt="{LADDER_PLOT}" src="data:image/png;base64,{base64.b64encode(png).decode()}">
 <figcaption>{e('Win share of each step (blue: pays) with 95% intervals.' if not
@@ -128,7 +124,7 @@ def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
     playtest was written there before (``summary.json`` and ``results.jsonl``), else a page
     with the ladder alone. Returns the report's path.
     """
-    from meeple.lab.report import _CSS, write_report
+    from meeple.lab.report import write_report
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -144,7 +140,7 @@ def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
     (out_dir / LADDER_PLOT).write_bytes(png)
     title = html.escape(f"{ladder['game']} skill ladder")
     page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{_CSS}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{CSS}</style></head>
 <body><h1>{title}</h1>
 <p class="run">{html.escape(f"{ladder['variant']}, {ladder['players']} players, tiers: "
                             + ', '.join(ladder['tiers']))}</p>

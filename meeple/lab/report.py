@@ -16,18 +16,37 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
 from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
+from meeple.lab.render import (
+    BLUE,
+    BOT_COLOURS,
+    CSS,
+    GREY,
+    INK,
+    SEAT_COLOURS,
+    SKY,
+    VERMILLION,
+    bins,
+    ci_range,
+    html_table,
+    new_figure,
+    no_data,
+    num,
+    p_value,
+    pct,
+    png,
+    signed_pts,
+)
+from meeple.lab.report_extra import add_diagnostics
 from meeple.lab.stats import team_result
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
@@ -37,55 +56,9 @@ PLOT_FILES = ("seat_win_rate.png", "bot_win_rate.png", "length.png", "scores.png
 #: The extra PNG a cooperative game's report has (placed first on the page).
 LOSS_CAUSES_PLOT = "loss_causes.png"
 
-# Okabe-Ito colour-blind-safe palette; text and reference lines in near-black.
-_INK = "#1a1a1a"
-_BLUE = "#0072B2"
-_VERMILLION = "#D55E00"
-_GREEN = "#009E73"
-_ORANGE = "#E69F00"
-_SKY = "#56B4E9"
-_PURPLE = "#CC79A7"
-_GREY = "#7f7f7f"
-_SEAT_COLOURS = {"red": _VERMILLION, "blue": _BLUE, "green": _GREEN, "orange": _ORANGE,
-                 "yellow": "#F0E442", "purple": _PURPLE, "pink": _PURPLE, "black": "#3b3b3b",
-                 "white": "#d9d9d9", "sky": _SKY, "cyan": _SKY}
-_BOT_COLOURS = (_BLUE, _ORANGE, _GREEN, _PURPLE, _SKY, _VERMILLION)
 
 
 # --------------------------------------------------------------------------- formatting
-def _pct(share: float | None, digits: int = 1) -> str:
-    """``0.271`` -> ``"27.1%"``; ``None`` -> ``"–"``."""
-    return "–" if share is None else f"{100.0 * share:.{digits}f}%"
-
-
-def _signed_pts(share: float | None) -> str:
-    """An edge in percentage points with its sign: ``0.17`` -> ``"+17.0 pts"``."""
-    return "–" if share is None else f"{100.0 * share:+.1f} pts"
-
-
-def _ci(low: float | None, high: float | None) -> str:
-    """``(0.244, 0.3)`` -> ``"24.4–30.0%"``."""
-    if low is None or high is None:
-        return "–"
-    return f"{100.0 * low:.1f}–{100.0 * high:.1f}%"
-
-
-def _p(p: float | None) -> str:
-    """A p-value: three significant digits, scientific below 0.001."""
-    if p is None:
-        return "–"
-    return f"{p:.3g}" if p >= 1e-3 else f"{p:.1e}"
-
-
-def _num(x: float | None, digits: int = 2) -> str:
-    """A number with at most ``digits`` decimals (integers stay bare)."""
-    if x is None:
-        return "–"
-    if float(x).is_integer():
-        return str(int(x))
-    return f"{x:.{digits}f}"
-
-
 def _is_coop(summary: Mapping[str, Any]) -> bool:
     """Whether ``summary`` is a cooperative game's (it has the team statistics)."""
     return "team_win_rate" in summary
@@ -94,7 +67,7 @@ def _is_coop(summary: Mapping[str, Any]) -> bool:
 def _team_line(summary: Mapping[str, Any]) -> str:
     """``team win rate 41.0% (95% CI 36.7–45.4%), 205/500 games``."""
     team = summary["team_win_rate"]
-    return (f"team win rate {_pct(team['rate'])} (95% CI {_ci(team['ci_low'], team['ci_high'])}"
+    return (f"team win rate {pct(team['rate'])} (95% CI {ci_range(team['ci_low'], team['ci_high'])}"
             f"), {team['wins']}/{team['games']} games")
 
 
@@ -134,32 +107,33 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
         _team_rows(table, summary)
     else:
         for e in summary["seat_win_rate"]:
-            table.add_row(f"seat {e['name']} win rate", _pct(e["rate"]),
-                          _ci(e["ci_low"], e["ci_high"]), f"{e['wins']}/{e['games']} sole wins")
+            table.add_row(f"seat {e['name']} win rate", pct(e["rate"]),
+                          ci_range(e["ci_low"], e["ci_high"]),
+                          f"{e['wins']}/{e['games']} sole wins")
         table.add_section()
         for name, e in summary["bot_win_rate"].items():
-            detail = (f"edge {_signed_pts(e['edge'])}, p {_p(e['p_value'])}, "
+            detail = (f"edge {signed_pts(e['edge'])}, p {p_value(e['p_value'])}, "
                       f"{e['wins']}/{e['pairs']} seats")
-            table.add_row(f"bot {name} win rate", _pct(e["rate"]),
-                          _ci(e["ci_low"], e["ci_high"]), detail)
+            table.add_row(f"bot {name} win rate", pct(e["rate"]),
+                          ci_range(e["ci_low"], e["ci_high"]), detail)
         table.add_section()
         balance = summary["seat_balance"]
-        table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
-                      balance.get("note") or f"chi² {_num(balance['chi2'])} vs equal seats")
-        table.add_row("draw rate", _pct(summary["draw_rate"]), "",
+        table.add_row("seat balance", f"p {p_value(balance['p_value'])}", "",
+                      balance.get("note") or f"chi² {num(balance['chi2'])} vs equal seats")
+        table.add_row("draw rate", pct(summary["draw_rate"]), "",
                       "no sole winner")
-    table.add_row("truncated rate", _pct(summary["truncated_rate"]), "",
+    table.add_row("truncated rate", pct(summary["truncated_rate"]), "",
                   "hit the length cap")
     length = summary["length"]
-    table.add_row(f"length ({length['unit']})", _num(length["mean"], 1), "",
-                  f"mean; median {_num(length['median'], 1)}, p90 {_num(length['p90'], 1)}")
+    table.add_row(f"length ({length['unit']})", num(length["mean"], 1), "",
+                  f"mean; median {num(length['median'], 1)}, p90 {num(length['p90'], 1)}")
     score = summary["score"]
-    spread = (f"mean ± {_num(score['std'], 1)}; p10 {_num(score['p10'], 1)}, p90 "
-              f"{_num(score['p90'], 1)}")
+    spread = (f"mean ± {num(score['std'], 1)}; p10 {num(score['p10'], 1)}, p90 "
+              f"{num(score['p90'], 1)}")
     if not _is_coop(summary):  # a team has no sole winners to compare
-        spread += (f"; winners {_num(score['winner_mean'], 1)}, lead "
-                   f"{_num(score['margin_mean'], 1)}")
-    table.add_row(f"{score.get('name', 'score')} spread", _num(score["mean"], 1), "", spread)
+        spread += (f"; winners {num(score['winner_mean'], 1)}, lead "
+                   f"{num(score['margin_mean'], 1)}")
+    table.add_row(f"{score.get('name', 'score')} spread", num(score["mean"], 1), "", spread)
     table.add_section()
     gps = summary["games_per_second"]
     table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
@@ -172,50 +146,28 @@ def _team_rows(table: Table, summary: Mapping[str, Any]) -> None:
     """A cooperative game's rows: team win rate, loss causes, survival by seat and by bot,
     seat balance of survival."""
     team = summary["team_win_rate"]
-    table.add_row("team win rate", _pct(team["rate"]), _ci(team["ci_low"], team["ci_high"]),
+    table.add_row("team win rate", pct(team["rate"]), ci_range(team["ci_low"], team["ci_high"]),
                   f"{team['wins']}/{team['games']} games won together")
     for cause, e in summary["loss_causes"].items():
         if e["count"]:
-            table.add_row(f"lost to {cause}", _pct(e["rate"]), "",
+            table.add_row(f"lost to {cause}", pct(e["rate"]), "",
                           f"{e['count']}/{team['games']} games")
     table.add_section()
     survival = summary["survival"]
     for e in survival["seats"]:
-        table.add_row(f"seat {e['name']} survival", _pct(e["rate"]),
-                      _ci(e["ci_low"], e["ci_high"]), f"{e['survived']}/{e['games']} games")
+        table.add_row(f"seat {e['name']} survival", pct(e["rate"]),
+                      ci_range(e["ci_low"], e["ci_high"]), f"{e['survived']}/{e['games']} games")
     table.add_section()
     for name, e in survival["bots"].items():
-        table.add_row(f"bot {name} survival", _pct(e["rate"]), _ci(e["ci_low"], e["ci_high"]),
+        table.add_row(f"bot {name} survival", pct(e["rate"]), ci_range(e["ci_low"], e["ci_high"]),
                       f"{e['survived']}/{e['pairs']} seats")
     table.add_section()
     balance = survival["seat_balance"]
-    table.add_row("seat balance", f"p {_p(balance['p_value'])}", "",
-                  balance.get("note") or f"chi² {_num(balance['chi2'])}, survival by seat")
+    table.add_row("seat balance", f"p {p_value(balance['p_value'])}", "",
+                  balance.get("note") or f"chi² {num(balance['chi2'])}, survival by seat")
 
 
 # --------------------------------------------------------------------------------- plots
-def _new_figure() -> tuple[Figure, Any]:
-    """A white 7.5 x 4.2 inch figure with one axes styled for reading."""
-    fig = Figure(figsize=(7.5, 4.2), dpi=110, facecolor="white")
-    ax = fig.add_subplot()
-    ax.set_facecolor("white")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    ax.tick_params(colors=_INK, labelsize=10)
-    ax.grid(axis="y", color="#dddddd", linewidth=0.8)
-    ax.set_axisbelow(True)
-    return fig, ax
-
-
-def _png(fig: Figure) -> bytes:
-    """The figure as PNG bytes (Agg renderer); the figure is cleared afterwards."""
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", facecolor="white")
-    fig.clear()
-    return buffer.getvalue()
-
-
 def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, Any]],
                colours: Sequence[str], fair: float, what: str = "sole-win rate",
                reference: str = "fair share") -> None:
@@ -228,15 +180,15 @@ def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, An
     highs = np.array([e["ci_high"] if e["ci_high"] is not None else r
                       for e, r in zip(entries, rates, strict=True)])
     yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
-    ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6,
-           yerr=yerr, capsize=6, error_kw={"ecolor": _INK, "elinewidth": 1.4},
+    ax.bar(x, rates, color=colours, edgecolor=INK, linewidth=0.8, width=0.6,
+           yerr=yerr, capsize=6, error_kw={"ecolor": INK, "elinewidth": 1.4},
            label=f"{what} (95% Wilson CI)")
-    ax.axhline(fair, color=_INK, linestyle="--", linewidth=1.4,
-               label=f"{reference} {_pct(fair)}")
+    ax.axhline(fair, color=INK, linestyle="--", linewidth=1.4,
+               label=f"{reference} {pct(fair)}")
     top = max([fair, *highs.tolist()]) if len(highs) else fair
     for xi, high, e in zip(x, highs, entries, strict=True):
-        ax.text(xi, high + 0.02 * max(top, 0.05), _pct(e["rate"]), ha="center", va="bottom",
-                color=_INK, fontsize=10, fontweight="bold")
+        ax.text(xi, high + 0.02 * max(top, 0.05), pct(e["rate"]), ha="center", va="bottom",
+                color=INK, fontsize=10, fontweight="bold")
     ax.set_xticks(x, labels)
     ax.set_ylim(0, min(1.0, top) * 1.3 + 0.03)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -253,117 +205,101 @@ def _mean_survival(summary: Mapping[str, Any]) -> float:
 def _seat_plot(summary: Mapping[str, Any]) -> bytes:
     """``seat_win_rate.png``: one bar per seat, CI error bars, fair-share line (a co-op: the
     survival rate per seat against all seats' survival)."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     coop = _is_coop(summary)
     seats = summary["survival"]["seats"] if coop else summary["seat_win_rate"]
-    colours = [_SEAT_COLOURS.get(str(e["name"]).lower(), _BLUE) for e in seats]
+    colours = [SEAT_COLOURS.get(str(e["name"]).lower(), BLUE) for e in seats]
     if coop:
         _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours,
                    _mean_survival(summary), "survival rate", "all seats")
-        ax.set_ylabel("survival rate", color=_INK)
+        ax.set_ylabel("survival rate", color=INK)
         ax.set_title(f"Survival by seat — {summary['game']} ({summary['games']} games)",
-                     color=_INK, fontsize=12)
-        return _png(fig)
+                     color=INK, fontsize=12)
+        return png(fig)
     _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, summary["fair_share"])
-    ax.set_ylabel("sole-win rate", color=_INK)
+    ax.set_ylabel("sole-win rate", color=INK)
     ax.set_title(f"Win rate by seat — {summary['game']} ({summary['games']} games)",
-                 color=_INK, fontsize=12)
-    return _png(fig)
+                 color=INK, fontsize=12)
+    return png(fig)
 
 
 def _bot_plot(summary: Mapping[str, Any]) -> bytes:
     """``bot_win_rate.png``: one bar per bot that played, CI error bars, fair-share line (a
     co-op: the survival rate per bot against all seats' survival)."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     coop = _is_coop(summary)
     source = summary["survival"]["bots"] if coop else summary["bot_win_rate"]
     played = [(name, e) for name, e in source.items() if e["pairs"] > 0]
     labels = [f"{name}\n({e['pairs']} seats)" for name, e in played]
-    colours = [_BOT_COLOURS[i % len(_BOT_COLOURS)] for i in range(len(played))]
+    colours = [BOT_COLOURS[i % len(BOT_COLOURS)] for i in range(len(played))]
     if coop:
         _rate_bars(ax, labels, [e for _, e in played], colours, _mean_survival(summary),
                    "survival rate", "all seats")
-        ax.set_ylabel("survival rate per seat played", color=_INK)
-        ax.set_title("Survival by bot", color=_INK, fontsize=12)
-        return _png(fig)
+        ax.set_ylabel("survival rate per seat played", color=INK)
+        ax.set_title("Survival by bot", color=INK, fontsize=12)
+        return png(fig)
     _rate_bars(ax, labels, [e for _, e in played], colours, summary["fair_share"])
-    ax.set_ylabel("sole-win rate per seat played", color=_INK)
-    ax.set_title("Win rate by bot", color=_INK, fontsize=12)
-    return _png(fig)
+    ax.set_ylabel("sole-win rate per seat played", color=INK)
+    ax.set_title("Win rate by bot", color=INK, fontsize=12)
+    return png(fig)
 
 
 def _loss_causes_plot(summary: Mapping[str, Any]) -> bytes:
     """``loss_causes.png``: one bar per loss cause that occurred, as a share of all games,
     labelled with the share and the count; truncation in grey."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     lost = [(cause, e) for cause, e in summary["loss_causes"].items() if e["count"]]
     if lost:
         x = np.arange(len(lost))
         rates = [e["rate"] for _, e in lost]
-        colours = [_GREY if cause == "truncation" else _VERMILLION for cause, _ in lost]
-        ax.bar(x, rates, color=colours, edgecolor=_INK, linewidth=0.8, width=0.6)
+        colours = [GREY if cause == "truncation" else VERMILLION for cause, _ in lost]
+        ax.bar(x, rates, color=colours, edgecolor=INK, linewidth=0.8, width=0.6)
         top = max(rates)
         for xi, (_, e) in zip(x, lost, strict=True):
-            ax.text(xi, e["rate"] + 0.02 * max(top, 0.05), f"{_pct(e['rate'])} ({e['count']})",
-                    ha="center", va="bottom", color=_INK, fontsize=10, fontweight="bold")
+            ax.text(xi, e["rate"] + 0.02 * max(top, 0.05), f"{pct(e['rate'])} ({e['count']})",
+                    ha="center", va="bottom", color=INK, fontsize=10, fontweight="bold")
         ax.set_xticks(x, [cause for cause, _ in lost])
         ax.set_ylim(0, min(1.0, top) * 1.25 + 0.03)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     else:
-        _no_data(ax, "the team never lost")
-    ax.set_ylabel("share of all games", color=_INK)
+        no_data(ax, "the team never lost")
+    ax.set_ylabel("share of all games", color=INK)
     team = summary["team_win_rate"]
-    ax.set_title(f"Loss causes — team wins {_pct(team['rate'])} of {team['games']} games",
-                 color=_INK, fontsize=12)
-    return _png(fig)
-
-
-def _bins(values: np.ndarray, max_bins: int = 60) -> np.ndarray:
-    """Histogram edges: one bin per integer for small integer ranges, else numpy's "auto"
-    (at most ``max_bins`` bins)."""
-    lo, hi = float(values.min()), float(values.max())
-    if np.all(values == np.round(values)) and hi - lo <= max_bins:
-        return np.arange(lo - 0.5, hi + 1.5, 1.0)
-    edges = np.histogram_bin_edges(values, bins="auto")
-    if len(edges) - 1 > max_bins:
-        edges = np.histogram_bin_edges(values, bins=max_bins)
-    return edges
-
-
-def _no_data(ax: Any, text: str) -> None:
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color=_INK)
+    ax.set_title(f"Loss causes — team wins {pct(team['rate'])} of {team['games']} games",
+                 color=INK, fontsize=12)
+    return png(fig)
 
 
 def _length_plot(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> bytes:
     """``length.png``: histogram of game length with the mean and median (over all games)
     marked. Truncated games sit at the length cap, often far from the rest, so when some games
     finished they are left out of the bars and counted in the legend instead."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     unit = summary["length"]["unit"]
     finished = np.array([float(r["length"]) for r in results if not r["truncated"]])
     n_truncated = sum(1 for r in results if r["truncated"])
     shown = finished if finished.size else np.array([float(r["length"]) for r in results])
     if shown.size:
         label = "finished games" if finished.size else "games (all truncated)"
-        ax.hist(shown, bins=_bins(shown), color=_SKY, edgecolor=_INK, linewidth=0.6,
+        ax.hist(shown, bins=bins(shown), color=SKY, edgecolor=INK, linewidth=0.6,
                 label=label)
         mean, median = summary["length"]["mean"], summary["length"]["median"]
-        ax.axvline(mean, color=_VERMILLION, linestyle="--", linewidth=2,
-                   label=f"mean {_num(mean, 1)} (all games)")
-        ax.axvline(median, color=_INK, linestyle=":", linewidth=2,
-                   label=f"median {_num(median, 1)} (all games)")
+        ax.axvline(mean, color=VERMILLION, linestyle="--", linewidth=2,
+                   label=f"mean {num(mean, 1)} (all games)")
+        ax.axvline(median, color=INK, linestyle=":", linewidth=2,
+                   label=f"median {num(median, 1)} (all games)")
         if n_truncated and finished.size:
             cap = max(int(r["length"]) for r in results if r["truncated"])
             ax.plot([], [], " ", label=f"{n_truncated} truncated at {cap} {unit}: not shown")
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
-        _no_data(ax, "no games")
-    ax.set_xlabel(f"game length ({unit})", color=_INK)
-    ax.set_ylabel("games", color=_INK)
+        no_data(ax, "no games")
+    ax.set_xlabel(f"game length ({unit})", color=INK)
+    ax.set_ylabel("games", color=INK)
     truncated = summary["truncated_rate"]
-    ax.set_title(f"Game length ({_pct(truncated)} truncated at the cap)", color=_INK,
+    ax.set_title(f"Game length ({pct(truncated)} truncated at the cap)", color=INK,
                  fontsize=12)
-    return _png(fig)
+    return png(fig)
 
 
 def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
@@ -371,7 +307,7 @@ def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
     """``scores.png``: final score distribution of sole winners vs all other seats (a co-op:
     seats of games the team won vs lost), each as a share of its own group so the two shapes
     compare."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     winners: list[float] = []
     others: list[float] = []
     for r in results:
@@ -384,9 +320,9 @@ def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
             (winners if seat == sole else others).append(float(score))
     everything = np.array(winners + others)
     if everything.size:
-        edges = _bins(everything)
-        groups = ([(others, _GREY, "team lost"), (winners, _BLUE, "team won")] if coop else
-                  [(others, _GREY, "other seats"), (winners, _BLUE, "sole winners")])
+        edges = bins(everything)
+        groups = ([(others, GREY, "team lost"), (winners, BLUE, "team won")] if coop else
+                  [(others, GREY, "other seats"), (winners, BLUE, "sole winners")])
         for values, colour, label in groups:
             if values:
                 weights = np.full(len(values), 1.0 / len(values))
@@ -397,45 +333,15 @@ def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
-        _no_data(ax, "no scores")
-    ax.set_xlabel(f"final {name}", color=_INK)
-    ax.set_ylabel("share of the group", color=_INK)
+        no_data(ax, "no scores")
+    ax.set_xlabel(f"final {name}", color=INK)
+    ax.set_ylabel("share of the group", color=INK)
     ax.set_title("Final scores: team won vs lost" if coop else
-                 "Final scores: winners vs others", color=_INK, fontsize=12)
-    return _png(fig)
+                 "Final scores: winners vs others", color=INK, fontsize=12)
+    return png(fig)
 
 
 # ---------------------------------------------------------------------------------- html
-_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a;
-       background: #ffffff; max-width: 980px; margin: 2rem auto; padding: 0 1rem;
-       line-height: 1.45; }
-h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
-h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 2px solid #0072B2; }
-.run { color: #333333; margin-top: 0; }
-.verdict { border-left: 6px solid #0072B2; background: #eef5fb; padding: 0.8rem 1rem;
-           font-size: 1.05rem; }
-.verdict.no { border-left-color: #7f7f7f; background: #f3f3f3; }
-table { border-collapse: collapse; margin: 0.6rem 0; }
-th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.7rem; text-align: right; }
-th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
-.note { color: #333333; font-size: 0.92rem; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; border: 1px solid #e0e0e0; }
-figcaption { color: #333333; font-size: 0.92rem; }
-code { background: #f3f3f3; padding: 0 0.2rem; }
-"""
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """An HTML table; every cell is escaped."""
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                   for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
 def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
     """The whole report page as one string (plots inline as base64 PNG)."""
     e = html.escape
@@ -454,26 +360,26 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         ("jobs", summary["jobs"]), ("wall time", f"{summary['elapsed_seconds']:.2f} s"),
         ("games per second", "–" if gps is None else f"{gps:,.1f}"),
     ]
-    seat_rows = [(e_["name"], e_["seat"], e_["wins"], e_["games"], _pct(e_["rate"]),
-                  _ci(e_["ci_low"], e_["ci_high"])) for e_ in summary["seat_win_rate"]]
-    bot_rows = [(name, b["pairs"], b["wins"], _pct(b["rate"]), _ci(b["ci_low"], b["ci_high"]),
-                 _pct(b["fair_share"]), _signed_pts(b["edge"]), _p(b["p_value"]),
-                 _num(b["mean_return"], 3)) for name, b in summary["bot_win_rate"].items()]
+    seat_rows = [(e_["name"], e_["seat"], e_["wins"], e_["games"], pct(e_["rate"]),
+                  ci_range(e_["ci_low"], e_["ci_high"])) for e_ in summary["seat_win_rate"]]
+    bot_rows = [(name, b["pairs"], b["wins"], pct(b["rate"]), ci_range(b["ci_low"], b["ci_high"]),
+                 pct(b["fair_share"]), signed_pts(b["edge"]), p_value(b["p_value"]),
+                 num(b["mean_return"], 3)) for name, b in summary["bot_win_rate"].items()]
     outcome_rows = [
-        ("draw rate (games without a sole winner)", _pct(summary["draw_rate"])),
-        ("truncated rate (games that hit the length cap)", _pct(summary["truncated_rate"])),
+        ("draw rate (games without a sole winner)", pct(summary["draw_rate"])),
+        ("truncated rate (games that hit the length cap)", pct(summary["truncated_rate"])),
     ]
-    length_rows = [(length["unit"], _num(length["mean"]), _num(length["median"]),
-                    _num(length["p90"]), length["min"], length["max"], _num(length["std"]))]
-    score_rows = [(_num(score["mean"]), _num(score["std"]), _num(score["p10"]),
-                   _num(score["median"]), _num(score["p90"]), _num(score["winner_mean"]),
-                   _num(score["margin_mean"]))]
+    length_rows = [(length["unit"], num(length["mean"]), num(length["median"]),
+                    num(length["p90"]), length["min"], length["max"], num(length["std"]))]
+    score_rows = [(num(score["mean"]), num(score["std"]), num(score["p10"]),
+                   num(score["median"]), num(score["p90"]), num(score["winner_mean"]),
+                   num(score["margin_mean"]))]
     if balance.get("note"):
         balance_text = f"Seat balance: {balance['note']}."
     else:
         fair = "consistent with" if balance["p_value"] >= 0.05 else "unlikely under"
-        balance_text = (f"Seat balance ({balance['test']}): χ² = {_num(balance['chi2'])}, "
-                        f"p = {_p(balance['p_value'])} — the sole wins are {fair} equal seats "
+        balance_text = (f"Seat balance ({balance['test']}): χ² = {num(balance['chi2'])}, "
+                        f"p = {p_value(balance['p_value'])} — the sole wins are {fair} equal seats "
                         "at the 5% level." + (
                             " One test at 5% flags about 1 balanced game in 20: confirm with "
                             "more games or another --seed before redesigning."
@@ -485,8 +391,8 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
     between_text = ""
     if between.get("p_value") is not None:
         between_text = (f"{'Line-ups' if coop else 'Bots'} against one another "
-                        f"({between['test']}): χ² = {_num(between['chi2'])}, "
-                        f"p = {_p(between['p_value'])}.")
+                        f"({between['test']}): χ² = {num(between['chi2'])}, "
+                        f"p = {p_value(between['p_value'])}.")
 
     captions = {
         "seat_win_rate.png": "Sole-win rate per seat with 95% Wilson intervals; the dashed "
@@ -526,17 +432,17 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         head = f"""<h2>Skill vs luck</h2>
 <p class="{verdict_class}">{e(svl["verdict"])}</p>"""
         middle = f"""<h2>Win rate by seat</h2>
-{_table(("seat", "#", "sole wins", "games", "win rate", "95% CI"), seat_rows)}
+{html_table(("seat", "#", "sole wins", "games", "win rate", "95% CI"), seat_rows)}
 <p class="note">{e(balance_text)}</p>
 <h2>Win rate by bot</h2>
-{_table(("bot", "seats played", "sole wins", "win rate", "95% CI", "fair share", "edge",
+{html_table(("bot", "seats played", "sole wins", "win rate", "95% CI", "fair share", "edge",
          "p-value", "mean return"), bot_rows)}
 <p class="note">p-value: two-sided exact binomial test of the sole wins against the fair
 share. Edge: win rate minus fair share, in percentage points.</p>
 <h2>Outcomes</h2>
-{_table(("", "share"), outcome_rows)}"""
+{html_table(("", "share"), outcome_rows)}"""
         scores = f"""<h2>Scores</h2>
-{_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
+{html_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
         score_rows)}
 <p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
 other seat's score.</p>"""
@@ -548,7 +454,7 @@ other seat's score.</p>"""
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(title)}</title>
-<style>{_CSS}</style>
+<style>{CSS}</style>
 </head>
 <body>
 <h1>Playtest report: {e(game)}</h1>
@@ -556,10 +462,10 @@ other seat's score.</p>"""
 {head}
 <p class="note">{e(between_text)}</p>
 <h2>Run</h2>
-{_table(("", "value"), run_rows)}
+{html_table(("", "value"), run_rows)}
 {middle}
 <h2>Game length</h2>
-{_table(("unit", "mean", "median", "p90", "min", "max", "std"), length_rows)}
+{html_table(("unit", "mean", "median", "p90", "min", "max", "std"), length_rows)}
 {scores}
 <h2>Plots</h2>
 {figures}
@@ -579,28 +485,30 @@ def _team_sections(summary: Mapping[str, Any], verdict_class: str
     survival = summary["survival"]
     score = summary["score"]
     n = team["games"]
-    cause_rows = [(cause, c["count"], _pct(c["rate"])) for cause, c in
+    cause_rows = [(cause, c["count"], pct(c["rate"])) for cause, c in
                   summary["loss_causes"].items()]
-    lineup_rows = [(label, x["games"], x["wins"], _pct(x["rate"]), _ci(x["ci_low"], x["ci_high"]))
+    lineup_rows = [(label, x["games"], x["wins"], pct(x["rate"]),
+                    ci_range(x["ci_low"], x["ci_high"]))
                    for label, x in svl["team"]["lineups"].items()]
-    seat_rows = [(x["name"], x["seat"], x["survived"], x["games"], _pct(x["rate"]),
-                  _ci(x["ci_low"], x["ci_high"])) for x in survival["seats"]]
-    bot_rows = [(name, x["pairs"], x["survived"], _pct(x["rate"]), _ci(x["ci_low"], x["ci_high"]))
+    seat_rows = [(x["name"], x["seat"], x["survived"], x["games"], pct(x["rate"]),
+                  ci_range(x["ci_low"], x["ci_high"])) for x in survival["seats"]]
+    bot_rows = [(name, x["pairs"], x["survived"], pct(x["rate"]),
+                 ci_range(x["ci_low"], x["ci_high"]))
                 for name, x in survival["bots"].items()]
     outcome_rows = [
-        ("team win rate", _pct(team["rate"])),
-        *((f"lost to {cause}", _pct(c["rate"])) for cause, c in summary["loss_causes"].items()
+        ("team win rate", pct(team["rate"])),
+        *((f"lost to {cause}", pct(c["rate"])) for cause, c in summary["loss_causes"].items()
           if c["count"]),
-        ("truncated rate (games that hit the length cap)", _pct(summary["truncated_rate"])),
+        ("truncated rate (games that hit the length cap)", pct(summary["truncated_rate"])),
     ]
-    score_rows = [(_num(score["mean"]), _num(score["std"]), _num(score["p10"]),
-                   _num(score["median"]), _num(score["p90"]))]
+    score_rows = [(num(score["mean"]), num(score["std"]), num(score["p10"]),
+                   num(score["median"]), num(score["p90"]))]
 
     def test_text(what: str, test: Mapping[str, Any]) -> str:
         if test.get("note"):
             return f"{what}: {test['note']}."
         verdict = "differ" if test["significant"] else "do not differ"
-        return (f"{what} ({test['test']}): χ² = {_num(test['chi2'])}, p = {_p(test['p_value'])}"
+        return (f"{what} ({test['test']}): χ² = {num(test['chi2'])}, p = {p_value(test['p_value'])}"
                 f" — they {verdict} at the 5% level.")
 
     line = _team_line(summary)
@@ -608,19 +516,19 @@ def _team_sections(summary: Mapping[str, Any], verdict_class: str
 <h2>Team</h2>
 <p class="{verdict_class}">{e(svl["verdict"])}</p>
 <h3>Loss causes</h3>
-{_table(("cause", "games lost", f"share of {n} games"), cause_rows)}
+{html_table(("cause", "games lost", f"share of {n} games"), cause_rows)}
 <h3>Team win rate by line-up</h3>
-{_table(("line-up", "games", "team wins", "win rate", "95% CI"), lineup_rows)}"""
+{html_table(("line-up", "games", "team wins", "win rate", "95% CI"), lineup_rows)}"""
     middle = f"""<h2>Survival by seat</h2>
-{_table(("seat", "#", "survived", "games", "survival rate", "95% CI"), seat_rows)}
+{html_table(("seat", "#", "survived", "games", "survival rate", "95% CI"), seat_rows)}
 <p class="note">{e(test_text("Seats", survival["seat_balance"]))}</p>
 <h2>Survival by bot</h2>
-{_table(("bot", "seats played", "survived", "survival rate", "95% CI"), bot_rows)}
+{html_table(("bot", "seats played", "survived", "survival rate", "95% CI"), bot_rows)}
 <p class="note">{e(test_text("Bots", survival["between_bots"]))}</p>
 <h2>Outcomes</h2>
-{_table(("", "share"), outcome_rows)}"""
+{html_table(("", "share"), outcome_rows)}"""
     scores = f"""<h2>Scores</h2>
-{_table(("mean", "std", "p10", "median", "p90"), score_rows)}
+{html_table(("mean", "std", "p10", "median", "p90"), score_rows)}
 <p class="note">Over every (game, seat).</p>"""
     footer = """<p class="note">A cooperative game: the team wins or loses together; a seat
 survives a game when it ends it with a positive return. Intervals are 95% Wilson score
@@ -659,16 +567,14 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         "scores.png": _scores_plot(results, summary["score"].get("name", "score"),
                                    coop=_is_coop(summary)),
     }
-    for name, data in images.items():
-        (out_dir / name).write_bytes(data)
+    for name, blob in images.items():
+        (out_dir / name).write_bytes(blob)
     page = _html(summary, images)
     ladder = read_ladder(out_dir)
     if ladder is not None and ladder.get("game") == summary["game"]:
-        png = ladder_plot(ladder)
-        (out_dir / LADDER_PLOT).write_bytes(png)
-        page = page.replace("<h2>Run</h2>", ladder_section(ladder, png) + "\n<h2>Run</h2>", 1)
-    from meeple.lab.report_extra import add_diagnostics  # imports this module's helpers
-
+        plot = ladder_plot(ladder)
+        (out_dir / LADDER_PLOT).write_bytes(plot)
+        page = page.replace("<h2>Run</h2>", ladder_section(ladder, plot) + "\n<h2>Run</h2>", 1)
     page = add_diagnostics(page, summary, results, out_dir)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")

@@ -17,23 +17,23 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 
 from meeple.lab.diagnostics import margins
-from meeple.lab.report import (
-    _BLUE,
-    _GREY,
-    _INK,
-    _ORANGE,
-    _SKY,
-    _VERMILLION,
-    _bins,
-    _ci,
-    _new_figure,
-    _no_data,
-    _num,
-    _p,
-    _pct,
-    _png,
-    _signed_pts,
-    _table,
+from meeple.lab.render import (
+    BLUE,
+    GREY,
+    INK,
+    ORANGE,
+    SKY,
+    VERMILLION,
+    bins,
+    ci_range,
+    html_table,
+    new_figure,
+    no_data,
+    num,
+    p_value,
+    pct,
+    png,
+    signed_pts,
 )
 
 __all__ = ["DIAGNOSTIC_PLOTS", "KEY_ROWS", "add_diagnostics", "diagnostics_html",
@@ -55,7 +55,8 @@ def _rate_text(entry: Mapping[str, Any] | None) -> tuple[str, str, str]:
     """``(rate, CI, k/n)`` cells of a :func:`meeple.lab.diagnostics.rate` dict."""
     if not entry or entry.get("rate") is None:
         return "–", "–", "–"
-    return _pct(entry["rate"]), _ci(entry["ci_low"], entry["ci_high"]), f"{entry['k']}/{entry['n']}"
+    return (pct(entry["rate"]), ci_range(entry["ci_low"], entry["ci_high"]),
+            f"{entry['k']}/{entry['n']}")
 
 
 def _img(name: str, data: bytes, caption: str) -> str:
@@ -66,58 +67,58 @@ def _img(name: str, data: bytes, caption: str) -> str:
 
 # --------------------------------------------------------------------------------- plots
 def _margin_plot(results: Sequence[Mapping[str, Any]], score_name: str) -> bytes:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     values = np.array(margins(results))
     if values.size:
-        ax.hist(values, bins=_bins(values), color=_SKY, edgecolor=_INK, linewidth=0.6)
-        ax.axvline(float(np.mean(values)), color=_VERMILLION, linestyle="--", linewidth=2,
-                   label=f"mean {_num(float(np.mean(values)), 1)}")
-        ax.axvline(float(np.median(values)), color=_INK, linestyle=":", linewidth=2,
-                   label=f"median {_num(float(np.median(values)), 1)}")
+        ax.hist(values, bins=bins(values), color=SKY, edgecolor=INK, linewidth=0.6)
+        ax.axvline(float(np.mean(values)), color=VERMILLION, linestyle="--", linewidth=2,
+                   label=f"mean {num(float(np.mean(values)), 1)}")
+        ax.axvline(float(np.median(values)), color=INK, linestyle=":", linewidth=2,
+                   label=f"median {num(float(np.median(values)), 1)}")
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
-        _no_data(ax, "no game had a sole winner")
-    ax.set_xlabel(f"winner's {score_name} minus the runner-up's", color=_INK)
-    ax.set_ylabel("games", color=_INK)
-    ax.set_title(f"Winning margin ({values.size} sole-win games)", color=_INK, fontsize=12)
-    return _png(fig)
+        no_data(ax, "no game had a sole winner")
+    ax.set_xlabel(f"winner's {score_name} minus the runner-up's", color=INK)
+    ax.set_ylabel("games", color=INK)
+    ax.set_title(f"Winning margin ({values.size} sole-win games)", color=INK, fontsize=12)
+    return png(fig)
 
 
 def _lead_plot(lead: Mapping[str, Any]) -> bytes:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     dist = {int(k): v for k, v in lead["distribution"].items()}
     xs = np.arange(0, max(dist) + 1)
     total = sum(dist.values())
-    ax.bar(xs, [dist.get(int(x), 0) / total for x in xs], color=_BLUE, edgecolor=_INK,
+    ax.bar(xs, [dist.get(int(x), 0) / total for x in xs], color=BLUE, edgecolor=INK,
            linewidth=0.6, width=0.8)
-    ax.axvline(lead["mean"], color=_VERMILLION, linestyle="--", linewidth=2,
-               label=f"mean {_num(lead['mean'], 2)}")
+    ax.axvline(lead["mean"], color=VERMILLION, linestyle="--", linewidth=2,
+               label=f"mean {num(lead['mean'], 2)}")
     ax.legend(loc="upper right", frameon=False, fontsize=9)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("lead changes in a game", color=_INK)
-    ax.set_ylabel("share of games", color=_INK)
+    ax.set_xlabel("lead changes in a game", color=INK)
+    ax.set_ylabel("share of games", color=INK)
     ax.set_title("Lead changes per game (leader by score, sampled every round or turn)",
-                 color=_INK, fontsize=12)
-    return _png(fig)
+                 color=INK, fontsize=12)
+    return png(fig)
 
 
 def _elimination_plot(elim: Mapping[str, Any], unit: str) -> bytes:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     order = elim["order"]
-    colours = (_VERMILLION, _ORANGE, _BLUE, _SKY, _GREY)
+    colours = (VERMILLION, ORANGE, BLUE, SKY, GREY)
     for i, entry in enumerate(order):
         d = entry["length"]
         ax.errorbar([d["median"]], [i], xerr=[[d["median"] - d["p10"]], [d["p90"] - d["median"]]],
                     fmt="o", color=colours[i % len(colours)], ecolor=colours[i % len(colours)],
                     capsize=6, markersize=8, linewidth=2)
-        ax.text(d["p90"], i + 0.18, f"  mean {_num(d['mean'], 1)} ({entry['games']} games)",
-                color=_INK, fontsize=9, va="bottom")
+        ax.text(d["p90"], i + 0.18, f"  mean {num(d['mean'], 1)} ({entry['games']} games)",
+                color=INK, fontsize=9, va="bottom")
     ax.set_yticks(range(len(order)), [f"{_ordinal(e['position'])} out" for e in order])
     ax.invert_yaxis()
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
-    ax.set_xlabel(f"{unit} of the elimination: median, whiskers p10-p90", color=_INK)
-    ax.set_title("When seats are eliminated", color=_INK, fontsize=12)
-    return _png(fig)
+    ax.set_xlabel(f"{unit} of the elimination: median, whiskers p10-p90", color=INK)
+    ax.set_title("When seats are eliminated", color=INK, fontsize=12)
+    return png(fig)
 
 
 def _ordinal(n: int) -> str:
@@ -128,34 +129,34 @@ def _key_plot(section: Mapping[str, Any], what: str) -> bytes:
     """Forest plot of the difference in win rate (played minus not) with its CI, for the most
     played keys that have one and every outlier; the typical difference dashed, outliers in
     vermillion (stronger) or sky blue (weaker)."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     rows = [r for r in section["keys"] if r["difference"] is not None][:20]
     rows += [r for r in section["keys"] if r["outlier"] and r not in rows][:15]
     if rows:
         fig.set_size_inches(7.5, max(3.0, 0.28 * len(rows) + 1.2))
-        colours = {"stronger than most": _VERMILLION, "weaker than most": _SKY}
+        colours = {"stronger than most": VERMILLION, "weaker than most": SKY}
         for i, r in enumerate(rows):
             low, high = r["difference_ci"]
-            colour = colours.get(r["outlier"] or "", _GREY)
+            colour = colours.get(r["outlier"] or "", GREY)
             ax.errorbar([r["difference"]], [i], xerr=[[r["difference"] - low],
                                                       [high - r["difference"]]],
                         fmt="o", color=colour, ecolor=colour, capsize=3, markersize=5)
-        ax.axvline(0, color=_INK, linewidth=1)
+        ax.axvline(0, color=INK, linewidth=1)
         typical = section.get("typical_difference")
         if typical is not None:
-            ax.axvline(typical, color=_BLUE, linestyle="--", linewidth=1.2,
-                       label=f"typical {what} {_signed_pts(typical)}")
+            ax.axvline(typical, color=BLUE, linestyle="--", linewidth=1.2,
+                       label=f"typical {what} {signed_pts(typical)}")
             ax.legend(loc="lower right", frameon=False, fontsize=8)
         ax.set_yticks(range(len(rows)), [str(r["key"]) for r in rows], fontsize=8)
         ax.invert_yaxis()
         ax.grid(axis="x", color="#dddddd", linewidth=0.8)
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     else:
-        _no_data(ax, f"every unit played every {what}: nothing to compare")
+        no_data(ax, f"every unit played every {what}: nothing to compare")
     ax.set_xlabel("win rate when played minus when not (95% CI); vermillion: stronger than "
-                  "most, sky: weaker", color=_INK)
-    ax.set_title(f"Win rate by {what} played", color=_INK, fontsize=12)
-    return _png(fig)
+                  "most, sky: weaker", color=INK)
+    ax.set_title(f"Win rate by {what} played", color=INK, fontsize=12)
+    return png(fig)
 
 
 def diagnostics_plots(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]
@@ -186,11 +187,11 @@ def _key_rows(section: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     for r in rows:
         diff = r["difference"]
         ci = r["difference_ci"]
-        out.append((r["key"], r["times"], r["games"], _pct(r["play_rate"]), _pct(r["win_rate"]),
-                    _ci(r["ci_low"], r["ci_high"]), _pct(r["rest_win_rate"]),
-                    _signed_pts(diff),
+        out.append((r["key"], r["times"], r["games"], pct(r["play_rate"]), pct(r["win_rate"]),
+                    ci_range(r["ci_low"], r["ci_high"]), pct(r["rest_win_rate"]),
+                    signed_pts(diff),
                     "–" if ci is None else f"{100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f}",
-                    _p(r["p_holm"]), r["outlier"] or ""))
+                    p_value(r["p_holm"]), r["outlier"] or ""))
     return out
 
 
@@ -206,18 +207,18 @@ def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
         keys = [k for k in outliers if rows[k]["outlier"] == label]
         if keys:
             parts.append(f"{label}: " + ", ".join(
-                f"{k} ({_signed_pts(rows[k]['difference'])})" for k in keys))
+                f"{k} ({signed_pts(rows[k]['difference'])})" for k in keys))
     lead = (f"{len(flagged)} of {len(rows)} {plural} go with winning or losing at the 5% level "
             "(Holm-adjusted). ")
     if typical is None:
         lead += f"Too few {plural} to tell a typical one."
     else:
-        lead += (f"Against the typical {what} ({_signed_pts(typical)}): "
+        lead += (f"Against the typical {what} ({signed_pts(typical)}): "
                  + ("; ".join(parts) if parts else f"no {what} stands out") + ".")
     stratified = "Mantel-Haenszel" in section["method"]
     return f"""<h3>Per {what}</h3>
 <p class="verdict{'' if outliers else ' no'}">{e(lead)}</p>
-<div class="diag keys">{_table((what, "times", "games", "play rate", "win rate when played",
+<div class="diag keys">{html_table((what, "times", "games", "play rate", "win rate when played",
                                 "95% CI", "win rate when not",
                                 "difference" + (" within bots" if stratified else ""),
                                 "95% CI (pts)", "p (Holm)", "stands out"),
@@ -240,11 +241,12 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
     rows: list[tuple[Any, ...]] = []
     fs = d.get("first_seat")
     if fs:
-        rows.append((f"first-seat ({fs['name']}) sole-win rate", _pct(fs["rate"]),
-                     _ci(fs["ci_low"], fs["ci_high"]),
-                     f"fair share {_pct(fs['fair_share'])}; advantage "
-                     f"{_signed_pts(fs['advantage'])} (95% CI {_signed_pts(fs['advantage_ci'][0])}"
-                     f" .. {_signed_pts(fs['advantage_ci'][1])}), binomial p {_p(fs['p_value'])}"))
+        rows.append((f"first-seat ({fs['name']}) sole-win rate", pct(fs["rate"]),
+                     ci_range(fs["ci_low"], fs["ci_high"]),
+                     f"fair share {pct(fs['fair_share'])}; advantage "
+                     f"{signed_pts(fs['advantage'])} (95% CI {signed_pts(fs['advantage_ci'][0])}"
+                     f" .. {signed_pts(fs['advantage_ci'][1])}), "
+                     f"binomial p {p_value(fs['p_value'])}"))
     if d.get("draws"):
         r, ci, kn = _rate_text(d["draws"])
         rows.append(("draw rate (no sole winner)", r, ci, f"{kn} games"))
@@ -253,18 +255,18 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
     m = d.get("margin")
     if m:
         rows.append((f"winning margin ({summary['score'].get('name', 'score')})",
-                     _num(m["mean"], 2), "",
-                     f"mean; median {_num(m['median'], 1)}, p10 {_num(m['p10'], 1)}, p90 "
-                     f"{_num(m['p90'], 1)}, over {m['n']} sole-win games"))
+                     num(m["mean"], 2), "",
+                     f"mean; median {num(m['median'], 1)}, p10 {num(m['p10'], 1)}, p90 "
+                     f"{num(m['p90'], 1)}, over {m['n']} sole-win games"))
     lead = d.get("lead_changes")
     if lead:
         r, ci, kn = _rate_text(lead["share_with_change"])
-        rows.append(("lead changes per game", _num(lead["mean"], 2), "",
-                     f"mean; median {_num(lead['median'], 1)}, p90 {_num(lead['p90'], 1)}; "
+        rows.append(("lead changes per game", num(lead["mean"], 2), "",
+                     f"mean; median {num(lead['median'], 1)}, p90 {num(lead['p90'], 1)}; "
                      f"{r} of games (95% CI {ci}) have at least one"))
     parts = [f"""<style>{_SECTION_CSS}</style>
 <h2>Designer's diagnostics</h2>
-<div class="diag">{_table(("", "value", "95% CI", "detail"), rows)}</div>"""]
+<div class="diag">{html_table(("", "value", "95% CI", "detail"), rows)}</div>"""]
     if not d["traced"]:
         parts.append('<p class="note">These results carry no per-game trace (lead changes, '
                      "eliminations, cards and actions played): re-run the playtest to get "
@@ -297,16 +299,16 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
 def _elimination_html(elim: Mapping[str, Any], summary: Mapping[str, Any], unit: str) -> str:
     e = html.escape
     names = list(summary["seat_names"])
-    order_rows = [(f"{_ordinal(o['position'])} out", o["games"], _num(o["length"]["mean"], 1),
-                   _num(o["length"]["median"], 1),
+    order_rows = [(f"{_ordinal(o['position'])} out", o["games"], num(o["length"]["mean"], 1),
+                   num(o["length"]["median"], 1),
                    ", ".join(f"{name} {o['by_seat'][name]}" for name in names))
                   for o in elim["order"]]
     seat_rows = []
     for s in elim["seats"]:
         r1, ci1, _ = _rate_text(s["eliminated"])
         r2, ci2, _ = _rate_text(s["first_out"])
-        seat_rows.append((s["name"], r1, ci1, r2, ci2, _num(s["mean_length"], 1)))
-    ended = [(how, x["count"], _pct(x["rate"])) for how, x in elim["ended_by"].items()]
+        seat_rows.append((s["name"], r1, ci1, r2, ci2, num(s["mean_length"], 1)))
+    ended = [(how, x["count"], pct(x["rate"])) for how, x in elim["ended_by"].items()]
     decided = elim["last_elimination_decided"]
     r, ci, kn = _rate_text(decided)
     text = ("No game qualified for the last-elimination question." if decided["rate"] is None
@@ -315,10 +317,10 @@ def _elimination_html(elim: Mapping[str, Any], summary: Mapping[str, Any], unit:
                  "decided the winner. In the rest the leader held on.")
     return f"""<h3>Eliminations</h3>
 <p class="verdict no">{e(text)}</p>
-{_table(("order", "games", f"mean {unit}", f"median {unit}", "who"), order_rows)}
-{_table(("seat", "eliminated", "95% CI", "first out", "95% CI", f"mean {unit} out"),
+{html_table(("order", "games", f"mean {unit}", f"median {unit}", "who"), order_rows)}
+{html_table(("seat", "eliminated", "95% CI", "first out", "95% CI", f"mean {unit} out"),
         seat_rows)}
-{_table(("how the game ended", "games", "share"), ended)}
+{html_table(("how the game ended", "games", "share"), ended)}
 <p class="note">{e(decided['meaning'])}.</p>"""
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from matplotlib.ticker import PercentFormatter
 
 from meeple.lab.compare_page import _PAGE_CSS, ARM_COLOURS
-from meeple.lab.report import _INK, _new_figure, _p, _png, _table
+from meeple.lab.render import INK, html_table, new_figure, p_value, png
 from meeple.lab.report_extra import _img
 
 __all__ = ["metric_names", "write_sweep"]
@@ -63,7 +63,7 @@ def _series(data: Mapping[str, Any]) -> tuple[list[str], dict[str, list[tuple[in
 
 
 def _metric_plot(data: Mapping[str, Any], name: str) -> bytes:
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     fig.set_size_inches(5.6, 3.4)
     xs, lines = _series(data)
     label, kind = name, "mean"
@@ -84,23 +84,23 @@ def _metric_plot(data: Mapping[str, Any], name: str) -> bytes:
                     markersize=5, linewidth=1.6, label=rest or None)
     for metric, target in data["targets"].items():
         if metric == name:
-            ax.axhline(target, color=_INK, linestyle="--", linewidth=1.2,
+            ax.axhline(target, color=INK, linestyle="--", linewidth=1.2,
                        label=f"target {target:g}")
     if kind in ("share", "edge"):
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     if kind == "edge":
-        ax.axhline(0, color=_INK, linewidth=0.8)
+        ax.axhline(0, color=INK, linewidth=0.8)
     ax.set_xticks(range(len(xs)), xs)
-    ax.set_xlabel(data["grid"][0]["name"], color=_INK)
-    ax.set_title(label, color=_INK, fontsize=11)
+    ax.set_xlabel(data["grid"][0]["name"], color=INK)
+    ax.set_title(label, color=INK, fontsize=11)
     if any(lines) or data["targets"].get(name) is not None:
         ax.legend(frameon=False, fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def _seat_plot(data: Mapping[str, Any]) -> bytes:
     """Every seat's rate per point (x: the points in order), 95% intervals."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     fig.set_size_inches(5.6, 3.4)
     points = data["points"]
     seats: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
@@ -120,9 +120,9 @@ def _seat_plot(data: Mapping[str, Any]) -> bytes:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.legend(frameon=False, fontsize=8, ncols=2)
     coop = any("survived" in e for p in points for e in p["seat_win_rate"])
-    ax.set_title("Survival by seat" if coop else "Sole-win rate by seat (95% CI)", color=_INK,
+    ax.set_title("Survival by seat" if coop else "Sole-win rate by seat (95% CI)", color=INK,
                  fontsize=11)
-    return _png(fig)
+    return png(fig)
 
 
 def _ranking_html(data: Mapping[str, Any]) -> str:
@@ -141,7 +141,7 @@ def _ranking_html(data: Mapping[str, Any]) -> str:
     best = data["ranking"][0]
     return f"""<h2>Closest to the targets</h2>
 <p class="verdict">Best: {e(best['label'])} (distance {e(rows[0][2])}).</p>
-{_table(headers, rows)}
+{html_table(headers, rows)}
 <p class="note">Distance: the sum over the targets of |value − target| / |target| (for a target
 of 0: |value| over the largest |value| of the points). Check the intervals before preferring one
 point to the next: close points may not really differ.</p>"""
@@ -162,9 +162,9 @@ def sweep_html(data: Mapping[str, Any], images: Mapping[str, bytes],
     seat_rows = [[p["label"], " · ".join(
         f"{s['name']} {100 * s['rate']:.1f}% ({100 * s['ci_low']:.1f}–{100 * s['ci_high']:.1f})"
         for s in p["seat_win_rate"] if s["rate"] is not None),
-        _p(p["seat_balance"].get("p_value"))] for p in data["points"]]
+        p_value(p["seat_balance"].get("p_value"))] for p in data["points"]]
     grid = " × ".join(f"{g['name']} ∈ {{{', '.join(g['values'])}}}" for g in data["grid"])
-    figures = "".join(_img(name, png, captions[name]) for name, png in images.items())
+    figures = "".join(_img(name, blob, captions[name]) for name, blob in images.items())
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -180,11 +180,11 @@ def sweep_html(data: Mapping[str, Any], images: Mapping[str, bytes],
 {data['games']} games per point · seed {data['seed']}</p>
 {_ranking_html(data)}
 <h2>Metrics per point</h2>
-<div class="wide">{_table(["point", *(labels[n] for n in names)], metric_rows)}</div>
+<div class="wide">{html_table(["point", *(labels[n] for n in names)], metric_rows)}</div>
 <p class="note">Values with 95% intervals: Wilson for shares, shifted by the fair share for
 edges (first-seat advantage, skill edge), Student's t for means; none for the median.</p>
 <h2>Seats per point</h2>
-{_table(["point", "rate by seat (95% CI)", "seat balance p"], seat_rows)}
+{html_table(["point", "rate by seat (95% CI)", "seat balance p"], seat_rows)}
 <h2>Plots</h2>
 <div class="grid">{figures}</div>
 </body>
@@ -204,8 +204,8 @@ def write_sweep(data: Mapping[str, Any], out_dir: Path) -> Path:
         images[_file(name)] = _metric_plot(data, name)
         captions[_file(name)] = (f"{name} against {data['grid'][0]['name']}; one line per "
                                  "setting of the other parameters; 95% intervals.")
-    for name, png in images.items():
-        (out_dir / name).write_bytes(png)
+    for name, blob in images.items():
+        (out_dir / name).write_bytes(blob)
     path = out_dir / "sweep.html"
     path.write_text(sweep_html(data, images, captions), encoding="utf-8")
     return path

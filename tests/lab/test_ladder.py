@@ -140,3 +140,80 @@ def test_cooperative_ladder_through_the_command(tmp_path) -> None:
                                           str(tmp_path), "--quiet"])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "ladder.json").read_text())["cooperative"] is True
+
+
+def test_ladder_saves_every_step_and_resume_reuses_finished_steps(monkeypatch) -> None:
+    game = load_game("pig")
+    tiers = ["random", "ismcts-8", "ismcts-16"]
+    partials: list[dict] = []
+    full = run_ladder(game, tiers, games=6, seed=3,
+                      on_step=lambda ladder: partials.append(json.loads(json.dumps(ladder))))
+    assert [len(p["steps"]) for p in partials] == [1, 2]
+    assert [p["complete"] for p in partials] == [False, False] and full["complete"] is True
+    # resume from the ladder saved after the first step, with that step marked so reuse shows
+    saved = partials[0]
+    saved["steps"][0]["upper_share"] = 0.123
+    import meeple.lab.ladder as ladder_module
+
+    played: list[list[str]] = []
+    real = ladder_module.run_playtest
+
+    def counting(game, bots, *args, **kwargs):
+        played.append(list(bots))
+        return real(game, bots, *args, **kwargs)
+
+    monkeypatch.setattr(ladder_module, "run_playtest", counting)
+    finished: list[int] = []
+    resumed = run_ladder(game, tiers, games=6, seed=3, resume=saved,
+                         on_progress=finished.append)
+    assert played == [["ismcts-16", "ismcts-8"]], "only the unfinished step is played"
+    assert sum(finished) == 12, "the reused step's games count as finished"
+    assert resumed["steps"][0]["upper_share"] == 0.123
+    second = {k: v for k, v in resumed["steps"][1].items() if k != "seconds"}
+    assert second == {k: v for k, v in full["steps"][1].items() if k != "seconds"}
+    assert resumed["complete"] is True
+
+
+def test_resume_refuses_a_ladder_of_another_run() -> None:
+    game = load_game("pig")
+    earlier = run_ladder(game, ["random", "ismcts-4"], games=2, seed=1)
+    with pytest.raises(ParameterError, match="seed"):
+        run_ladder(game, ["random", "ismcts-4"], games=2, seed=2, resume=earlier)
+    with pytest.raises(ParameterError, match="games"):
+        run_ladder(game, ["random", "ismcts-4"], games=3, seed=1, resume=earlier)
+
+
+def test_cooperative_ladder_resume_keeps_finished_tiers() -> None:
+    game = CoopExample(players=2)
+    partials: list[dict] = []
+    run_ladder(game, ["random", "worker"], games=10, seed=0,
+               on_step=lambda ladder: partials.append(json.loads(json.dumps(ladder))))
+    first = partials[0]
+    assert list(first["team"]) == ["random"] and first["steps"] == []
+    first["team"]["random"]["wins"] = 0
+    first["team"]["random"]["rate"] = 0.0
+    resumed = run_ladder(game, ["random", "worker"], games=10, seed=0, resume=first)
+    assert resumed["team"]["random"]["rate"] == 0.0
+    assert resumed["steps"][0]["lower_rate"] == 0.0
+
+
+def test_ladder_command_resumes_an_interrupted_ladder(tmp_path) -> None:
+    args = ["ladder", "pig", "--tiers", "random,ismcts-4,ismcts-8", "--games", "4",
+            "--jobs", "1", "--out", str(tmp_path), "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--resume"])
+    assert result.exit_code == 2 and "no ladder.json" in result.output
+    assert CliRunner().invoke(app, args).exit_code == 0
+    path = tmp_path / "ladder.json"
+    ladder = json.loads(path.read_text())
+    assert ladder["complete"] is True and len(ladder["steps"]) == 2
+    ladder["steps"] = ladder["steps"][:1]  # as if stopped after the first step
+    ladder["steps"][0]["upper_share"] = 0.321
+    ladder["complete"] = False
+    path.write_text(json.dumps(ladder))
+    result = CliRunner().invoke(app, [*args, "--resume"])
+    assert result.exit_code == 0, result.output
+    resumed = json.loads(path.read_text())
+    assert resumed["complete"] is True and len(resumed["steps"]) == 2
+    assert resumed["steps"][0]["upper_share"] == 0.321
+    result = CliRunner().invoke(app, [*args, "--seed", "5", "--resume"])
+    assert result.exit_code == 2 and "another run" in result.output
