@@ -4,8 +4,9 @@ Rules as implemented, every decision (EPE-n), the card lists, the variants and t
 notation: docs/rules/epoch-ellipse.md. Modules: ``cards`` (kinds, points, effects, the Card and
 Location values), ``content`` (the card file, validated on load), ``actions`` (moves and their
 notation), ``moves`` (legal moves per step), ``rules`` (spec, state, the day's phases),
-``explore`` (exploration, payments, hunger), ``effects`` (curses, charms, night cards),
-``variants``, ``bot`` (the heuristic team bot), ``render`` (terminal text).
+``explore`` (exploration, payments, hunger), ``night`` (REST and WAKE UP: from one day to the
+next), ``effects`` (curses, charms, night cards), ``variants``, ``bot`` (the heuristic team
+bot), ``render`` (terminal text).
 """
 
 from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState

@@ -5,8 +5,9 @@ docs/rules/epoch-ellipse.md. A day: WAKE UP (replacements in death order: ``pick
 pile; draws), PLAN (in turn from the first player: ``trade`` offers answered by ``accept`` /
 ``decline``, medical ``use`` then ``treat``, ``pass``), EXPLORE (each alive player in turn:
 ``new``, ``explore L K`` or ``skip``; the resolution steps are in :mod:`.explore`), HUNGER
-(``eat`` or ``starve``) and REST (automatic: the night card, discards, deaths, shuffles). Legal
-moves live in :mod:`.moves`; effects in :mod:`.effects`.
+(``eat`` or ``starve``) and REST (automatic: the night card, discards, deaths, shuffles; REST
+and WAKE UP are in :mod:`.night`). Legal moves live in :mod:`.moves`; effects in
+:mod:`.effects`.
 
 Physical cards are *instances* (ints); ``ctype[instance]`` is the card type (an index into
 ``game.content.cards``). Location positions: 0 is the Graveyard, then the others in the order
@@ -29,6 +30,7 @@ from meeple.games.epoch_ellipse.content import load_content
 from meeple.games.epoch_ellipse.effects import apply_effect
 from meeple.games.epoch_ellipse.explore import ExploreSteps
 from meeple.games.epoch_ellipse.moves import legal_moves
+from meeple.games.epoch_ellipse.night import NightSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
@@ -129,7 +131,7 @@ class EpochEllipse(Game):
         return state
 
 
-class EpochState(ExploreSteps, State):
+class EpochState(NightSteps, ExploreSteps, State):
     """One point of a playthrough (fields as in rules-questions 5.1).
 
     Shared: ``decks`` (kind -> instances, top = last), ``night_discard``, ``location_deck``
@@ -213,6 +215,14 @@ class EpochState(ExploreSteps, State):
         """Seats in turn order from today's first player (EPE-11)."""
         n = self.game.players
         return [(self.first + k) % n for k in range(n)]
+
+    def _next_alive(self, start: int, include: bool = False) -> int:
+        n = self.game.players
+        for k in range(0 if include else 1, n + 1):
+            seat = (start + k) % n
+            if self.status[seat] == "alive":
+                return seat
+        return start
 
     def log(self, seat: int, text: str) -> None:
         self.events.append((self.day, seat, text))
@@ -356,60 +366,6 @@ class EpochState(ExploreSteps, State):
         self._advance()
         self._refresh_acting()
 
-    # ------------------------------------------------------------------------- wake up
-    def _wake(self) -> None:
-        """WAKE UP: replacements in death order (EPE-38), the loss check (EPE-29), draws."""
-        if self.queue and self.pool:
-            self.phase, self.step = "wake", "pick"
-            return
-        for seat in self.queue:  # no pile left: a Mournful Sacrifice today (EPE-6)
-            self.status[seat] = "mournful"
-            card = self.draw_shared(SALVAGE)
-            self.ms_card[seat] = card
-            if card is not None:
-                self.log(seat, f"is a Mournful Sacrifice with {self.name(card)}")
-        if "alive" not in self.status:
-            self.result, self.cause = "lost", self._last_cause()
-            self.phase = self.step = "over"
-            self.log(-1, "no survivor is left alive: the team loses")
-            return
-        size = self.game.params["hand_size"]
-        for seat in self.seat_order():
-            if self.status[seat] == "alive":
-                deck = self.draws[seat]
-                for _ in range(min(size, len(deck))):  # short draws (EPE-5)
-                    self.hands[seat].append(deck.pop())
-        self.phase, self.step = "plan", "plan"
-        self.turn = self._next_alive(self.first, include=True)
-        self.passes = 0
-        self.traded = set()
-
-    def _last_cause(self) -> str:
-        deaths = [s for s in self.queue if self.death_cause[s]]
-        return self.death_cause[deaths[-1]] if deaths else "starvation"
-
-    def _do_pick(self, seat: int, args: tuple) -> None:
-        pile = self.pool.pop(args[0])
-        deck = list(pile)
-        for _ in range(2):  # + 2 cards from the Salvage deck (DEATH; EPE-38)
-            card = self.draw_shared(SALVAGE)
-            if card is not None:
-                deck.append(card)
-        self.rng.shuffle(deck)
-        self.draws[seat] = deck
-        self.status[seat] = "alive"
-        self.death_cause[seat] = None
-        self.queue.remove(seat)
-        self.log(seat, f"takes over {self.name(pile[0])}")
-
-    def _next_alive(self, start: int, include: bool = False) -> int:
-        n = self.game.players
-        for k in range(0 if include else 1, n + 1):
-            seat = (start + k) % n
-            if self.status[seat] == "alive":
-                return seat
-        return start
-
     # ---------------------------------------------------------------------------- plan
     def _do_pass(self, seat: int, args: tuple) -> None:
         self.passes += 1
@@ -490,50 +446,6 @@ class EpochState(ExploreSteps, State):
     def _plan_over(self) -> bool:
         alive = sum(1 for s in self.status if s == "alive")
         return self.step == "plan" and self.passes >= alive
-
-    # -------------------------------------------------------------------------- hunger
-    # ----------------------------------------------------------------------------- rest
-    def _rest(self) -> None:
-        """REST: the night card (EPE-32), hands discarded and deaths checked, reshuffles
-        (EPE-33), Mournful cards trashed, the first player rotates; then the next day."""
-        reader = self._next_alive(self.first, include=True)
-        card = self.draw_shared(NIGHT)
-        if card is not None and self.status[reader] == "alive":
-            info = self.card(card)
-            self.log(reader, f"draws the night card {info.name}")
-            apply_effect(self, info.effect, info.params, reader, "curse")
-            self.night_discard.append(card)
-        elif card is not None:
-            self.night_discard.append(card)
-        if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
-            return
-        for seat in self.seat_order():
-            if self.status[seat] == "alive":
-                hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
-                while hand:
-                    c = hand.pop(0)
-                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse"):
-                        break
-            if self.status[seat] == "alive":
-                deck = self.draws[seat] + self.discards[seat]
-                self.discards[seat] = []
-                self.rng.shuffle(deck)
-                self.draws[seat] = deck
-            if self.ms_card[seat] is not None:
-                self.trash(self.ms_card[seat])
-                self.ms_card[seat] = None
-            if self.status[seat] == "mournful":
-                self.status[seat] = "dead"  # still waiting for a survivor (EPE-38)
-        if self.result is not None:
-            return
-        self.first = (self.first + 1) % self.game.players
-        if self.day >= self.game.params["max_days"]:
-            self.result, self.cause = "truncated", "truncation"
-            self.phase = self.step = "over"
-            self.log(-1, "the day cap is reached (truncated: a loss)")
-            return
-        self.day += 1
-        self._wake()
 
     # ------------------------------------------------------------------------- advance
     def _advance(self) -> None:

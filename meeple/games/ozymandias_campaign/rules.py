@@ -13,7 +13,8 @@ docs/rules/ozymandias-campaign.md. A turn: the active seat picks a mode (``mode`
   colony is followed by ``play`` (a card to the tableau); a stand by a port opens ``explore``.
 
 Steps with nothing to choose are taken automatically. Legal moves live in :mod:`.moves`, the
-arithmetic of scoring and wars in :mod:`.scoring`.
+arithmetic of scoring and wars in :mod:`.scoring`, what the map actions and wars do (stand,
+colony, explore, war) in :mod:`.territory`.
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ from meeple.games.ozymandias_campaign.moves import (
     legal_moves,
     new_row,
 )
-from meeple.games.ozymandias_campaign.scoring import attacker_wins, collapse_points
+from meeple.games.ozymandias_campaign.scoring import collapse_points
+from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
 from meeple.games.ozymandias_campaign.variants import PARAMETERS, VARIANTS
-from meeple.games.ozymandias_campaign.vocab import HAZARD, SUITS
+from meeple.games.ozymandias_campaign.vocab import SUITS
 
 SUIT_COUNT = len(SUITS)
 #: Events kept in the state for the views (at least this many, at most twice as many).
@@ -255,7 +257,7 @@ class CampaignState(RecordedWinners, State):
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         if self.step == "war":
             attacker, defender = self.war[2], self.war[3]
-            self._resolve_war(joint[attacker].args, joint[defender].args)
+            resolve_war(self, joint[attacker].args, joint[defender].args)
         else:
             ((seat, move),) = joint.items()
             getattr(self, "_do_" + move.kind)(seat, move.args)
@@ -300,8 +302,8 @@ class CampaignState(RecordedWinners, State):
                 attacker, defender = self.war[2], self.war[3]
                 if not self.hands[attacker] or not self.hands[defender]:
                     # the one with cards wins without playing; neither: the active seat
-                    self._resolve_war(None, None, bool(self.hands[attacker])
-                                      or not self.hands[defender])
+                    resolve_war(self, None, None, bool(self.hands[attacker])
+                                or not self.hands[defender])
                     continue
             return
 
@@ -444,52 +446,13 @@ class CampaignState(RecordedWinners, State):
 
     # ----------------------------------------------------------------------- campaign
     def _do_stand(self, seat: int, args: tuple) -> None:
-        (point,) = args
-        enemy = self.standing.get(point)
-        if enemy is not None:
-            self._open_war("stand", point, seat, enemy)
-        else:
-            self._place_standing(seat, point)
-
-    def _place_standing(self, seat: int, point: str) -> None:
-        self.supply[seat] -= 1
-        self.standing[point] = seat
-        self._log(seat, f"stands a worker on {point}")
-        if self.game.params["hazard_unrest"] and self.map.kinds[point] == HAZARD:
-            self.unrest[seat] += 1  # OZW-34 variant
-        if self.game.params["explore"] and self.tile_deck and self.map.ports_of(point):
-            self.drawn_tile = self.tile_deck.pop()  # OZW-32
-            self.explore_at = point
-            self.step = "explore"
-            self._log(seat, f"explores: draws tile {self.game.tiles[self.drawn_tile].id}")
+        stand(self, seat, *args)
 
     def _do_attach(self, seat: int, args: tuple) -> None:
-        port, tile_port = args
-        tile = self.game.tiles[self.drawn_tile]
-        self.map = self.map.attach(self.explore_at, port, tile, tile_port)
-        self._log(seat, f"joins {tile.id} (port {tile_port}) to {self.explore_at} (port "
-                        f"{port})")
-        self.drawn_tile = self.explore_at = None
-        self.step = "campaign"
+        attach(self, seat, *args)
 
     def _do_colony(self, seat: int, args: tuple) -> None:
-        (point,) = args
-        stack = self.stacks.get(point)
-        if stack and stack[-1] != seat:
-            self._open_war("colony", point, seat, stack[-1])
-        else:
-            self._conquer(seat, point)
-
-    def _conquer(self, seat: int, point: str) -> None:
-        """The worker lies on top; every other seat beneath gains 1 unrest (The Sectors;
-        OZW-26, OZW-29); then a card is played to the tableau."""
-        self.supply[seat] -= 1
-        stack = self.stacks.setdefault(point, [])
-        for other in sorted(set(stack) - {seat}):
-            self.unrest[other] += 1
-        stack.append(seat)
-        self._log(seat, f"lays a colony worker on {point}")
-        self.step = "play"
+        colony(self, seat, *args)
 
     def _do_play(self, seat: int, args: tuple) -> None:
         card = self._take(seat, *args)
@@ -521,49 +484,6 @@ class CampaignState(RecordedWinners, State):
 
     def _do_end(self, seat: int, args: tuple) -> None:
         self._end_turn()
-
-    # ---------------------------------------------------------------------------- war
-    def _open_war(self, kind: str, point: str, attacker: int, defender: int) -> None:
-        """Everyone at the point gains 1 unrest (OZW-29); the two seats then choose cards."""
-        present = {attacker, defender}
-        if kind == "colony":
-            present.update(self.stacks[point])
-        for seat in sorted(present):
-            self.unrest[seat] += 1
-        self.war = [kind, point, attacker, defender]
-        self.step = "war"
-        self._log(attacker, f"makes war on Seat {defender} at {point}")
-
-    def _resolve_war(self, attacker_card: tuple | None, defender_card: tuple | None,
-                     won: bool | None = None) -> None:
-        """Reveal, compare (War; OZW-30, OZW-31) and settle the point; ``won`` decides a
-        war in which a seat has no card, so none is played."""
-        kind, point, attacker, defender = self.war
-        shown = []
-        for seat, card in ((attacker, attacker_card), (defender, defender_card)):
-            if card is not None:
-                self.discard.append(self._take(seat, *card))
-                shown.append(f"Seat {seat} {card_name(*card)}")
-            else:
-                shown.append(f"Seat {seat} no card")
-        if won is None:
-            won = attacker_wins(attacker_card, defender_card, self.map.suits[point])
-        self._log(-1, f"war at {point}: {', '.join(shown)}; Seat "
-                      f"{attacker if won else defender} wins")
-        self.war = None
-        self.step = "campaign"
-        if kind == "stand":
-            if won:  # the loser takes back their worker (OZW-31)
-                self.supply[defender] += 1
-                del self.standing[point]
-                self._place_standing(attacker, point)
-        elif won:
-            self._conquer(attacker, point)
-        elif self.game.params["failed_colony"] == "beneath":  # OZW-27
-            self.supply[attacker] -= 1
-            stack = self.stacks[point]
-            stack.insert(len(stack) - 1, attacker)
-            self.step = "play"
 
     # ------------------------------------------------------------------------ the end
     def _end_turn(self) -> None:
