@@ -2,8 +2,9 @@
 
 Rules as implemented, every decision (EPE-n), the card lists, the variants and the action
 notation: docs/rules/epoch-ellipse.md. Modules: ``cards`` (kinds, points, effects, the Card and
-Location values), ``content`` (the card file, validated on load), ``actions`` (moves and their
-notation), ``moves`` (legal moves per step), ``rules`` (spec, state, the day's phases),
+Location values), ``content`` (the card file, validated on load), ``entries`` (one card or
+location of the file and its own rules), ``actions`` (moves and their notation), ``moves``
+(legal moves per step), ``rules`` (spec, state, the day's phases),
 ``explore`` (exploration, payments, hunger), ``night`` (REST and WAKE UP: from one day to the
 next), ``effects`` (curses, charms, night cards), ``variants``, ``bot`` (the heuristic team
 bot), ``render`` (terminal text).
