@@ -11,7 +11,7 @@ and a Number can be asked to match at the same rotation (``pair_anchor=joint``) 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from meeple.games.damocles.codex import CIRCLE
@@ -56,11 +56,19 @@ def mirrored(pattern: Pattern) -> Pattern:
     return tuple((-offset % CIRCLE, god) for offset, god in pattern)
 
 
+#: How many (circle, pattern, options) answers :func:`match_mask` keeps. A search asks the
+#: same circles again and again (every determinization shares the public circle, and legal
+#: pairs test each codex against several partners), so the answers are memoized.
+MATCH_CACHE_SIZE = 1 << 17
+
+
+@lru_cache(maxsize=MATCH_CACHE_SIZE)
 def match_mask(circle: Circle, pattern: Pattern, rotational: bool, relaxed: bool,
                mirror: bool = False) -> int:
     """Bitmask of rotations at which ``pattern`` (or, if ``relaxed``, any of its Reflex
     variants; if ``mirror``, also read counter-clockwise) matches ``circle``; 0 = no match.
-    Mirrored matches set bits 7-13, so a joint anchor never mixes the two directions."""
+    Mirrored matches set bits 7-13, so a joint anchor never mixes the two directions.
+    ``circle`` must be a tuple (the answer is memoized: a pure function of its arguments)."""
     variants = relaxed_variants(pattern) if relaxed else (pattern,)
     mask = 0
     for variant in variants:

@@ -7,6 +7,7 @@ Rules: seeds/damocles.txt, SETUP and TURN MECHANICS; decisions DAM-n in docs/rul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -122,26 +123,35 @@ def _pairs(state: DamoclesState, seat: int, hand: list[str]) -> list[Move]:
             if other != seat:
                 borrowed.update(c for c in tableau if deck[c].info.cls in (PRODUCTION, NUMBER))
     used = state.pairs_used
+    masks: dict[tuple[str, bool], int] = {}  # the circle is fixed while the pairs are listed
+
+    def mask(cid: str, relaxed: bool) -> int:
+        key = (cid, relaxed)
+        if key not in masks:
+            masks[key] = state.mask(cid, relaxed)
+        return masks[key]
+
     moves = []
     for pid in productions + sorted(c for c in borrowed if deck[c].info.cls == PRODUCTION):
         for nid in numbers + sorted(c for c in borrowed if deck[c].info.cls == NUMBER):
             if (pid, nid) in used or (pid in borrowed and nid in borrowed):
                 continue
-            relax = _relaxation(state, pid, nid, pid in borrowed, nid in borrowed, joint)
+            relax = _relaxation(mask, state.relax_tokens, pid, nid, pid in borrowed,
+                                nid in borrowed, joint)
             if relax is not None:
                 moves.append(Move(seat, "pair", (pid, nid, relax[0], relax[1])))
     return moves
 
 
-def _relaxation(state: DamoclesState, pid: str, nid: str, p_borrowed: bool, n_borrowed: bool,
-                joint: bool) -> tuple[bool, bool] | None:
-    """The fewest Reflex relaxations that let the pair match, or None if none do."""
-    tokens = state.relax_tokens
+def _relaxation(mask: Callable[[str, bool], int], tokens: int, pid: str, nid: str,
+                p_borrowed: bool, n_borrowed: bool, joint: bool) -> tuple[bool, bool] | None:
+    """The fewest Reflex relaxations (of ``tokens`` held) that let the pair match, or None if
+    none do; ``mask(codex_id, relaxed)`` is the codex's rotation mask on the circle."""
     options = [(False, False), (True, False), (False, True), (True, True)]
     for relax_p, relax_n in options:
         if relax_p + relax_n > tokens or (relax_p and p_borrowed) or (relax_n and n_borrowed):
             continue
-        mp, mn = state.mask(pid, relax_p), state.mask(nid, relax_n)
+        mp, mn = mask(pid, relax_p), mask(nid, relax_n)
         if (mp & mn) if joint else (mp and mn):
             return relax_p, relax_n
     return None

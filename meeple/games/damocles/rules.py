@@ -45,11 +45,12 @@ class Damocles(Game):
     evaluator = "meeple.games.damocles.evaluate:evaluate"
     encoding = "meeple.games.damocles.encoding"
     #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
-    #: the turn a random rollout would waste), then the evaluator; every seat searched in the
-    #: one tree, candidates widened from the heuristic's 3 best moves (21 swaps and 7 trades
-    #: a turn against 80 iterations). Default move time: benchmarks/bench_search.py.
+    #: the turn a random rollout would waste), then the evaluator; the other seats play the
+    #: heuristic inside the search (``policy``: the tree holds only this seat's decisions),
+    #: candidates widened from the heuristic's 3 best moves (21 swaps and 7 trades a turn
+    #: against 80 iterations). Default move time: benchmarks/bench_search.py.
     search = {"iterations": 80, "rollout": "heuristic", "rollout_depth": 6,
-              "opponents": "tree", "exploration": 0.1, "widening": 3}
+              "opponents": "policy", "exploration": 0.1, "widening": 3}
     timeout_kinds = ("end", "stop")
     parameters = PARAMETERS
     variants = VARIANTS
