@@ -141,11 +141,10 @@ class ISMCTSBot(Bot):
             self._policy = [make_bot(rollout, game, s, seed) for s in range(game.players)]
         if widening == "default":  # the game's setting, off with random rollouts
             widening = None if self._policy is None else settings["widening"]
-        width = widening
-        self.widening: int | None = None if width is None else int(width)
+        self.widening: int | None = None if widening is None else int(widening)
         if self.widening is not None and (self.widening < 1 or self._policy is None):
-            raise ParameterError(f"widening={width} needs a value >= 1 and a rollout bot that"
-                                 f" ranks moves (rollout={rollout!r})")
+            raise ParameterError(f"widening={widening} needs a value >= 1 and a rollout bot "
+                                 f"that ranks moves (rollout={rollout!r})")
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
 

@@ -130,12 +130,28 @@ def _a(word: str) -> str:
     return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
-# --- locations ------------------------------------------------------------------------------
-
-class LocationEntry(BaseModel):
-    """One location as stored in the file (see the module docstring for its rules)."""
+class _Entry(BaseModel):
+    """An entry of the card file: no unknown keys, immutable, an upper-case name."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("name", mode="before", check_fields=False)
+    @classmethod
+    def _name_is_a_name(cls, value: Any) -> str:
+        return _name(value)
+
+    @field_validator("text", mode="before", check_fields=False)
+    @classmethod
+    def _text_is_a_string(cls, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError(f"text must be a string; got {value!r}")
+        return value
+
+
+# --- locations ------------------------------------------------------------------------------
+
+class LocationEntry(_Entry):
+    """One location as stored in the file (see the module docstring for its rules)."""
 
     name: StrictStr
     catastrophes: int
@@ -144,11 +160,6 @@ class LocationEntry(BaseModel):
     vp: int
     fixed: bool = False
     text: StrictStr = ""
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_is_a_name(cls, value: Any) -> str:
-        return _name(value)
 
     @field_validator("catastrophes", "salvage", "survivors", mode="before")
     @classmethod
@@ -167,13 +178,6 @@ class LocationEntry(BaseModel):
         if not isinstance(value, bool):
             raise ValueError(f"fixed must be true or false; got {value!r} (GAME START: fixed "
                              "locations are put into play at setup)")
-        return value
-
-    @field_validator("text", mode="before")
-    @classmethod
-    def _text_is_a_string(cls, value: Any) -> str:
-        if not isinstance(value, str):
-            raise ValueError(f"text must be a string; got {value!r}")
         return value
 
     @model_validator(mode="after")
@@ -219,10 +223,8 @@ def _points(value: Any, mode: str) -> dict[str, int]:
     return value
 
 
-class CardEntry(BaseModel):
+class CardEntry(_Entry):
     """One card as stored in the file (see the module docstring for its rules)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: StrictStr
     kind: StrictStr
@@ -235,11 +237,6 @@ class CardEntry(BaseModel):
     effect: StrictStr = ""
     params: dict[str, Any] = Field(default_factory=dict)
     text: StrictStr = ""
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_is_a_name(cls, value: Any) -> str:
-        return _name(value)
 
     @field_validator("kind", mode="before")
     @classmethod
@@ -313,13 +310,6 @@ class CardEntry(BaseModel):
                 problems.append(f"parameter 'n' must be a whole number >= 1; got {param!r}")
         if problems:
             raise ValueError("\n".join(problems))
-        return value
-
-    @field_validator("text", mode="before")
-    @classmethod
-    def _text_is_a_string(cls, value: Any) -> str:
-        if not isinstance(value, str):
-            raise ValueError(f"text must be a string; got {value!r}")
         return value
 
     @model_validator(mode="after")
