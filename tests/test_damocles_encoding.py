@@ -1,4 +1,4 @@
-"""Damocles encoding (meeple/games/damocles/encoding.py): the action table's blocks and size
+"""Damocles encoding (src/meeple/games/damocles/encoding.py): the action table's blocks and size
 formula, its cap, the Oracle keep block in play, and the observation's layout. The generic
 round-trip checks live in tests/test_encoding.py."""
 

@@ -1,4 +1,4 @@
-"""Ozymandias (campaign) encoding (meeple/games/ozymandias_campaign/encoding.py): the table's
+"""Ozymandias (campaign) encoding (src/meeple/games/ozymandias_campaign/encoding.py): the table's
 documented sizes, the two bounds it rests on (a tableau never outgrows its owner's colony
 workers; only the documented points can ever be stood on), a full tableau's moves, and the
 observation's layout. The generic round-trip checks live in tests/test_encoding.py."""

@@ -1,4 +1,4 @@
-"""Ozymandias (market edition) encoding (meeple/games/ozymandias_market/encoding.py): the
+"""Ozymandias (market edition) encoding (src/meeple/games/ozymandias_market/encoding.py): the
 region and pair bound against every small map, the table's blocks, the growth and size limits,
 the Augury order block in play, and the observation's map block. The generic round-trip checks
 live in tests/test_encoding.py."""

@@ -1,4 +1,4 @@
-"""The Four Gods encoding (meeple/games/battle_of_the_four_gods/encoding.py) beyond the generic
+"""The Four Gods encoding (src/meeple/games/battle_of_the_four_gods/encoding.py) beyond the generic
 conformance of tests/test_encoding.py: the action table is every (attacked, defended) colour
 pair a seat can place, counted independently; the observation parts sit where the docstring
 says; a pending secret selection reaches only its owner's tensor, a face-up one everyone's.

@@ -4,8 +4,8 @@ The seed names a few cards and locations but lists no decks, so this script auth
 output is checked in; games shuffle the frozen decks and never regenerate them. Running it
 again rewrites the file byte for byte (no randomness)::
 
-    python meeple/games/epoch_ellipse/data/make_content.py          # rewrite cards.json
-    python meeple/games/epoch_ellipse/data/make_content.py --check  # exit 1 if it differs
+    python src/meeple/games/epoch_ellipse/data/make_content.py          # rewrite cards.json
+    python src/meeple/games/epoch_ellipse/data/make_content.py --check  # exit 1 if it differs
 
 Locations (rules-questions 5.4, exactly): the GRAVEYARD and the APARTMENT BUILDING are fixed
 (GAME START); the Location deck holds 10 locations worth 20 VP (catastrophes 59, salvage 41,

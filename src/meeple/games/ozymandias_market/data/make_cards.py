@@ -5,8 +5,8 @@ OZD-13), so this script authored the deck. It was run ONCE and its output checke
 shuffle the frozen file and never regenerate it. Running it again rewrites ``cards.json`` byte
 for byte (no randomness at all: every card follows from two formulas)::
 
-    python meeple/games/ozymandias_market/data/make_cards.py          # rewrite cards.json
-    python meeple/games/ozymandias_market/data/make_cards.py --check  # exit 1 if it differs
+    python src/meeple/games/ozymandias_market/data/make_cards.py          # rewrite cards.json
+    python src/meeple/games/ozymandias_market/data/make_cards.py --check  # exit 1 if it differs
 
 In: nothing but the constants below. Out: the file text (:func:`manifest_text`).
 

@@ -5,8 +5,8 @@ ONCE and its output checked in; games shuffle the frozen manifest and never rege
 Running it again rewrites ``codices.json`` byte for byte (one ``random.Random(SEED)``, no
 global randomness, no hash-ordered iteration)::
 
-    python meeple/games/damocles/data/make_deck.py          # rewrite codices.json
-    python meeple/games/damocles/data/make_deck.py --check  # exit 1 if the file differs
+    python src/meeple/games/damocles/data/make_deck.py          # rewrite codices.json
+    python src/meeple/games/damocles/data/make_deck.py --check  # exit 1 if the file differs
 
 In: nothing but the constants below. Out: the manifest text (:func:`manifest_text`).
 

@@ -1,6 +1,5 @@
 """The ``meeple`` experiment commands: ``ladder`` (skill tiers), ``compare`` (rule variants
-side by side) and ``sweep`` (a parameter grid). They register on :data:`meeple.cli.app` when
-:mod:`meeple.cli` imports this module; the shared option types and helpers come from there.
+side by side) and ``sweep`` (a parameter grid).
 
 Every deliberate error is printed as a one-line message with exit code 2, never a traceback.
 """
@@ -13,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from meeple.cli import (
+from meeple.cli.common import (
     GameArg,
     JobsOpt,
     ParamOpt,
@@ -21,14 +20,13 @@ from meeple.cli import (
     QuietOpt,
     SeedOpt,
     VariantOpt,
-    _bots,
-    _check_run,
-    _fail,
-    _load,
-    _make_dir,
-    _progress,
-    app,
+    check_bots,
+    check_run,
     console,
+    fail,
+    load,
+    make_dir,
+    progress_bar,
 )
 from meeple.engine.errors import MeepleError, ParameterError
 from meeple.engine.game import Game
@@ -36,7 +34,6 @@ from meeple.engine.registry import load_game
 
 
 # ----------------------------------------------------------------------------------- ladder
-@app.command()
 def ladder(
     game_name: GameArg,
     variant: VariantOpt = None,
@@ -71,44 +68,44 @@ def ladder(
     from meeple.lab.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
 
     try:
-        game = _load(game_name, variant, players, param)
+        game = load(game_name, variant, players, param)
         if tiers is not None:
-            tier_list = _bots(tiers, game)
+            tier_list = check_bots(tiers, game)
         else:
             try:
                 sizes = None if budgets is None else [int(b) for b in budgets.split(",")]
             except ValueError:
                 raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
                                      "50,100,200") from None
-            tier_list = _bots(",".join(default_tiers(game, sizes, rollout)), game)
-        _check_run(n_games, seed, jobs)
-        _make_dir(out, "--out")
+            tier_list = check_bots(",".join(default_tiers(game, sizes, rollout)), game)
+        check_run(n_games, seed, jobs)
+        make_dir(out, "--out")
         earlier = None
         if resume:
             try:
                 earlier = read_ladder(out)
             except (OSError, ValueError) as exc:
-                raise _fail(f"cannot read {out / LADDER_JSON} to resume: {exc}") from None
+                raise fail(f"cannot read {out / LADDER_JSON} to resume: {exc}") from None
             if earlier is None:
-                raise _fail(f"--resume: there is no {LADDER_JSON} in {out}")
+                raise fail(f"--resume: there is no {LADDER_JSON} in {out}")
         steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
 
         def save(partial: dict[str, Any]) -> None:
             (out / LADDER_JSON).write_text(json.dumps(partial, indent=2) + "\n")
 
-        with _progress(quiet) as progress:
+        with progress_bar(quiet) as progress:
             task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
             result = run_ladder(game, tier_list, n_games, seed, jobs,
                                 on_progress=lambda k: progress.advance(task, k),
                                 on_step=save, resume=earlier)
     except MeepleError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
     try:
         report = write_ladder(result, out)
     except OSError as exc:
-        raise _fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write the ladder to {out}: {exc.strerror or exc}") from None
     console.print(ladder_table(result))
     console.print(f"wrote {out / 'ladder.json'}, {report}")
 
@@ -120,11 +117,10 @@ LabBotsOpt = Annotated[str | None, typer.Option(
     "luck is measured; else the game's playtest line-up)")]
 
 
-def _lab_bots(text: str | None, game: Game) -> list[str] | None:
-    return None if text is None else _bots(text, game)
+def lab_bots(text: str | None, game: Game) -> list[str] | None:
+    return None if text is None else check_bots(text, game)
 
 
-@app.command()
 def compare(
     game_name: GameArg,
     variants: Annotated[list[str] | None, typer.Option(
@@ -158,10 +154,10 @@ def compare(
             raise ParameterError("give two or more arms: --variant A --variant B, or "
                                  "--param-set \"NAME=VALUE,...\" (repeatable)")
         first = arms[0].load(game_name)
-        lineup = _lab_bots(bots, first)
-        _check_run(n_games, seed, jobs)
-        _make_dir(out, "--out")
-        with _progress(quiet) as progress:
+        lineup = lab_bots(bots, first)
+        check_run(n_games, seed, jobs)
+        make_dir(out, "--out")
+        with progress_bar(quiet) as progress:
             task = progress.add_task(game_name, total=n_games * len(arms))
 
             def on_arm(arm: Any, game: Game) -> Any:
@@ -171,17 +167,16 @@ def compare(
             data = run_compare(game_name, arms, bots=lineup, games=n_games, seed=seed,
                                jobs=jobs, on_arm=on_arm)
     except MeepleError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     try:
         page = write_compare(data, out)
     except OSError as exc:
-        raise _fail(f"cannot write the comparison to {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write the comparison to {out}: {exc.strerror or exc}") from None
     console.print(compare_terminal_table(data))
     console.print(f"wrote {out / 'compare.json'}, {page}")
 
 
 # ------------------------------------------------------------------------------------ sweep
-@app.command()
 def sweep(
     game_name: GameArg,
     param: Annotated[list[str] | None, typer.Option(
@@ -210,13 +205,13 @@ def sweep(
         if not grid:
             raise ParameterError("give at least one --param NAME=V1,V2,...")
         targets = dict(parse_target(t) for t in target or [])
-        lineup = _lab_bots(bots, load_game(game_name, variant=variant, players=players))
-        _check_run(n_games, seed, jobs)
-        _make_dir(out, "--out")
+        lineup = lab_bots(bots, load_game(game_name, variant=variant, players=players))
+        check_run(n_games, seed, jobs)
+        make_dir(out, "--out")
         points = 1
         for _, values in grid:
             points *= len(values)
-        with _progress(quiet) as progress:
+        with progress_bar(quiet) as progress:
             task = progress.add_task(game_name, total=n_games * points)
 
             def on_point(label: str, game: Game) -> Any:
@@ -227,11 +222,11 @@ def sweep(
                              games=n_games, seed=seed, jobs=jobs, targets=targets,
                              on_point=on_point)
     except MeepleError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     try:
         page = write_sweep(data, out)
     except OSError as exc:
-        raise _fail(f"cannot write the sweep to {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write the sweep to {out}: {exc.strerror or exc}") from None
     shown = metric_names(data)
     names = [n for n in dict.fromkeys([*data["targets"], "length", "truncated", "first_seat",
                                        "skill_edge", "team_win"]) if n in shown][:5]

@@ -1,0 +1,62 @@
+"""Packaging and layout (issue 18, section 5): ``import meeple`` works from any directory, and
+the command line is a package whose command modules never import one another."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import meeple
+import meeple.cli
+
+CLI_DIR = Path(meeple.cli.__file__).parent
+
+
+def test_import_meeple_from_the_parent_of_a_checkout_named_meeple(tmp_path: Path) -> None:
+    # A checkout folder called "meeple" in the current directory used to shadow the installed
+    # package (Python found it first as a namespace package and `meeple.engine` failed).
+    checkout = tmp_path / "meeple"
+    (checkout / "src").mkdir(parents=True)
+    (checkout / "tests").mkdir()
+    (checkout / "README.md").write_text("a checkout\n")
+    done = subprocess.run(
+        [sys.executable, "-c", "import meeple, meeple.engine.game; print(meeple.__file__)"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()) == Path(meeple.__file__)
+
+
+def test_the_package_lives_under_src() -> None:
+    assert Path(meeple.__file__).parent.parent.name == "src"
+
+
+def _cli_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            if node.module == "meeple.cli":
+                names.update(f"meeple.cli.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return {n for n in names if n.startswith("meeple.cli")}
+
+
+def test_cli_command_modules_import_only_the_common_module() -> None:
+    modules = sorted(p for p in CLI_DIR.glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert {p.stem for p in modules} >= {"common", "games", "playtest", "play", "replay", "lab"}
+    for path in modules:
+        allowed = set() if path.stem == "common" else {"meeple.cli.common"}
+        assert _cli_imports(path) <= allowed, f"{path.name} imports {_cli_imports(path) - allowed}"
+
+
+def test_nothing_outside_the_cli_imports_it() -> None:
+    root = Path(meeple.__file__).parent
+    for path in root.rglob("*.py"):
+        if CLI_DIR in path.parents:
+            continue
+        text = path.read_text()
+        assert "meeple.cli" not in text, path
