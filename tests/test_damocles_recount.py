@@ -8,10 +8,12 @@ used again" (DAM-38, DAM-39 in docs/rules/damocles.md).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from meeple.engine.registry import load_game
-from tests.recount import play_record, replay_steps, top_seats
+from tests.recount import final_state, play_record, replay_steps, top_seats
 
 #: SCORING, as printed: the worth of each codex type.
 WORTH = {"GENERATE": 3, "COMBUST": 3, "ORACLE": 3, "ONE": 2, "TWO": 3, "THREE": 4, "HASTE": 1,
@@ -86,3 +88,19 @@ def test_small_deck_forces_reshuffles():
     for seed in range(10):
         record = play_record("damocles", ["heuristic"] * 6, seed, cycles=20)
         check_record(record)
+
+
+def test_removed_round_trips_and_old_states_load():
+    """``removed`` (DAM-38, DAM-39) is part of the state's JSON: a state with codices out of the
+    game reads back to an equal digest, and a state saved before the field existed loads with
+    nothing out of the game."""
+    record = play_record("damocles", ["heuristic"] * 4, 3, variant="future")
+    state = final_state(record)
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["data"]["removed"], "a default heuristic game consumes codices"
+    game = state.game
+    again = game.state_from_json(data)
+    assert again.digest() == state.digest() and again.removed == state.removed
+    del data["data"]["removed"]
+    old = game.state_from_json(data)
+    assert old.removed == [] and old.scores() == state.scores()
