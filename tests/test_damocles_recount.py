@@ -62,7 +62,7 @@ def check_record(record) -> None:
 
 
 @pytest.mark.parametrize("bots,seeds", [
-    (["heuristic"] * 4, range(0, 40)),
+    (["heuristic"] * 4, range(0, 30)),
     (["random"] * 4, range(0, 40)),
     (["heuristic", "random", "heuristic", "random"], range(40, 60)),
     (["heuristic"] * 2, range(60, 80)),
