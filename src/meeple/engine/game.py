@@ -92,6 +92,9 @@ class Game(ABC):
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
     timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
+    #: ``"module:function"`` giving ``function(state, seat) -> str``, a one-paragraph reminder of
+    #: the decision a seat faces (from the rules page, naming its section); "" for none.
+    decisions: ClassVar[str] = ""
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)
     min_players: ClassVar[int] = 2
@@ -383,6 +386,14 @@ class Game(ABC):
         """A function drawing a seat's view as terminal text (rich markup allowed), or None;
         imported on demand from the ``renderer`` declaration."""
         return _import(self.renderer) if self.renderer else None
+
+    def decision_help(self, state: State, seat: int) -> str:
+        """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
+        from the rules page and naming the rule section (``help`` in the terminal); imported on
+        demand from the ``decisions`` declaration. Without one, it points at the rules page."""
+        if self.decisions:
+            return str(_import(self.decisions)(state, seat))
+        return f"See the rules page, {self.rules_page}." if self.rules_page else ""
 
     # -------------------------------------------------------------------- serialisation
     def state_from_json(self, payload: str | Mapping[str, Any]) -> State:
