@@ -21,13 +21,15 @@ from rich.markup import escape
 from meeple.bots import make_bot
 from meeple.engine.episode import notify_talk
 from meeple.engine.errors import MeepleError
+from meeple.engine.explain import legal_summary
 from meeple.engine.game import Game
 from meeple.engine.record import Record
 from meeple.engine.state import State
 from meeple.engine.talk import TalkLog, parse_recipients
 
 HELP = """Type an action in the game's notation (see its rules page), or its number from 'list'.
-Other commands: list | help | say TEXT | say -rg TEXT (private, to seats by initial) | quit"""
+Other commands: list | help (or ?) | say TEXT | say -rg TEXT (private, to seats by initial) |
+quit"""
 
 
 class QuitGame(Exception):
@@ -147,7 +149,7 @@ class TerminalSession:
             if word in ("quit", "exit"):
                 raise QuitGame
             if word in ("help", "?"):
-                self.console.print(HELP)
+                self._help(state, legal)
                 continue
             if word in ("list", "ls"):
                 for i, action in enumerate(legal):
@@ -166,6 +168,18 @@ class TerminalSession:
                 )
             except MeepleError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/]")
+
+    def _help(self, state: State, legal: Sequence[Any]) -> None:
+        """``help``: the legal moves (grouped by kind when there are many, in the game's
+        notation), what this decision is (from the rules page), then the commands."""
+        self.console.print(f"[bold]{len(legal)} legal now[/] (type one, or its number from "
+                           "'list'):")
+        for line in legal_summary(legal):
+            self.console.print(escape(line))
+        about = self.game.decision_help(state, self.seat)
+        if about:
+            self.console.print(f"[bold]this decision:[/] {escape(about)}")
+        self.console.print(HELP)
 
     def _say(self, state: State, text: str) -> None:
         try:

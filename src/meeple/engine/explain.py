@@ -8,7 +8,7 @@ Games call :func:`refusal` from their ``_illegal_reason``; interfaces (the termi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: How many legal actions a refusal lists before "... (N moves)".
@@ -43,13 +43,41 @@ def nearest(legal: Sequence[Any], tried: Any = None, limit: int = REFUSAL_SHOWN)
 
 def refusal(rule: str, why: str, legal: Sequence[Any], tried: Any = None) -> str:
     """A refused action's reason: ``why`` (what is wrong, in the player's words), the rule that
-    says so, and the legal actions nearest to the one tried.
+    says so, and the legal actions nearest to the one tried (``tried``: the refused action, or
+    None to list them in their own order).
 
     >>> refusal("DAM-25, setup discard", "you must discard 2 codices, you chose 1",
     ...         ["discard A-03 B-11"])
     'you must discard 2 codices, you chose 1 (DAM-25, setup discard); legal now: discard A-03 B-11'
     """
     return f"{why} ({rule}); legal now: {nearest(legal, tried)}"
+
+
+def refuse_move(rule: str, where: str, legal: Sequence[Any], tried: Any, why: str = "") -> str:
+    """The refusal of ``tried`` at the decision ``where`` ("the campaign step"), governed by
+    ``rule``: ``why`` when the game knows the precise reason, else whether no move of that kind
+    is legal now or only this one is not; then the kinds that are legal and the nearest legal
+    moves (see :func:`refusal`).
+
+    >>> refuse_move("OZW-40", "the mode step", ["intake", "migrate"], "lay 2")
+    "'lay' moves are not legal at the mode step; legal kinds now: intake, migrate (OZW-40); \
+legal now: intake, migrate"
+    """
+    kinds = sorted(dict.fromkeys(_kind(a) for a in legal))
+    if not why:
+        kind = _kind(tried)
+        why = (f"'{tried}' is not legal at {where}" if kind in kinds
+               else f"'{kind}' moves are not legal at {where}")
+    return refusal(rule, f"{why}; legal kinds now: {', '.join(kinds) or 'none'}", legal, tried)
+
+
+def decision_paragraph(table: Mapping[str, tuple[str, str]], key: str, page: str,
+                       **values: Any) -> str:
+    """The ``help`` paragraph of decision ``key`` from a game's ``table`` (key -> (rule
+    reference, reminder text with ``{name}`` fields filled from ``values``)), ending with the
+    rule and the rules page ``page``."""
+    rule, text = table[key]
+    return f"{text.format(**values)} [{rule}; {page}]"
 
 
 def kinds_phrase(legal: Sequence[Any]) -> str:

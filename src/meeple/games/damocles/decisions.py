@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.engine.explain import kinds_phrase, refusal
+from meeple.engine.explain import decision_paragraph, refusal, refuse_move
 
 PAGE = "docs/rules/damocles.md"
 
@@ -42,6 +42,7 @@ DECISIONS: dict[str, tuple[str, str]] = {
 
 
 def decision_key(state: Any) -> str:
+    """The key in :data:`DECISIONS` of the decision open in ``state``."""
     return state.phase if state.phase in ("discard", "place") else state.step
 
 
@@ -49,10 +50,8 @@ def decision_help(state: Any, seat: int) -> str:
     """The reminder of the decision ``seat`` faces, with its rule."""
     if state.is_terminal():
         return "The game is over (DAM-28, DAM-29: ten cycles, the highest score wins)."
-    key = decision_key(state)
-    rule, text = DECISIONS[key]
-    text = text.format(n=state.game.params["setup_discard"])
-    return f"{text} [{rule}; {PAGE}]"
+    return decision_paragraph(DECISIONS, decision_key(state), PAGE,
+                              n=state.game.params["setup_discard"])
 
 
 def illegal_reason(state: Any, seat: int, action: Any) -> str:
@@ -62,20 +61,21 @@ def illegal_reason(state: Any, seat: int, action: Any) -> str:
     if kind is None:
         return refusal("section 5 'Action notation'", "it is not a Damocles move", legal)
     key = decision_key(state)
-    rule = DECISIONS[key][0].split(";")[0] + f", {key} decision"
+    rule = DECISIONS[key][0].split(";")[0]
+    where = f"the {key} decision"
     if kind not in {m.kind for m in legal}:
-        word = str(action).split(" ", 1)[0]
-        return refusal(rule, f"'{word}' is not a move at the {key} decision; you may: "
-                             f"{kinds_phrase(legal)}", legal, action)
+        return refuse_move(rule, where, legal, action)
     hand = state.hands[seat]
     if kind == "discard":
         n = state.game.params["setup_discard"]
         if len(action.args) != n:
-            return refusal(rule, f"you must discard {n} codices, you chose {len(action.args)}",
-                           legal, action)
+            return refuse_move(rule, where, legal, action,
+                               f"you must discard {n} codices, you chose {len(action.args)}")
     ids = [str(a).rstrip("*") for a in action.args if isinstance(a, str) and "-" in str(a)]
-    missing = [i for i in ids if i not in hand and kind in ("discard", "haste")]
+    missing = [i for i in ids if i not in hand and kind in ("discard", "haste", "play", "pair")]
     if missing:
-        return refusal(rule, f"{', '.join(missing)} is not in your hand", legal, action)
-    return refusal(rule, f"'{action}' is not legal now (its codex must be yours and match the "
-                         "circle, or the swap must change it)", legal, action)
+        return refuse_move(rule, where, legal, action,
+                           f"{', '.join(missing)} is not in your hand")
+    return refuse_move(rule, where, legal, action,
+                       f"'{action}' is not legal at {where} (its codex must be yours and match "
+                       "the circle, or the swap must change it)")
