@@ -69,6 +69,8 @@ class TerminalSession:
         self.seat_names = game.seat_names()
         self.renderer = game.text_renderer()
         self._shown_messages = 0
+        self._event_tail: list[str] = []  # the view's event lines at the last look
+        self._new_events: list[str] = []  # events since the person's last decision
 
     def run(self) -> tuple[State, Record, bool]:
         """Play to the end. Returns ``(state, record, finished)``; ``finished`` is False if
@@ -93,9 +95,11 @@ class TerminalSession:
                         action = self.agents[s].act(state.view(s), state.legal_actions(s))
                         state.apply_action(action, s)
                         record.steps.append({str(s): str(action)})
+                        self._look(state)
                 if me in state.current_players():
                     action = self._ask(state)
                     record.steps.append({str(me): str(action)})
+                    self._look(state)
         except QuitGame:
             self.console.print("[yellow]you left the game[/]")
             finished = False
@@ -108,12 +112,29 @@ class TerminalSession:
     def _name(self, seat: int) -> str:
         return self.seat_names[seat]
 
+    def _look(self, state: State) -> None:
+        """Note the events the last action added to the person's view (called after every
+        action, so none is missed however short the view's log is)."""
+        lines = self.game.event_lines(state.view(self.seat))
+        self._new_events.extend(lines[_overlap(self._event_tail, lines):])
+        self._event_tail = lines
+
     def _show(self, state: State) -> None:
         view = state.view(self.seat)
+        if self._new_events:
+            # every event since the last decision, so the view's own short tail is left out
+            view = {**view, "events": []}
         if self.renderer is not None:
             self.console.print(self.renderer(self.game, view))
         else:
             self.console.print(escape(str(view)))
+        if self._new_events:
+            n = len(self._new_events)
+            self.console.print(f"[bold]since your last decision[/] "
+                               f"({n} event{'' if n == 1 else 's'}):")
+            for line in self._new_events:
+                self.console.print(f"  {escape(line)}")
+            self._new_events = []
         for message in self.talk.visible_to(self.seat)[self._shown_messages:]:
             to = ("all" if message.recipients is None
                   else ", ".join(self._name(s) for s in message.recipients))
@@ -190,3 +211,12 @@ class TerminalSession:
             return
         notify_talk(self.agents, message)
         self.console.print("  [italic]sent[/]")
+
+
+def _overlap(old: Sequence[str], new: Sequence[str]) -> int:
+    """How many of ``new``'s first lines are the last lines of ``old`` (the longest such
+    run): ``new[k:]`` are the lines added since ``old``, both being the tail of one log."""
+    for k in range(min(len(old), len(new)), 0, -1):
+        if list(old[len(old) - k:]) == list(new[:k]):
+            return k
+    return 0

@@ -387,6 +387,20 @@ class Game(ABC):
         imported on demand from the ``renderer`` declaration."""
         return _import(self.renderer) if self.renderer else None
 
+    def event_lines(self, view: Mapping[str, Any]) -> list[str]:
+        """The event log a view shows, one line per event, oldest first: the view's
+        ``"events"`` entries ``(time, seat, text)`` as ``"Seat 2: text"`` (seat -1: the table).
+        A view holds only what its seat may see, so these lines never reveal hidden
+        information. The terminal prints those new since a seat's last decision; games whose
+        view has no ``"events"`` (Four Gods draws the last round whole) give none."""
+        names = self.seat_names()
+        lines = []
+        for entry in view.get("events") or ():
+            seat, text = entry[1], entry[2]
+            who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "table"
+            lines.append(f"{who}: {text}")
+        return lines
+
     def decision_help(self, state: State, seat: int) -> str:
         """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
         from the rules page and naming the rule section (``help`` in the terminal); imported on

@@ -1,0 +1,73 @@
+"""The terminal at the ``meeple play`` prompt (issue 18, section 5): ``help``/``?`` at any
+decision, refusals, and every event since the person's last decision."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.cli import app
+from meeple.engine.record import Record
+
+runner = CliRunner()
+GAMES = ["battle-of-the-four-gods", "damocles", "epoch-ellipse", "ozymandias-campaign",
+         "ozymandias-market"]
+PAGES = {g: f"docs/rules/{g}.md" for g in GAMES}
+
+
+def invoke(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("word", ["help", "?"])
+def test_help_at_the_prompt_lists_legal_moves_and_the_decision(game: str, word: str) -> None:
+    result = invoke("play", game, "--seat", "0", "--bots", "random", "--seed", "2",
+                    input=f"{word}\nlist\nquit\n")
+    out = result.output
+    assert "Traceback" not in out
+    head, _, listing = out.partition("legal now (type one")
+    assert listing, out[-1500:]
+    assert "this decision: " in listing and PAGES[game] in listing
+    # the first numbered legal move of 'list' is among help's examples, in the same notation
+    first = re.search(r"^\s+0  (.+)$", listing, re.M).group(1).strip()
+    summary = listing.split("this decision: ")[0]
+    assert first in summary
+
+
+def test_a_refused_move_at_the_prompt_names_the_rule_and_what_is_legal() -> None:
+    result = invoke("play", "damocles", "--seat", "0", "--players", "4", "--bots", "heuristic",
+                    input="swap 1 2\nquit\n")
+    out = result.output
+    assert "cannot play swap 1 2: 'swap' moves are not legal at the discard decision" in out
+    assert "legal kinds now: discard (SETUP 1, DAM-25); legal now: discard " in out
+
+
+def _verb(action: str) -> str:
+    """The word a Damocles event starts with for a move (its log's wording)."""
+    kind = action.split(" ")[0]
+    return {"swap": "swaps", "stop": "stops", "end": "ends", "play": "plays", "haste": "plays",
+            "pair": "pairs", "keep": "keeps", "destroy": "destroys", "place": "places"}[kind]
+
+
+def test_damocles_shows_every_opponent_move_since_the_last_decision(tmp_path) -> None:
+    """4 seats, 3 heuristic bots: between two of the person's prompts the output holds every
+    opponent move the record holds for that stretch, in order (the board showed six)."""
+    path = tmp_path / "dam.json"
+    result = invoke("play", "damocles", "--seat", "0", "--players", "4", "--bots", "heuristic",
+                    "--seed", "4", "--record", str(path), input="0\n" * 40 + "quit\n")
+    assert "Traceback" not in result.output
+    record = Record.load(path)
+    segments = re.split(r"Seat 0 \(\d+ legal", result.output)[1:]  # text after each prompt
+    mine = [i for i, step in enumerate(record.steps) if "0" in step]
+    longest = 0
+    for k in range(len(mine) - 1):
+        between = [(int(s), a) for step in record.steps[mine[k] + 1:mine[k + 1]]
+                   for s, a in step.items() if not a.startswith("discard")]
+        shown = re.findall(r"^  Seat ([123]): (\w+)", segments[k], re.M)
+        shown = [(int(s), w) for s, w in shown if w not in ("draws", "the")]
+        assert shown == [(s, _verb(a)) for s, a in between], (k, between, segments[k])
+        longest = max(longest, len(between))
+    assert len(mine) > 10 and longest > 6  # more than the board's own tail of six
