@@ -71,3 +71,54 @@ def test_damocles_shows_every_opponent_move_since_the_last_decision(tmp_path) ->
         assert shown == [(s, _verb(a)) for s, a in between], (k, between, segments[k])
         longest = max(longest, len(between))
     assert len(mine) > 10 and longest > 6  # more than the board's own tail of six
+
+
+# ------------------------------------------------------------- games, --version, quit
+def test_games_is_a_short_table_of_name_players_and_summary() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) < 25  # a header, a row per game (wrapped at 80 columns), a footnote
+    for game in GAMES:
+        row = next(line for line in lines if line.strip().startswith(game))
+        assert re.search(r"\d-\d \(\d\)", row), row
+    assert "rulebook-2018-04" not in result.output and "parameter" not in result.output
+
+
+def test_games_game_shows_parameters_with_defaults_and_ranges_variants_and_bots() -> None:
+    result = invoke("games", "damocles")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert re.search(r"^\s+cycles\s+10\s+1\.\.100\s+complete", out, re.M)
+    assert re.search(r"^\s+match\s+rotational\s+rotational,", out, re.M)  # wrapped at 80
+    assert "variants" in out and "absolute" in out and "[match=absolute]" in out
+    assert "bots: random, ismcts, heuristic" in out or "heuristic" in out.split("bots:")[1]
+    assert "docs/rules/damocles.md" in out
+
+
+def test_games_json_for_one_game_and_an_unknown_game() -> None:
+    import json
+
+    entry = json.loads(invoke("games", "damocles", "--json").output)
+    assert entry["name"] == "damocles" and entry["parameters"][0]["name"]
+    bad = invoke("games", "nope")
+    assert bad.exit_code == 2 and "no game called 'nope'" in bad.output
+
+
+def test_version_and_one_line_command_help() -> None:
+    from importlib.metadata import version
+
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.output.strip() == f"meeple {version('meeple')}"
+    listing = invoke("--help").output
+    for command in ("games", "play", "replay", "playtest", "report", "ladder", "compare",
+                    "sweep"):
+        row = next(line for line in listing.splitlines() if f" {command} " in line)
+        assert row.rstrip(" │").endswith("."), row  # one line, not a wrapped paragraph
+
+
+def test_quit_exits_with_status_0_and_lost_input_with_1() -> None:
+    quit_ = invoke("play", "damocles", "--seat", "0", "--bots", "heuristic", input="quit\n")
+    assert quit_.exit_code == 0 and "you left the game" in quit_.output
+    lost = invoke("play", "damocles", "--seat", "0", "--bots", "heuristic", input="")
+    assert lost.exit_code == 1 and "input ended" in lost.output

@@ -33,7 +33,11 @@ quit"""
 
 
 class QuitGame(Exception):
-    """The person left the game (``quit`` or end of input)."""
+    """The person left the game: ``quit`` (``asked`` True) or the end of input."""
+
+    def __init__(self, asked: bool = False) -> None:
+        super().__init__("quit" if asked else "input ended")
+        self.asked = asked
 
 
 class TerminalSession:
@@ -69,6 +73,7 @@ class TerminalSession:
         self.seat_names = game.seat_names()
         self.renderer = game.text_renderer()
         self._shown_messages = 0
+        self.quit = False  # the person typed 'quit' (a deliberate end, not lost input)
         self._event_tail: list[str] = []  # the view's event lines at the last look
         self._new_events: list[str] = []  # events since the person's last decision
 
@@ -100,8 +105,9 @@ class TerminalSession:
                     action = self._ask(state)
                     record.steps.append({str(me): str(action)})
                     self._look(state)
-        except QuitGame:
+        except QuitGame as left:
             self.console.print("[yellow]you left the game[/]")
+            self.quit = left.asked
             finished = False
         record.talk = [m.to_json() for m in self.talk.messages]
         record.finish(state)
@@ -168,7 +174,7 @@ class TerminalSession:
                 continue
             word = text.split(" ", 1)[0].lower()
             if word in ("quit", "exit"):
-                raise QuitGame
+                raise QuitGame(asked=True)
             if word in ("help", "?"):
                 self._help(state, legal)
                 continue
