@@ -122,3 +122,53 @@ def test_quit_exits_with_status_0_and_lost_input_with_1() -> None:
     assert quit_.exit_code == 0 and "you left the game" in quit_.output
     lost = invoke("play", "damocles", "--seat", "0", "--bots", "heuristic", input="")
     assert lost.exit_code == 1 and "input ended" in lost.output
+
+
+# ------------------------------------------------------------------- replay --show
+@pytest.fixture(scope="module")
+def damocles_record(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rec") / "dam.json"
+    result = invoke("play", "damocles", "--seat", "0", "--players", "3", "--bots", "heuristic",
+                    "--seed", "9", "--record", str(path), input="0\n" * 12 + "quit\n")
+    assert result.exit_code == 0, result.output[-1500:]
+    return path
+
+
+def _steps_shown(out: str) -> list[tuple[int, str]]:
+    return [(int(n), what) for n, what in re.findall(r"^step (\d+) of \d+: (.*)$", out, re.M)]
+
+
+def test_replay_show_steps_next_back_jump_and_quit(damocles_record) -> None:
+    record = Record.load(damocles_record)
+    last = len(record.steps)
+
+    def action(i: int) -> str:
+        ((seat, text),) = record.steps[i - 1].items()
+        return f"Seat {seat}: {text}"
+
+    script = "next\n\nback\njump 7\nj 999\njump 0\nback\nq\n"
+    result = invoke("replay", str(damocles_record), "--show", input=script)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert _steps_shown(out) == [(0, "the start, before any action"), (1, action(1)),
+                                 (2, action(2)), (1, action(1)), (7, action(7)),
+                                 (0, "the start, before any action")]
+    assert f"(N in 0..{last})" in out  # 'j 999' is refused with the range
+    assert "at the start;" in out  # 'back' at step 0
+    assert out.count("Damocles - ") >= 6  # the board is drawn at every position
+    assert "matches the recorded final state" in out
+
+
+def test_replay_show_for_a_seat_hides_the_other_seats_actions(damocles_record) -> None:
+    record = Record.load(damocles_record)
+    result = invoke("replay", str(damocles_record), "--show", "--seat", "1",
+                    input="n\nn\nn\n")  # input ends: the stepper stops, the check still runs
+    out = result.output
+    assert result.exit_code == 0, out
+    shown = dict(_steps_shown(out))
+    for i in (1, 2, 3):
+        ((seat, text),) = record.steps[i - 1].items()
+        assert shown[i] == (f"Seat 1: {text}" if seat == "1" else f"Seat {seat} acts")
+    assert "(you are seat 1)" in out
+    bad = invoke("replay", str(damocles_record), "--show", "--seat", "5", input="q\n")
+    assert bad.exit_code == 2 and "--seat 5 is not a seat" in bad.output
