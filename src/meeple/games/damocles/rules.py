@@ -45,6 +45,7 @@ class Damocles(Game):
     title = "Damocles"
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
+    decisions = "meeple.games.damocles.decisions:decision_help"
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
@@ -216,13 +217,9 @@ class DamoclesState(RecordedWinners, State):
         return legal_moves(self, seat)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Move):
-            return "it is not a Damocles move"
-        moves = legal_moves(self, seat) if seat in self._acting else []
-        kinds = sorted({m.kind for m in moves})
-        where = self.phase if self.phase != "turn" else f"the {self.step} step of the turn"
-        return (f"it is not legal in {where}; legal kinds now: {', '.join(kinds) or 'none'} "
-                f"({len(moves)} moves; 'list' them)")
+        from meeple.games.damocles.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         if self.phase == "discard":  # SETUP 1: all seats at once, face down (DAM-25)
