@@ -41,7 +41,7 @@ import numpy as np
 from scipy import stats as sps
 
 from meeple.lab.ladder import difference_interval
-from meeple.lab.stats import ALPHA, team_result, wilson_interval
+from meeple.lab.stats import ALPHA, team_result, wilson_interval, winning_margin
 from meeple.lab.trace import TRACE_FIELDS
 
 __all__ = ["diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]
@@ -92,14 +92,13 @@ def _sole(result: Mapping[str, Any]) -> int | None:
 
 
 def margins(results: Sequence[Mapping[str, Any]]) -> list[float]:
-    """The winning margin of every sole-win game with two or more seats: the winner's score
-    minus the best other seat's score (negative when the rules let a lower score win)."""
+    """The winning margin (:func:`meeple.lab.stats.winning_margin`, never negative) of every
+    sole-win game with two or more seats."""
     out = []
     for r in results:
         winner = _sole(r)
-        scores = [float(x) for x in r["scores"]]
-        if winner is not None and len(scores) > 1:
-            out.append(scores[winner] - max(scores[:winner] + scores[winner + 1:]))
+        if winner is not None and len(r["scores"]) > 1:
+            out.append(winning_margin(r, winner))
     return out
 
 
@@ -279,30 +278,47 @@ def _keys_section(results: Sequence[Mapping[str, Any]], field: str, cooperative:
 
 
 # ----------------------------------------------------------------------- eliminations
+def elimination_groups(eliminations: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
+    """A game's eliminations (``[[seat, length], ...]`` in order) as groups of seats knocked
+    out together: consecutive entries with the same length fell in the same resolution (the
+    same round or turn) and are tied; the groups in order, each ``[(seat, length), ...]``."""
+    groups: list[list[tuple[int, int]]] = []
+    for seat, length in eliminations:
+        if groups and groups[-1][0][1] == length:
+            groups[-1].append((int(seat), int(length)))
+        else:
+            groups.append([(int(seat), int(length))])
+    return groups
+
+
 def _eliminations(results: Sequence[Mapping[str, Any]], players: int,
                   seat_names: Sequence[str]) -> dict[str, Any] | None:
     """Elimination order and timing, how games ended, and whether the last elimination
-    decided the winner (competitive games with eliminations)."""
+    decided the winner (competitive games with eliminations). Seats knocked out by the same
+    resolution are tied: they share their place in the order (each counted there)."""
     with_elim = [r for r in results if r["eliminations"]]
     if not with_elim:
         return None
     n = len(results)
+    grouped = [elimination_groups(r["eliminations"]) for r in with_elim]
     order: list[dict[str, Any]] = []
     for position in range(players):
-        at = [r["eliminations"][position] for r in with_elim if len(r["eliminations"]) > position]
+        at = [g[position] for g in grouped if len(g) > position]
         if not at:
             break
-        by_seat = Counter(int(seat) for seat, _ in at)
+        by_seat = Counter(seat for group in at for seat, _ in group)
         order.append({"position": position + 1, "games": len(at),
-                      "length": _describe([float(length) for _, length in at]),
+                      "tied": sum(1 for group in at if len(group) > 1),
+                      "length": _describe([float(group[0][1]) for group in at]),
                       "by_seat": {str(seat_names[s]): by_seat.get(s, 0) for s in range(players)}})
     seats = []
     for s in range(players):
         rounds = [float(length) for r in results for seat, length in r["eliminations"]
                   if seat == s]
-        first = sum(1 for r in with_elim if r["eliminations"][0][0] == s)
+        firsts = [g[0] for g in grouped if any(seat == s for seat, _ in g[0])]
         seats.append({"seat": s, "name": str(seat_names[s]),
-                      "eliminated": rate(len(rounds), n), "first_out": rate(first, n),
+                      "eliminated": rate(len(rounds), n), "first_out": rate(len(firsts), n),
+                      "first_out_tied": sum(1 for group in firsts if len(group) > 1),
                       "mean_length": float(np.mean(rounds)) if rounds else None})
     ended: Counter[str] = Counter()
     decided = eligible = 0
@@ -322,6 +338,8 @@ def _eliminations(results: Sequence[Mapping[str, Any]], players: int,
             decided += winner != before
     return {
         "games_with_elimination": rate(len(with_elim), n),
+        "ties": "seats knocked out in the same round or turn are tied: each counts in that "
+                "place of the order (first out: alone or tied)",
         "order": order,
         "seats": seats,
         "ended_by": {how: {"count": k, "rate": k / n} for how, k in ended.most_common()},

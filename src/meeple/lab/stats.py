@@ -324,13 +324,27 @@ def _length_stats(results: Sequence[Mapping[str, Any]], unit: str) -> dict[str, 
     return out
 
 
+def winning_margin(result: Mapping[str, Any], winner: int) -> float:
+    """The sole ``winner``'s score minus the best score of the seats still in the game when
+    the winner won or fell: seats eliminated earlier (the trace's ``eliminations``) are left
+    out unless nobody else is left, so in Four Gods a seat knocked out at 0 energy rounds
+    before does not make the winner of a final fall at -1 look beaten. Never negative: a
+    winner that is not the best of those (the rules ranked by something else) counts 0."""
+    scores = [float(x) for x in result["scores"]]
+    out_at = {int(seat): length for seat, length in result.get("eliminations") or ()}
+    fell = out_at.get(winner)
+    others = [s for s in range(len(scores)) if s != winner
+              and (s not in out_at or (fell is not None and out_at[s] >= fell))]
+    others = others or [s for s in range(len(scores)) if s != winner]
+    return max(0.0, scores[winner] - max(scores[s] for s in others))
+
+
 def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
                  ) -> dict[str, Any]:
     """Scores over every (game, seat) pair, plus sole winners' mean score and winning margin.
 
     ``margin_mean`` is the mean, over sole-win games with at least two seats, of the winner's
-    score minus the best score among the other seats (negative when a winner outlived a
-    higher-scoring seat under the game's rules)."""
+    margin (:func:`winning_margin`)."""
     all_scores = [float(x) for r in results for x in r["scores"]]
     out = _describe(all_scores, ("mean", "std", "p10", "median", "p90"))
     winner_scores: list[float] = []
@@ -338,11 +352,9 @@ def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
     for result, winner in zip(results, sole, strict=True):
         if winner is None:
             continue
-        scores = [float(x) for x in result["scores"]]
-        winner_scores.append(scores[winner])
-        others = scores[:winner] + scores[winner + 1:]
-        if others:
-            margins.append(scores[winner] - max(others))
+        winner_scores.append(float(result["scores"][winner]))
+        if len(result["scores"]) > 1:
+            margins.append(winning_margin(result, winner))
     out["winner_mean"] = float(np.mean(winner_scores)) if winner_scores else None
     out["margin_mean"] = float(np.mean(margins)) if margins else None
     return out
