@@ -152,7 +152,7 @@ def test_summary_table_lists_seats_bots_and_run_numbers() -> None:
     # seats, bots, balance/draw/truncated/length/score spread, speed
     assert table.row_count == 4 + 2 + 5 + 1
     out = render(table)
-    assert "score spread" in out
+    assert "final score" in out and "spread: sd" in out
     for seat in summary["seat_win_rate"]:
         assert f"seat {seat['name']} win rate" in out
         assert f"{100 * seat['rate']:.1f}%" in out

@@ -193,7 +193,7 @@ def _key_rows(section: Mapping[str, Any]) -> list[tuple[Any, ...]]:
                     ci_range(r["ci_low"], r["ci_high"]), pct(r["rest_win_rate"]),
                     signed_pts(diff),
                     "–" if ci is None else f"{100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f}",
-                    p_value(r["p_holm"]), r["outlier"] or ""))
+                    p_value(r["p_holm"]), r["flag"] or "", r["outlier"] or ""))
     return out
 
 
@@ -223,11 +223,13 @@ def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
 <div class="diag keys">{html_table((what, "times", "games", "play rate", "win rate when played",
                                 "95% CI", "win rate when not",
                                 "difference" + (" within bots" if stratified else ""),
-                                "95% CI (pts)", "p (Holm)", "stands out"),
+                                "95% CI (pts)", "p (Holm)", "flag", "stands out"),
                                _key_rows(section))}</div>
 <p class="note">{len(section['keys'])} {plural}; the {shown} most played are listed (and any other
-flagged or standing out). "Stands out": the difference differs from the typical {e(what)}'s
-(Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)} if it did so
+flagged or standing out). "Flag": the difference is not zero at the 5% level (p Holm-adjusted
+over the table below 5%); "wins more": the units that played it won more often than the
+rest, "wins less": less often. "Stands out": the difference differs from the typical
+{e(what)}'s (Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)} if it did so
 at least once. Method:
 {e(section['method'])}. An association, not an effect: {e(_article(what))} played by seats already
 ahead, or one that scores, looks strong.</p>"""

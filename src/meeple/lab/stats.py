@@ -56,6 +56,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from meeple.lab.precision import too_few
+
 __all__ = ["ALPHA", "CONFIDENCE", "summarize", "team_result", "wilson_interval"]
 
 #: Confidence level of every interval in the summary.
@@ -184,7 +186,7 @@ def summarize(
                                   ("mean", "median", "max", "total")),
         "fair_share": fair,
         "nominal_share": 1.0 / players,
-        "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate),
+        "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate, n_games),
     }
     if cooperative:
         _add_team_stats(summary, results, seat_names, bots)
@@ -382,12 +384,15 @@ def _between_bots(played: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
-                   draw_rate: float) -> dict[str, Any]:
+                   draw_rate: float, n_games: int) -> dict[str, Any]:
     """Answer "is a plan better than random?" from the bots' sole-win rates.
 
     Skill matters when some bot wins significantly more than the fair share ``fair`` (two-sided
     binomial test at 5%), or when the bots' rates differ from one another (chi-square
-    homogeneity test at 5%). With one bot name there is nothing to compare."""
+    homogeneity test at 5%). With one bot name there is nothing to compare. When neither
+    holds and some bot's 95% interval is wider than +/- 5 points
+    (:func:`meeple.lab.precision.too_few`), the verdict is "too few games to tell" with the
+    games needed (``too_few_games``), and ``skill_matters`` is ``None``."""
     played = {name: e for name, e in bot_win_rate.items() if e["pairs"] > 0}
     per_bot: dict[str, dict[str, Any]] = {}
     for name, e in played.items():
@@ -401,7 +406,7 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
     between = _between_bots(played)
     out: dict[str, Any] = {"alpha": ALPHA, "confidence": CONFIDENCE, "fair_share": fair,
                            "comparable": len(played) >= 2, "bots": per_bot,
-                           "between_bots": between}
+                           "between_bots": between, "too_few_games": None}
     if len(played) < 2:
         only = next(iter(played), "one bot")
         out["skill_matters"] = None
@@ -430,6 +435,12 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
     elif between_sig:
         verdict = ("no single bot differs from the fair share at the 5% level, but the bots "
                    f"differ from one another (chi-square p = {p_between:.2g}): skill matters")
+    elif (short := too_few([(e["pairs"], e["ci_low"], e["ci_high"]) for e in played.values()],
+                           n_games, fair, "bot")) is not None:
+        out["too_few_games"] = short
+        out["skill_matters"] = None
+        verdict = (f"no bot differs from the fair share of {_num(fair)}% at the 5% level, but "
+                   f"{short['text']}")
     elif below and draw_rate > 0:
         verdict = (f"no bot beats the fair share of {_num(fair)}% at the 5% level and the bots "
                    f"do not differ from one another ({_num(draw_rate)}% of games are draws, "
@@ -582,6 +593,13 @@ def _team_verdict(svl: dict[str, Any], results: Sequence[Mapping[str, Any]],
             verdict += (f" (line-ups do not differ at the 5% level, chi-square p = "
                         f"{between['p_value']:.2g})")
             skill = False
+            pooled = sum(e["wins"] for e in lineups.values()) / len(results)
+            short = too_few([(e["games"], e["ci_low"], e["ci_high"]) for e in lineups.values()],
+                            len(results), pooled, "line-up")
+            if short is not None:
+                verdict += f": {short['text']}"
+                skill = None
+            svl = {**svl, "too_few_games": short}
     return {**svl, "team": {"lineups": lineups, "between_lineups": between},
             "skill_matters": skill, "verdict": verdict}
 
