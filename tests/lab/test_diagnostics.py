@@ -218,3 +218,23 @@ def test_a_card_that_stands_out_from_the_typical_card_is_an_outlier():
     assert rows["STRONG"]["outlier"] == "stronger than most"
     assert all(rows[f"K{j}"]["outlier"] is None and rows[f"K{j}"]["p_outlier_holm"] == 1.0
                for j in range(4))
+
+
+def test_rarely_played_cards_do_not_set_the_typical_card():
+    """Four common cards with no link to winning and five cards played once each, by the
+    winner: the plain median of the nine differences is a rare card's (about +50 points), which
+    made every common card 'weaker than most'. Weighted by units, the typical is the common
+    cards' 0 and no common card stands out."""
+    results = []
+    for i in range(160):
+        winner = i % 2
+        cards = [{}, {}]
+        for j in range(4):
+            if (i >> (j + 1)) & 1:
+                cards[0][f"K{j}"] = cards[1][f"K{j}"] = 1
+        if i < 5:
+            cards[winner][f"RARE{i}"] = 1
+        results.append(result(i, [winner], [1, 0], bots=("r", "r"), cards=cards))
+    section = diagnose(results, players=2, seat_names=SEATS)["cards"]
+    assert abs(section["typical_difference"]) < 0.02
+    assert not any(k.startswith("K") for k in section["outliers"])

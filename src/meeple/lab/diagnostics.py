@@ -25,7 +25,7 @@ Statistics (95% level throughout, as in :mod:`meeple.lab.stats`):
   test (:func:`mantel_haenszel`). A key is *flagged* when its Holm-adjusted p-value (Holm 1979,
   over all keys of the table) is below 5%. In a game where playing any card scores, every card
   is associated with winning, so a key is also tested against the *typical* key (the median
-  difference of the table): an *outlier* is "stronger than most" or "weaker than most" when
+  difference of the table, keys weighted by their units): an *outlier* is "stronger than most" or "weaker than most" when
   that Holm-adjusted z-test is below 5%; this answers "which card is too strong?". Both are
   associations, not effects: a seat that plays a card when it is already ahead looks strong;
 * means and distributions: numpy (population standard deviation, linear percentiles).
@@ -231,22 +231,36 @@ def _key_table(results: Sequence[Mapping[str, Any]], field: str, cooperative: bo
     return rows, len(strata)
 
 
+def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The weighted median of ``values`` (non-empty) with positive ``weights``: the smallest
+    value at which the cumulative weight reaches half the total."""
+    order = np.argsort(values, kind="stable")
+    v, w = np.asarray(values, dtype=float)[order], np.asarray(weights, dtype=float)[order]
+    return float(v[np.searchsorted(np.cumsum(w), w.sum() / 2)])
+
+
 def _outliers(rows: list[dict[str, Any]]) -> float | None:
-    """Mark the keys whose difference stands out from the typical key's (the median difference
-    over the keys that have one; three or more needed): a two-sided z-test of ``difference -
-    typical`` with the standard error read from the key's 95% interval, Holm-adjusted over the
-    table. Sets ``p_outlier_holm`` and ``outlier`` (``"stronger than most"``, ``"weaker than
-    most"`` or ``None``) on every row; returns the typical difference."""
-    diffs = [r["difference"] for r in rows if r["difference"] is not None and r["difference_ci"]]
-    typical = float(np.median(diffs)) if len(diffs) >= 3 else None
+    """Mark the keys whose difference stands out from the typical key's: a two-sided z-test of
+    ``difference - typical``, Holm-adjusted over the table. The typical difference is the
+    median over the keys that have one (three or more needed), each weighted by the units that
+    played it, so that the many keys played once or twice (differences of +/- 80 points) do
+    not set it. The standard error is read from the side of the key's 95% interval that faces
+    the typical value (the interval is not symmetric near 0% or 100%). Sets
+    ``p_outlier_holm`` and ``outlier`` (``"stronger than most"``, ``"weaker than most"`` or
+    ``None``) on every row; returns the typical difference."""
+    have = [r for r in rows if r["difference"] is not None and r["difference_ci"]]
+    typical = (weighted_median([r["difference"] for r in have], [r["units"] for r in have])
+               if len(have) >= 3 else None)
     p_values: list[float | None] = []
     z_crit = float(sps.norm.ppf(0.975))
     for r in rows:
         ci = r["difference_ci"]
         p = None
         if typical is not None and r["difference"] is not None and ci and ci[1] > ci[0]:
-            se = (ci[1] - ci[0]) / (2 * z_crit)
-            p = float(2 * sps.norm.sf(abs(r["difference"] - typical) / se))
+            d = r["difference"]
+            side = ci[1] - d if typical > d else d - ci[0]
+            se = (side if side > 0 else (ci[1] - ci[0]) / 2) / z_crit
+            p = float(2 * sps.norm.sf(abs(d - typical) / se))
         p_values.append(p)
     for r, adjusted in zip(rows, holm(p_values), strict=True):
         r["typical_difference"] = typical

@@ -229,8 +229,8 @@ def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
 flagged or standing out). "Flag": the difference is not zero at the 5% level (p Holm-adjusted
 over the table below 5%); "wins more": the units that played it won more often than the
 rest, "wins less": less often. "Stands out": the difference differs from the typical
-{e(what)}'s (Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)} if it did so
-at least once. Method:
+{e(what)}'s (Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)}
+if it did so at least once. Method:
 {e(section['method'])}. An association, not an effect: {e(_article(what))} played by seats already
 ahead, or one that scores, looks strong.</p>"""
 
