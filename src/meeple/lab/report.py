@@ -382,7 +382,9 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         fair = "consistent with" if balance["p_value"] >= 0.05 else "unlikely under"
         balance_text = (f"Seat balance ({balance['test']}): χ² = {num(balance['chi2'])}, "
                         f"p = {p_value(balance['p_value'])} — the sole wins are {fair} equal seats "
-                        "at the 5% level." + (
+                        "at the 5% level" + (
+                            f", but {balance['too_few_games']['text']}"
+                            if balance.get("too_few_games") else "") + "." + (
                             " One test at 5% flags about 1 balanced game in 20: confirm with "
                             "more games or another --seed before redesigning."
                             if balance["p_value"] < 0.05 else ""))
@@ -447,8 +449,9 @@ share. Edge: win rate minus fair share, in percentage points.</p>
 {html_table(("mean", "sd (spread)", "p10", "median", "p90", "sole winner mean",
              "winning margin mean"),
         score_rows)}
-<p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
-other seat's score.</p>"""
+<p class="note">Over every (game, seat); sd: standard deviation, p10 and p90: the 10th and 90th
+percentiles. Winning margin: the sole winner's score minus the best score of the seats still in
+the game when it was decided (never negative).</p>"""
         footer = ("<p class=\"note\">Win rates count sole wins only; a game with several "
                   "winners or none is a draw.\nIntervals are 95% Wilson score intervals.</p>")
     return f"""<!DOCTYPE html>

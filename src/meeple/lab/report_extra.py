@@ -79,7 +79,8 @@ def _margin_plot(results: Sequence[Mapping[str, Any]], score_name: str) -> bytes
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
         no_data(ax, "no game had a sole winner")
-    ax.set_xlabel(f"winner's {score_name} minus the runner-up's", color=INK)
+    ax.set_xlabel(f"winner's {score_name} minus the best other seat's (never negative)",
+                  color=INK)
     ax.set_ylabel("games", color=INK)
     ax.set_title(f"Winning margin ({values.size} sole-win games)", color=INK, fontsize=12)
     return png(fig)
@@ -118,7 +119,8 @@ def _elimination_plot(elim: Mapping[str, Any], unit: str) -> bytes:
                   [f"{_ordinal(e['position'])} elimination" for e in order])
     ax.invert_yaxis()
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
-    ax.set_xlabel(f"{unit} of the elimination: median, whiskers p10-p90", color=INK)
+    ax.set_xlabel(f"{unit.rstrip('s')} of the elimination: median, whiskers p10-p90",
+                  color=INK)
     ax.set_title("When seats are eliminated", color=INK, fontsize=12)
     return png(fig)
 
@@ -284,7 +286,8 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
         parts.append(_key_section(d["actions"], "action", "action keys"))
     captions = {
         "margin.png": "Winning margin of every game with a sole winner: the winner's score "
-                      "minus the best other score.",
+                      "minus the best score of the seats still in the game when it was "
+                      "decided (0 when the rules ranked the winner by something else).",
         "lead_changes.png": "Lead changes per game: the leader is the seat with the strictly "
                             "highest score, sampled after every round or turn; ties do not "
                             "end a lead.",

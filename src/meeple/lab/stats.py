@@ -129,7 +129,9 @@ def summarize(
         Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
         (for example the mean winner score when no game had a sole winner). A cooperative
         game's summary also has ``team_win_rate``, ``loss_causes`` and ``survival``, and
-        ``skill_vs_luck["team"]``.
+        ``skill_vs_luck["team"]``. ``seat_balance`` and ``skill_vs_luck`` carry
+        ``too_few_games`` (:func:`meeple.lab.precision.too_few`: the games a 95% interval of
+        +/- 5 points needs) when they found nothing and the run is too short to conclude so.
     Raises:
         ValueError: if ``results`` is empty, ``players < 1``, ``seat_names`` does not have
             ``players`` entries, or a result is malformed.
@@ -188,6 +190,10 @@ def summarize(
         "nominal_share": 1.0 / players,
         "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate, n_games),
     }
+    balance = summary["seat_balance"]
+    balance["too_few_games"] = (None if balance["p_value"] is None or balance["significant"]
+                                else too_few([(n_games, e["ci_low"], e["ci_high"])
+                                              for e in seat_win_rate], n_games, fair, "seat"))
     if cooperative:
         _add_team_stats(summary, results, seat_names, bots)
     from meeple.lab.diagnostics import diagnose  # here: diagnostics builds on this module
