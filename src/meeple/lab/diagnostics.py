@@ -25,9 +25,10 @@ Statistics (95% level throughout, as in :mod:`meeple.lab.stats`):
   test (:func:`mantel_haenszel`). A key is *flagged* when its Holm-adjusted p-value (Holm 1979,
   over all keys of the table) is below 5%. In a game where playing any card scores, every card
   is associated with winning, so a key is also tested against the *typical* key (the median
-  difference of the table, keys weighted by their units): an *outlier* is "stronger than most" or "weaker than most" when
-  that Holm-adjusted z-test is below 5%; this answers "which card is too strong?". Both are
-  associations, not effects: a seat that plays a card when it is already ahead looks strong;
+  difference of the table, keys weighted by their units): an *outlier* is "stronger than
+  most" or "weaker than most" when that Holm-adjusted z-test is below 5%; this answers
+  "which card is too strong?". Both are associations, not effects: a seat that plays a card
+  when it is already ahead looks strong;
 * means and distributions: numpy (population standard deviation, linear percentiles).
 """
 
