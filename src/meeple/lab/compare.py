@@ -110,8 +110,8 @@ def check_arms(games: Sequence[tuple[str, Game]], bots: Sequence[str]) -> None:
     Raises:
         ParameterError: naming the arm and the bot (and the bots that game has).
     """
-    from meeple.engine.errors import MeepleError
     from meeple.bots import make_bot
+    from meeple.engine.errors import MeepleError
 
     for label, game in games:
         for name in dict.fromkeys(bots):
