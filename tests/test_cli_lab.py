@@ -69,3 +69,53 @@ def test_sweep_errors_are_one_line_messages(tmp_path: Path):
     result = invoke("sweep", GAME, "--param", "start_energy=4", "--target", "fun=1",
                     "--out", str(tmp_path))
     assert result.exit_code == 2 and "METRIC=VALUE" in result.output
+
+
+def test_a_refused_compare_or_sweep_checks_every_arm_first_and_leaves_no_folder(
+        tmp_path: Path):
+    """A bad second arm (variant, parameter value, player count) or a bot the game lacks is
+    refused before the first game, with a one-line message, and --out is not created."""
+    cases = [
+        ("compare", GAME, "--variant", "seed", "--variant", "nope"),
+        ("compare", GAME, "--param-set", "start_energy=8", "--param-set", "start_energy=abc"),
+        ("compare", GAME, "--param-set", "players=2", "--param-set", "players=9"),
+        ("compare", GAME, "--variant", "seed", "--variant", "rulebook-2018", "--bots",
+         "heuristic,nobody"),
+        ("sweep", GAME, "--param", "players=2,9"),
+        ("sweep", GAME, "--param", "start_energy=4,abc"),
+        ("sweep", GAME, "--param", "start_energy=4,8", "--bots", "random,nobody"),
+    ]
+    for i, args in enumerate(cases):
+        out = tmp_path / f"out{i}"
+        result = invoke(*args, "--games", "2", "--jobs", "1", "--out", str(out), "-q")
+        assert result.exit_code == 2, (args, result.output)
+        assert "error:" in result.output and "Traceback" not in result.output, args
+        assert not out.exists(), args
+    kept = tmp_path / "kept"  # a folder that was there before stays
+    kept.mkdir()
+    assert invoke("sweep", GAME, "--param", "players=2,9", "--out", str(kept)).exit_code == 2
+    assert kept.is_dir()
+
+
+def test_check_arms_names_the_arm_whose_game_a_bot_cannot_play(monkeypatch):
+    """Every arm is checked, not only the first: a bot that only the second arm's game lacks
+    is refused, naming that arm."""
+    import pytest
+
+    import meeple.bots
+    from meeple.engine.errors import ParameterError
+    from meeple.engine.registry import load_game
+    from meeple.lab.compare import check_arms
+
+    real = meeple.bots.make_bot
+
+    def make_bot(name, game, seat, seed=0):
+        if name == "heuristic" and game.players == 2:
+            raise ParameterError(f"no bot called {name!r} for 2 players")
+        return real(name, game, seat, seed)
+
+    monkeypatch.setattr(meeple.bots, "make_bot", make_bot)
+    check_arms([("a", load_game(GAME)), ("b", load_game("damocles"))], ["heuristic", "random"])
+    with pytest.raises(ParameterError, match="arm 'players=2': no bot called 'heuristic'"):
+        check_arms([("4p", load_game(GAME)), ("players=2", load_game(GAME, players=2))],
+                   ["heuristic", "random"])

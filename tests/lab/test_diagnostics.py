@@ -131,9 +131,11 @@ def test_eliminations_order_end_and_last_elimination_deciding():
     ]
     elim = diagnose(results, players=2, seat_names=SEATS)["eliminations"]
     assert elim["games_with_elimination"]["k"] == 3
-    assert elim["order"][0]["by_seat"] == {"RED": 2, "BLUE": 1}
+    # the two seats of game 2 fell in the same resolution: tied, both counted first
+    assert elim["order"][0]["by_seat"] == {"RED": 2, "BLUE": 2}
+    assert elim["order"][0]["tied"] == 1
     assert elim["order"][0]["length"]["mean"] == pytest.approx(4.0)
-    assert elim["order"][1]["games"] == 1
+    assert len(elim["order"]) == 1
     assert elim["ended_by"] == {"last survivor": {"count": 2, "rate": 0.5},
                                 "all remaining fell together": {"count": 1, "rate": 0.25},
                                 "truncated": {"count": 1, "rate": 0.25}}
@@ -141,6 +143,31 @@ def test_eliminations_order_end_and_last_elimination_deciding():
     assert (decided["k"], decided["n"]) == (1, 3)
     seats = {s["name"]: s for s in elim["seats"]}
     assert seats["RED"]["first_out"]["k"] == 2 and seats["BLUE"]["eliminated"]["k"] == 2
+    assert seats["BLUE"]["first_out"]["k"] == 2
+    assert seats["RED"]["first_out_tied"] == seats["BLUE"]["first_out_tied"] == 1
+
+
+def test_simultaneous_eliminations_are_tied_not_lowest_seat_first():
+    """Four players; in every game seats 0 and 2 fall in the same resolution (round 4), then
+    seat 3 alone (round 6). The old code put seat 0 (lower number) first every time, making
+    it look targeted; tied, seats 0 and 2 share the first place equally."""
+    results = []
+    for i in range(12):
+        r = result(i, [1], [0, 9, 0, 2], eliminations=[(0, 4), (2, 4), (3, 6)], before=1,
+                   length=6)
+        r["bots"], r["returns"] = ["a", "b", "a", "b"], [0.0, 1.0, 0.0, 0.0]
+        r["actions"], r["cards"] = [{"move": 1}] * 4, [{}] * 4
+        results.append(r)
+    elim = diagnose(results, players=4, seat_names=["RED", "BLUE", "GREEN", "GOLD"])[
+        "eliminations"]
+    first, second = elim["order"]
+    assert first["games"] == 12 and first["tied"] == 12
+    assert first["by_seat"] == {"RED": 12, "BLUE": 0, "GREEN": 12, "GOLD": 0}
+    assert second["by_seat"] == {"RED": 0, "BLUE": 0, "GREEN": 0, "GOLD": 12}
+    assert second["length"]["mean"] == pytest.approx(6.0)
+    seats = {s["name"]: s for s in elim["seats"]}
+    assert seats["RED"]["first_out"]["k"] == seats["GREEN"]["first_out"]["k"] == 12
+    assert seats["GOLD"]["first_out"]["k"] == 0
 
 
 def test_untraced_results_get_the_rest_and_cooperative_games_drop_competitive_parts():
@@ -191,3 +218,23 @@ def test_a_card_that_stands_out_from_the_typical_card_is_an_outlier():
     assert rows["STRONG"]["outlier"] == "stronger than most"
     assert all(rows[f"K{j}"]["outlier"] is None and rows[f"K{j}"]["p_outlier_holm"] == 1.0
                for j in range(4))
+
+
+def test_rarely_played_cards_do_not_set_the_typical_card():
+    """Four common cards with no link to winning and five cards played once each, by the
+    winner: the plain median of the nine differences is a rare card's (about +50 points), which
+    made every common card 'weaker than most'. Weighted by units, the typical is the common
+    cards' 0 and no common card stands out."""
+    results = []
+    for i in range(160):
+        winner = i % 2
+        cards = [{}, {}]
+        for j in range(4):
+            if (i >> (j + 1)) & 1:
+                cards[0][f"K{j}"] = cards[1][f"K{j}"] = 1
+        if i < 5:
+            cards[winner][f"RARE{i}"] = 1
+        results.append(result(i, [winner], [1, 0], bots=("r", "r"), cards=cards))
+    section = diagnose(results, players=2, seat_names=SEATS)["cards"]
+    assert abs(section["typical_difference"]) < 0.02
+    assert not any(k.startswith("K") for k in section["outliers"])

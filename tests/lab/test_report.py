@@ -152,7 +152,7 @@ def test_summary_table_lists_seats_bots_and_run_numbers() -> None:
     # seats, bots, balance/draw/truncated/length/score spread, speed
     assert table.row_count == 4 + 2 + 5 + 1
     out = render(table)
-    assert "score spread" in out
+    assert "final score" in out and "spread: sd" in out
     for seat in summary["seat_win_rate"]:
         assert f"seat {seat['name']} win rate" in out
         assert f"{100 * seat['rate']:.1f}%" in out
@@ -165,3 +165,66 @@ def test_summary_table_lists_seats_bots_and_run_numbers() -> None:
     assert f"median {summary['length']['median']:g}" in out
     assert "160.0 games/s" in out  # 80 games in 0.5 s
     assert summary["skill_vs_luck"]["verdict"] in out
+
+
+# ------------------------------------------------------------ reading a real report's words
+def _page_text(page: str) -> str:
+    """The words of an HTML page as a reader sees them (no style, tags or inline images)."""
+    page = re.sub(r"<style.*?</style>", " ", page, flags=re.S)
+    page = re.sub(r"</?(td|th|tr|p|h\d|table|figcaption|div|li|caption|title)\b[^>]*>", " | ",
+                  page)  # cells and blocks are separate phrases
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def repeated_words(text: str) -> list[str]:
+    """Adjacent repeated words ("final final energy"), case-insensitive."""
+    return [m.group(0) for m in re.finditer(r"\b([A-Za-z]{2,})\s+\1\b", text, flags=re.I)]
+
+
+def test_repeated_words_finder_finds_them() -> None:
+    assert repeated_words("x: final final energy; the The end") == ["final final", "the The"]
+    assert repeated_words("winning margin 3, margin of error") == []
+
+
+def test_a_real_four_gods_report_reads_right(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 random games of Four Gods (score "final energy", eliminations; under the old margin,
+    seed 0 has a sole winner below a seat knocked out earlier): no repeated words in the page
+    or in any plot's titles, axis labels, ticks and legends; no negative winning margin."""
+    from typer.testing import CliRunner
+
+    import meeple.lab.report as report_mod
+    import meeple.lab.report_extra as extra_mod
+    from meeple.cli import app
+
+    labels: list[str] = []
+    for mod in (report_mod, extra_mod):
+        original = mod.png
+
+        def spy(fig: Any, _original: Any = original) -> bytes:
+            for ax in fig.axes:
+                labels.extend([ax.get_title(), ax.get_xlabel(), ax.get_ylabel()])
+                labels.extend(t.get_text() for t in ax.get_yticklabels() + ax.get_xticklabels())
+                legend = ax.get_legend()
+                if legend is not None:
+                    labels.extend(t.get_text() for t in legend.get_texts())
+            return _original(fig)
+
+        monkeypatch.setattr(mod, "png", spy)
+    out = tmp_path / "fg"
+    result = CliRunner().invoke(app, ["playtest", "battle-of-the-four-gods", "--games", "40",
+                                      "--jobs", "1", "--quiet", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = _page_text((out / "report.html").read_text(encoding="utf-8"))
+    assert "final energy" in text and "Eliminations" in text
+    assert any("final energy" in label for label in labels)
+    assert repeated_words(text) == []
+    assert repeated_words(" | ".join(labels)) == []
+    assert repeated_words(result.output) == []
+    import json
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["score"]["margin_mean"] >= 0
+    assert summary["diagnostics"]["margin"]["min"] >= 0
+    assert not re.search(r"winning margin[^.|]*?-\d", text)
+    assert "spread: sd" in result.output and "sd (spread)" in text

@@ -223,6 +223,38 @@ def test_verdict_cannot_show_skill_without_an_edge() -> None:
     assert "skill matters" not in svl["verdict"]
 
 
+def test_verdict_with_too_few_games_says_so_and_how_many_are_needed() -> None:
+    """20 games, heuristic at its fair share: no bot differs, but heuristic's 95% interval
+    over 20 pairs is about +/- 18 points, far wider than the 5-point edge that matters. The
+    verdict must not conclude "cannot show skill" but say how many games would do: the fewest
+    at which heuristic's Wilson half-width at the fair share (25%, one pair a game) is 5
+    points, 1.96^2 * 0.25 * 0.75 / 0.05^2 ~ 288 by the normal approximation."""
+    from meeple.lab.precision import games_needed, wilson_half_width
+
+    s = run(skilled_results(20, 4), bots=["heuristic", "random"])
+    svl = s["skill_vs_luck"]
+    assert "cannot show" not in svl["verdict"]
+    assert "too few games to tell" in svl["verdict"]
+    assert svl["skill_matters"] is None
+    short = svl["too_few_games"]
+    needed = short["games_needed"]
+    assert needed == games_needed(0.25, 1.0) and 270 <= needed <= 300
+    assert f"{needed:,} games" in svl["verdict"]
+    assert wilson_half_width(0.25, needed) <= 0.05 < wilson_half_width(0.25, needed - 1)
+    assert short["half_width"] == pytest.approx(
+        (s["bot_win_rate"]["heuristic"]["ci_high"] - s["bot_win_rate"]["heuristic"]["ci_low"])
+        / 2)
+    # enough games: the same pattern is a conclusion again
+    assert run(skilled_results(400, 4), bots=["heuristic", "random"])["skill_vs_luck"][
+        "too_few_games"] is None
+
+
+def test_too_few_games_never_hides_a_significant_edge() -> None:
+    s = run(skilled_results(40, 1), bots=["heuristic", "random"])  # heuristic always wins
+    assert s["skill_vs_luck"]["skill_matters"] is True
+    assert "too few" not in s["skill_vs_luck"]["verdict"]
+
+
 def test_verdict_with_one_bot_asks_for_two() -> None:
     s = run([game(i, [0]) for i in range(50)], bots=["random"])
     svl = s["skill_vs_luck"]
@@ -289,8 +321,9 @@ def test_all_draws() -> None:
     assert "no game had a sole winner" in s["seat_balance"]["note"]
     assert s["score"]["winner_mean"] is None and s["score"]["margin_mean"] is None
     assert s["bot_win_rate"]["a"]["wins"] == 0 and s["bot_win_rate"]["b"]["pairs"] == 60
-    assert s["skill_vs_luck"]["skill_matters"] is False
-    assert "cannot show" in s["skill_vs_luck"]["verdict"]
+    # 20 games leave a's interval (0 of 20) about +/- 8 points wide: too few to conclude
+    assert s["skill_vs_luck"]["skill_matters"] is None
+    assert "too few games to tell" in s["skill_vs_luck"]["verdict"]
 
 
 def test_single_seat() -> None:

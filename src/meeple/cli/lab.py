@@ -145,6 +145,7 @@ def compare(
     from meeple.lab.compare import Arm, parse_arm, run_compare
     from meeple.lab.compare_page import compare_terminal_table, write_compare
 
+    existed = out.exists()
     try:
         names = list(variants or [])
         arms = [Arm(label=v, variant=v, players=players) for v in names]
@@ -167,6 +168,7 @@ def compare(
             data = run_compare(game_name, arms, bots=lineup, games=n_games, seed=seed,
                                jobs=jobs, on_arm=on_arm)
     except MeepleError as exc:
+        _drop_if_empty(out, existed)
         raise fail(str(exc)) from None
     try:
         page = write_compare(data, out)
@@ -200,6 +202,7 @@ def sweep(
     from meeple.lab.sweep import parse_param, parse_target, run_sweep
     from meeple.lab.sweep_page import metric_names, write_sweep
 
+    existed = out.exists()
     try:
         grid = [parse_param(p) for p in param or []]
         if not grid:
@@ -222,6 +225,7 @@ def sweep(
                              games=n_games, seed=seed, jobs=jobs, targets=targets,
                              on_point=on_point)
     except MeepleError as exc:
+        _drop_if_empty(out, existed)
         raise fail(str(exc)) from None
     try:
         page = write_sweep(data, out)
@@ -258,3 +262,9 @@ def _metric_cell(m: dict[str, Any] | None) -> str:
         return f"{100 * m['value']:+.1f} pts"
     return f"{m['value']:.2f}"
 
+
+def _drop_if_empty(out: Path, existed: bool) -> None:
+    """Remove ``out`` when this command made it and it is still empty (a refused run leaves
+    no empty folder behind)."""
+    if not existed and out.is_dir() and not any(out.iterdir()):
+        out.rmdir()

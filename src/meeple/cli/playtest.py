@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from meeple.cli.common import (
     GameArg,
@@ -82,6 +83,9 @@ def playtest(
         config = run_config(game, bot_list, n_games, seed)
         if resume:
             store = RunStore.resume(out, config)
+            for line in store.set_aside:
+                err_console.print(f"[yellow]note:[/] {escape(line)}", highlight=False,
+                                  soft_wrap=True)
         else:
             if (out / RUN_JSON).exists():
                 err_console.print(f"[yellow]note:[/] replacing the run stored in {out} "

@@ -103,6 +103,24 @@ def default_bots(game: Game) -> list[str]:
     return list(game.playtest_bots)
 
 
+def check_arms(games: Sequence[tuple[str, Game]], bots: Sequence[str]) -> None:
+    """Check, before any game is played, that every bot of ``bots`` can play every arm's game
+    (``[(label, game), ...]``).
+
+    Raises:
+        ParameterError: naming the arm and the bot (and the bots that game has).
+    """
+    from meeple.bots import make_bot
+    from meeple.engine.errors import MeepleError
+
+    for label, game in games:
+        for name in dict.fromkeys(bots):
+            try:
+                make_bot(name, game, 0, 0)
+            except MeepleError as exc:
+                raise ParameterError(f"arm {label!r}: {exc}") from None
+
+
 def skilled_bot(bots: Sequence[str]) -> str | None:
     """The bot whose edge is the skill measure: the first name in ``bots`` other than
     ``random`` when the line-up mixes two or more names, else ``None``."""
@@ -336,8 +354,10 @@ def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | No
         and ``summary``) and ``rows``
         (:func:`compare_arms`).
     Raises:
-        ParameterError: fewer than two arms, repeated labels, games < 1, an unknown bot.
+        ParameterError: fewer than two arms, repeated labels, games < 1, a bot that cannot
+            play some arm (:func:`check_arms`).
         MeepleError: an arm's game cannot be loaded.
+        Every arm is loaded and checked before the first game is played.
     """
     if len(arms) < 2:
         raise ParameterError("a comparison needs two or more arms (--variant or --param-set)")
@@ -348,6 +368,7 @@ def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | No
         raise ParameterError(f"games = {games} must be at least 1")
     loaded = [arm.load(game_name) for arm in arms]
     lineup = list(bots) if bots else default_bots(loaded[0])
+    check_arms([(arm.label, game) for arm, game in zip(arms, loaded, strict=True)], lineup)
     arms_out, metric_sets = [], []
     for arm, game in zip(arms, loaded, strict=True):
         progress = on_arm(arm, game) if on_arm else None

@@ -25,9 +25,10 @@ Statistics (95% level throughout, as in :mod:`meeple.lab.stats`):
   test (:func:`mantel_haenszel`). A key is *flagged* when its Holm-adjusted p-value (Holm 1979,
   over all keys of the table) is below 5%. In a game where playing any card scores, every card
   is associated with winning, so a key is also tested against the *typical* key (the median
-  difference of the table): an *outlier* is "stronger than most" or "weaker than most" when
-  that Holm-adjusted z-test is below 5%; this answers "which card is too strong?". Both are
-  associations, not effects: a seat that plays a card when it is already ahead looks strong;
+  difference of the table, keys weighted by their units): an *outlier* is "stronger than
+  most" or "weaker than most" when that Holm-adjusted z-test is below 5%; this answers
+  "which card is too strong?". Both are associations, not effects: a seat that plays a card
+  when it is already ahead looks strong;
 * means and distributions: numpy (population standard deviation, linear percentiles).
 """
 
@@ -41,7 +42,7 @@ import numpy as np
 from scipy import stats as sps
 
 from meeple.lab.ladder import difference_interval
-from meeple.lab.stats import ALPHA, team_result, wilson_interval
+from meeple.lab.stats import ALPHA, team_result, wilson_interval, winning_margin
 from meeple.lab.trace import TRACE_FIELDS
 
 __all__ = ["diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]
@@ -92,14 +93,13 @@ def _sole(result: Mapping[str, Any]) -> int | None:
 
 
 def margins(results: Sequence[Mapping[str, Any]]) -> list[float]:
-    """The winning margin of every sole-win game with two or more seats: the winner's score
-    minus the best other seat's score (negative when the rules let a lower score win)."""
+    """The winning margin (:func:`meeple.lab.stats.winning_margin`, never negative) of every
+    sole-win game with two or more seats."""
     out = []
     for r in results:
         winner = _sole(r)
-        scores = [float(x) for x in r["scores"]]
-        if winner is not None and len(scores) > 1:
-            out.append(scores[winner] - max(scores[:winner] + scores[winner + 1:]))
+        if winner is not None and len(r["scores"]) > 1:
+            out.append(winning_margin(r, winner))
     return out
 
 
@@ -232,22 +232,36 @@ def _key_table(results: Sequence[Mapping[str, Any]], field: str, cooperative: bo
     return rows, len(strata)
 
 
+def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The weighted median of ``values`` (non-empty) with positive ``weights``: the smallest
+    value at which the cumulative weight reaches half the total."""
+    order = np.argsort(values, kind="stable")
+    v, w = np.asarray(values, dtype=float)[order], np.asarray(weights, dtype=float)[order]
+    return float(v[np.searchsorted(np.cumsum(w), w.sum() / 2)])
+
+
 def _outliers(rows: list[dict[str, Any]]) -> float | None:
-    """Mark the keys whose difference stands out from the typical key's (the median difference
-    over the keys that have one; three or more needed): a two-sided z-test of ``difference -
-    typical`` with the standard error read from the key's 95% interval, Holm-adjusted over the
-    table. Sets ``p_outlier_holm`` and ``outlier`` (``"stronger than most"``, ``"weaker than
-    most"`` or ``None``) on every row; returns the typical difference."""
-    diffs = [r["difference"] for r in rows if r["difference"] is not None and r["difference_ci"]]
-    typical = float(np.median(diffs)) if len(diffs) >= 3 else None
+    """Mark the keys whose difference stands out from the typical key's: a two-sided z-test of
+    ``difference - typical``, Holm-adjusted over the table. The typical difference is the
+    median over the keys that have one (three or more needed), each weighted by the units that
+    played it, so that the many keys played once or twice (differences of +/- 80 points) do
+    not set it. The standard error is read from the side of the key's 95% interval that faces
+    the typical value (the interval is not symmetric near 0% or 100%). Sets
+    ``p_outlier_holm`` and ``outlier`` (``"stronger than most"``, ``"weaker than most"`` or
+    ``None``) on every row; returns the typical difference."""
+    have = [r for r in rows if r["difference"] is not None and r["difference_ci"]]
+    typical = (weighted_median([r["difference"] for r in have], [r["units"] for r in have])
+               if len(have) >= 3 else None)
     p_values: list[float | None] = []
     z_crit = float(sps.norm.ppf(0.975))
     for r in rows:
         ci = r["difference_ci"]
         p = None
         if typical is not None and r["difference"] is not None and ci and ci[1] > ci[0]:
-            se = (ci[1] - ci[0]) / (2 * z_crit)
-            p = float(2 * sps.norm.sf(abs(r["difference"] - typical) / se))
+            d = r["difference"]
+            side = ci[1] - d if typical > d else d - ci[0]
+            se = (side if side > 0 else (ci[1] - ci[0]) / 2) / z_crit
+            p = float(2 * sps.norm.sf(abs(d - typical) / se))
         p_values.append(p)
     for r, adjusted in zip(rows, holm(p_values), strict=True):
         r["typical_difference"] = typical
@@ -279,30 +293,47 @@ def _keys_section(results: Sequence[Mapping[str, Any]], field: str, cooperative:
 
 
 # ----------------------------------------------------------------------- eliminations
+def elimination_groups(eliminations: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
+    """A game's eliminations (``[[seat, length], ...]`` in order) as groups of seats knocked
+    out together: consecutive entries with the same length fell in the same resolution (the
+    same round or turn) and are tied; the groups in order, each ``[(seat, length), ...]``."""
+    groups: list[list[tuple[int, int]]] = []
+    for seat, length in eliminations:
+        if groups and groups[-1][0][1] == length:
+            groups[-1].append((int(seat), int(length)))
+        else:
+            groups.append([(int(seat), int(length))])
+    return groups
+
+
 def _eliminations(results: Sequence[Mapping[str, Any]], players: int,
                   seat_names: Sequence[str]) -> dict[str, Any] | None:
     """Elimination order and timing, how games ended, and whether the last elimination
-    decided the winner (competitive games with eliminations)."""
+    decided the winner (competitive games with eliminations). Seats knocked out by the same
+    resolution are tied: they share their place in the order (each counted there)."""
     with_elim = [r for r in results if r["eliminations"]]
     if not with_elim:
         return None
     n = len(results)
+    grouped = [elimination_groups(r["eliminations"]) for r in with_elim]
     order: list[dict[str, Any]] = []
     for position in range(players):
-        at = [r["eliminations"][position] for r in with_elim if len(r["eliminations"]) > position]
+        at = [g[position] for g in grouped if len(g) > position]
         if not at:
             break
-        by_seat = Counter(int(seat) for seat, _ in at)
+        by_seat = Counter(seat for group in at for seat, _ in group)
         order.append({"position": position + 1, "games": len(at),
-                      "length": _describe([float(length) for _, length in at]),
+                      "tied": sum(1 for group in at if len(group) > 1),
+                      "length": _describe([float(group[0][1]) for group in at]),
                       "by_seat": {str(seat_names[s]): by_seat.get(s, 0) for s in range(players)}})
     seats = []
     for s in range(players):
         rounds = [float(length) for r in results for seat, length in r["eliminations"]
                   if seat == s]
-        first = sum(1 for r in with_elim if r["eliminations"][0][0] == s)
+        firsts = [g[0] for g in grouped if any(seat == s for seat, _ in g[0])]
         seats.append({"seat": s, "name": str(seat_names[s]),
-                      "eliminated": rate(len(rounds), n), "first_out": rate(first, n),
+                      "eliminated": rate(len(rounds), n), "first_out": rate(len(firsts), n),
+                      "first_out_tied": sum(1 for group in firsts if len(group) > 1),
                       "mean_length": float(np.mean(rounds)) if rounds else None})
     ended: Counter[str] = Counter()
     decided = eligible = 0
@@ -322,6 +353,8 @@ def _eliminations(results: Sequence[Mapping[str, Any]], players: int,
             decided += winner != before
     return {
         "games_with_elimination": rate(len(with_elim), n),
+        "ties": "seats knocked out in the same round or turn are tied: each counts in that "
+                "place of the order (first out: alone or tied)",
         "order": order,
         "seats": seats,
         "ended_by": {how: {"count": k, "rate": k / n} for how, k in ended.most_common()},

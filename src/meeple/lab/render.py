@@ -138,3 +138,15 @@ def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
                    for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def bare_score_name(name: str) -> str:
+    """A score's name without a leading "final" (the labels add their own: "final energy",
+    not "final final energy")."""
+    words = name.split(" ", 1)
+    return words[1] if len(words) == 2 and words[0].lower() == "final" else name
+
+
+def score_name(summary: Any) -> str:
+    """The summary's score name without a leading "final" (:func:`bare_score_name`)."""
+    return bare_score_name(summary["score"].get("name", "score"))

@@ -35,6 +35,7 @@ from meeple.lab.render import (
     SEAT_COLOURS,
     SKY,
     VERMILLION,
+    bare_score_name,
     bins,
     ci_range,
     html_table,
@@ -44,6 +45,7 @@ from meeple.lab.render import (
     p_value,
     pct,
     png,
+    score_name,
     signed_pts,
 )
 from meeple.lab.report_extra import add_diagnostics
@@ -128,12 +130,12 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     table.add_row(f"length ({length['unit']})", num(length["mean"], 1), "",
                   f"mean; median {num(length['median'], 1)}, p90 {num(length['p90'], 1)}")
     score = summary["score"]
-    spread = (f"mean ± {num(score['std'], 1)}; p10 {num(score['p10'], 1)}, p90 "
+    spread = (f"mean; spread: sd {num(score['std'], 1)}, p10 {num(score['p10'], 1)} .. p90 "
               f"{num(score['p90'], 1)}")
     if not _is_coop(summary):  # a team has no sole winners to compare
-        spread += (f"; winners {num(score['winner_mean'], 1)}, lead "
+        spread += (f"; sole winners' mean {num(score['winner_mean'], 1)}, winning margin "
                    f"{num(score['margin_mean'], 1)}")
-    table.add_row(f"{score.get('name', 'score')} spread", num(score["mean"], 1), "", spread)
+    table.add_row(f"final {score_name(summary)}", num(score["mean"], 1), "", spread)
     table.add_section()
     gps = summary["games_per_second"]
     table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
@@ -334,7 +336,7 @@ def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
         no_data(ax, "no scores")
-    ax.set_xlabel(f"final {name}", color=INK)
+    ax.set_xlabel(f"final {bare_score_name(name)}", color=INK)
     ax.set_ylabel("share of the group", color=INK)
     ax.set_title("Final scores: team won vs lost" if coop else
                  "Final scores: winners vs others", color=INK, fontsize=12)
@@ -380,7 +382,9 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         fair = "consistent with" if balance["p_value"] >= 0.05 else "unlikely under"
         balance_text = (f"Seat balance ({balance['test']}): χ² = {num(balance['chi2'])}, "
                         f"p = {p_value(balance['p_value'])} — the sole wins are {fair} equal seats "
-                        "at the 5% level." + (
+                        "at the 5% level" + (
+                            f", but {balance['too_few_games']['text']}"
+                            if balance.get("too_few_games") else "") + "." + (
                             " One test at 5% flags about 1 balanced game in 20: confirm with "
                             "more games or another --seed before redesigning."
                             if balance["p_value"] < 0.05 else ""))
@@ -442,10 +446,12 @@ share. Edge: win rate minus fair share, in percentage points.</p>
 <h2>Outcomes</h2>
 {html_table(("", "share"), outcome_rows)}"""
         scores = f"""<h2>Scores</h2>
-{html_table(("mean", "std", "p10", "median", "p90", "sole winner mean", "winning margin mean"),
+{html_table(("mean", "sd (spread)", "p10", "median", "p90", "sole winner mean",
+             "winning margin mean"),
         score_rows)}
-<p class="note">Over every (game, seat). Winning margin: the sole winner's score minus the best
-other seat's score.</p>"""
+<p class="note">Over every (game, seat); sd: standard deviation, p10 and p90: the 10th and 90th
+percentiles. Winning margin: the sole winner's score minus the best score of the seats still in
+the game when it was decided (never negative).</p>"""
         footer = ("<p class=\"note\">Win rates count sole wins only; a game with several "
                   "winners or none is a draw.\nIntervals are 95% Wilson score intervals.</p>")
     return f"""<!DOCTYPE html>
@@ -465,7 +471,7 @@ other seat's score.</p>"""
 {html_table(("", "value"), run_rows)}
 {middle}
 <h2>Game length</h2>
-{html_table(("unit", "mean", "median", "p90", "min", "max", "std"), length_rows)}
+{html_table(("unit", "mean", "median", "p90", "min", "max", "sd (spread)"), length_rows)}
 {scores}
 <h2>Plots</h2>
 {figures}
@@ -528,7 +534,7 @@ def _team_sections(summary: Mapping[str, Any], verdict_class: str
 <h2>Outcomes</h2>
 {html_table(("", "share"), outcome_rows)}"""
     scores = f"""<h2>Scores</h2>
-{html_table(("mean", "std", "p10", "median", "p90"), score_rows)}
+{html_table(("mean", "sd (spread)", "p10", "median", "p90"), score_rows)}
 <p class="note">Over every (game, seat).</p>"""
     footer = """<p class="note">A cooperative game: the team wins or loses together; a seat
 survives a game when it ends it with a positive return. Intervals are 95% Wilson score

@@ -33,6 +33,7 @@ from meeple.lab.render import (
     p_value,
     pct,
     png,
+    score_name,
     signed_pts,
 )
 
@@ -78,7 +79,8 @@ def _margin_plot(results: Sequence[Mapping[str, Any]], score_name: str) -> bytes
         ax.legend(loc="upper right", frameon=False, fontsize=9)
     else:
         no_data(ax, "no game had a sole winner")
-    ax.set_xlabel(f"winner's {score_name} minus the runner-up's", color=INK)
+    ax.set_xlabel(f"winner's {score_name} minus the best other seat's (never negative)",
+                  color=INK)
     ax.set_ylabel("games", color=INK)
     ax.set_title(f"Winning margin ({values.size} sole-win games)", color=INK, fontsize=12)
     return png(fig)
@@ -113,10 +115,12 @@ def _elimination_plot(elim: Mapping[str, Any], unit: str) -> bytes:
                     capsize=6, markersize=8, linewidth=2)
         ax.text(d["p90"], i + 0.18, f"  mean {num(d['mean'], 1)} ({entry['games']} games)",
                 color=INK, fontsize=9, va="bottom")
-    ax.set_yticks(range(len(order)), [f"{_ordinal(e['position'])} out" for e in order])
+    ax.set_yticks(range(len(order)),
+                  [f"{_ordinal(e['position'])} elimination" for e in order])
     ax.invert_yaxis()
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
-    ax.set_xlabel(f"{unit} of the elimination: median, whiskers p10-p90", color=INK)
+    ax.set_xlabel(f"{unit.rstrip('s')} of the elimination: median, whiskers p10-p90",
+                  color=INK)
     ax.set_title("When seats are eliminated", color=INK, fontsize=12)
     return png(fig)
 
@@ -191,7 +195,7 @@ def _key_rows(section: Mapping[str, Any]) -> list[tuple[Any, ...]]:
                     ci_range(r["ci_low"], r["ci_high"]), pct(r["rest_win_rate"]),
                     signed_pts(diff),
                     "–" if ci is None else f"{100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f}",
-                    p_value(r["p_holm"]), r["outlier"] or ""))
+                    p_value(r["p_holm"]), r["flag"] or "", r["outlier"] or ""))
     return out
 
 
@@ -221,13 +225,15 @@ def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
 <div class="diag keys">{html_table((what, "times", "games", "play rate", "win rate when played",
                                 "95% CI", "win rate when not",
                                 "difference" + (" within bots" if stratified else ""),
-                                "95% CI (pts)", "p (Holm)", "stands out"),
+                                "95% CI (pts)", "p (Holm)", "flag", "stands out"),
                                _key_rows(section))}</div>
 <p class="note">{len(section['keys'])} {plural}; the {shown} most played are listed (and any other
-flagged or standing out). "Stands out": the difference differs from the typical {e(what)}'s
-(Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)} if it did so
-at least once. Method:
-{e(section['method'])}. An association, not an effect: a {e(what)} played by seats already
+flagged or standing out). "Flag": the difference is not zero at the 5% level (p Holm-adjusted
+over the table below 5%); "wins more": the units that played it won more often than the
+rest, "wins less": less often. "Stands out": the difference differs from the typical
+{e(what)}'s (Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)}
+if it did so at least once. Method:
+{e(section['method'])}. An association, not an effect: {e(_article(what))} played by seats already
 ahead, or one that scores, looks strong.</p>"""
 
 
@@ -280,11 +286,13 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
         parts.append(_key_section(d["actions"], "action", "action keys"))
     captions = {
         "margin.png": "Winning margin of every game with a sole winner: the winner's score "
-                      "minus the best other score.",
+                      "minus the best score of the seats still in the game when it was "
+                      "decided (0 when the rules ranked the winner by something else).",
         "lead_changes.png": "Lead changes per game: the leader is the seat with the strictly "
                             "highest score, sampled after every round or turn; ties do not "
                             "end a lead.",
-        "eliminations.png": f"The {unit} in which the first, second... seat was eliminated.",
+        "eliminations.png": f"The {unit.rstrip('s')} of the first, second... elimination (seats "
+                            "knocked out together count once, as one elimination).",
         "cards.png": "Difference in win rate between units that played a card and those that "
                      "did not, with 95% intervals; dashed: the typical card's; cards that "
                      "stand out from it in colour.",
@@ -299,27 +307,33 @@ def diagnostics_html(summary: Mapping[str, Any], images: Mapping[str, bytes]) ->
 def _elimination_html(elim: Mapping[str, Any], summary: Mapping[str, Any], unit: str) -> str:
     e = html.escape
     names = list(summary["seat_names"])
-    order_rows = [(f"{_ordinal(o['position'])} out", o["games"], num(o["length"]["mean"], 1),
-                   num(o["length"]["median"], 1),
+    order_rows = [(f"{_ordinal(o['position'])} elimination", o["games"], o.get("tied", 0),
+                   num(o["length"]["mean"], 1), num(o["length"]["median"], 1),
                    ", ".join(f"{name} {o['by_seat'][name]}" for name in names))
                   for o in elim["order"]]
     seat_rows = []
     for s in elim["seats"]:
         r1, ci1, _ = _rate_text(s["eliminated"])
         r2, ci2, _ = _rate_text(s["first_out"])
-        seat_rows.append((s["name"], r1, ci1, r2, ci2, num(s["mean_length"], 1)))
+        seat_rows.append((s["name"], r1, ci1, r2, ci2, s.get("first_out_tied", 0),
+                          num(s["mean_length"], 1)))
     ended = [(how, x["count"], pct(x["rate"])) for how, x in elim["ended_by"].items()]
     decided = elim["last_elimination_decided"]
     r, ci, kn = _rate_text(decided)
     text = ("No game qualified for the last-elimination question." if decided["rate"] is None
             else f"In {r} of the games that qualified (95% CI {ci}; {kn}), the winner was not "
-                 "the energy or score leader going into the final round: the last elimination "
+                 f"the {score_name(summary)} leader going into the final "
+                 f"{unit.rstrip('s')}: the last elimination "
                  "decided the winner. In the rest the leader held on.")
     return f"""<h3>Eliminations</h3>
 <p class="verdict no">{e(text)}</p>
-{html_table(("order", "games", f"mean {unit}", f"median {unit}", "who"), order_rows)}
-{html_table(("seat", "eliminated", "95% CI", "first out", "95% CI", f"mean {unit} out"),
-        seat_rows)}
+{html_table(("order", "games", "of which tied", f"mean {unit}", f"median {unit}",
+             "who (tied seats each counted)"), order_rows)}
+{html_table(("seat", "eliminated", "95% CI", "first out (alone or tied)", "95% CI",
+             "of which tied", f"mean {unit} out"), seat_rows)}
+<p class="note">The order counts resolutions that knocked someone out: seats knocked out in
+the same {e(unit.rstrip("s"))} are tied and share their place, so a "who" row can add up to
+more than its games.</p>
 {html_table(("how the game ended", "games", "share"), ended)}
 <p class="note">{e(decided['meaning'])}.</p>"""
 
@@ -337,3 +351,7 @@ def add_diagnostics(page: str, summary: Mapping[str, Any], results: Sequence[Map
     section = diagnostics_html(summary, images)
     marker = "<h2>Plots</h2>" if "<h2>Plots</h2>" in page else "</body>"
     return page.replace(marker, section + "\n" + marker, 1)
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word

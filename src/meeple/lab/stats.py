@@ -56,6 +56,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from meeple.lab.precision import too_few
+
 __all__ = ["ALPHA", "CONFIDENCE", "summarize", "team_result", "wilson_interval"]
 
 #: Confidence level of every interval in the summary.
@@ -127,7 +129,9 @@ def summarize(
         Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
         (for example the mean winner score when no game had a sole winner). A cooperative
         game's summary also has ``team_win_rate``, ``loss_causes`` and ``survival``, and
-        ``skill_vs_luck["team"]``.
+        ``skill_vs_luck["team"]``. ``seat_balance`` and ``skill_vs_luck`` carry
+        ``too_few_games`` (:func:`meeple.lab.precision.too_few`: the games a 95% interval of
+        +/- 5 points needs) when they found nothing and the run is too short to conclude so.
     Raises:
         ValueError: if ``results`` is empty, ``players < 1``, ``seat_names`` does not have
             ``players`` entries, or a result is malformed.
@@ -184,8 +188,12 @@ def summarize(
                                   ("mean", "median", "max", "total")),
         "fair_share": fair,
         "nominal_share": 1.0 / players,
-        "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate),
+        "skill_vs_luck": _skill_vs_luck(bot_win_rate, fair, draw_rate, n_games),
     }
+    balance = summary["seat_balance"]
+    balance["too_few_games"] = (None if balance["p_value"] is None or balance["significant"]
+                                else too_few([(n_games, e["ci_low"], e["ci_high"])
+                                              for e in seat_win_rate], n_games, fair, "seat"))
     if cooperative:
         _add_team_stats(summary, results, seat_names, bots)
     from meeple.lab.diagnostics import diagnose  # here: diagnostics builds on this module
@@ -324,13 +332,27 @@ def _length_stats(results: Sequence[Mapping[str, Any]], unit: str) -> dict[str, 
     return out
 
 
+def winning_margin(result: Mapping[str, Any], winner: int) -> float:
+    """The sole ``winner``'s score minus the best score of the seats still in the game when
+    the winner won or fell: seats eliminated earlier (the trace's ``eliminations``) are left
+    out unless nobody else is left, so in Four Gods a seat knocked out at 0 energy rounds
+    before does not make the winner of a final fall at -1 look beaten. Never negative: a
+    winner that is not the best of those (the rules ranked by something else) counts 0."""
+    scores = [float(x) for x in result["scores"]]
+    out_at = {int(seat): length for seat, length in result.get("eliminations") or ()}
+    fell = out_at.get(winner)
+    others = [s for s in range(len(scores)) if s != winner
+              and (s not in out_at or (fell is not None and out_at[s] >= fell))]
+    others = others or [s for s in range(len(scores)) if s != winner]
+    return max(0.0, scores[winner] - max(scores[s] for s in others))
+
+
 def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
                  ) -> dict[str, Any]:
     """Scores over every (game, seat) pair, plus sole winners' mean score and winning margin.
 
     ``margin_mean`` is the mean, over sole-win games with at least two seats, of the winner's
-    score minus the best score among the other seats (negative when a winner outlived a
-    higher-scoring seat under the game's rules)."""
+    margin (:func:`winning_margin`)."""
     all_scores = [float(x) for r in results for x in r["scores"]]
     out = _describe(all_scores, ("mean", "std", "p10", "median", "p90"))
     winner_scores: list[float] = []
@@ -338,11 +360,9 @@ def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
     for result, winner in zip(results, sole, strict=True):
         if winner is None:
             continue
-        scores = [float(x) for x in result["scores"]]
-        winner_scores.append(scores[winner])
-        others = scores[:winner] + scores[winner + 1:]
-        if others:
-            margins.append(scores[winner] - max(others))
+        winner_scores.append(float(result["scores"][winner]))
+        if len(result["scores"]) > 1:
+            margins.append(winning_margin(result, winner))
     out["winner_mean"] = float(np.mean(winner_scores)) if winner_scores else None
     out["margin_mean"] = float(np.mean(margins)) if margins else None
     return out
@@ -370,12 +390,15 @@ def _between_bots(played: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
-                   draw_rate: float) -> dict[str, Any]:
+                   draw_rate: float, n_games: int) -> dict[str, Any]:
     """Answer "is a plan better than random?" from the bots' sole-win rates.
 
     Skill matters when some bot wins significantly more than the fair share ``fair`` (two-sided
     binomial test at 5%), or when the bots' rates differ from one another (chi-square
-    homogeneity test at 5%). With one bot name there is nothing to compare."""
+    homogeneity test at 5%). With one bot name there is nothing to compare. When neither
+    holds and some bot's 95% interval is wider than +/- 5 points
+    (:func:`meeple.lab.precision.too_few`), the verdict is "too few games to tell" with the
+    games needed (``too_few_games``), and ``skill_matters`` is ``None``."""
     played = {name: e for name, e in bot_win_rate.items() if e["pairs"] > 0}
     per_bot: dict[str, dict[str, Any]] = {}
     for name, e in played.items():
@@ -389,7 +412,7 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
     between = _between_bots(played)
     out: dict[str, Any] = {"alpha": ALPHA, "confidence": CONFIDENCE, "fair_share": fair,
                            "comparable": len(played) >= 2, "bots": per_bot,
-                           "between_bots": between}
+                           "between_bots": between, "too_few_games": None}
     if len(played) < 2:
         only = next(iter(played), "one bot")
         out["skill_matters"] = None
@@ -418,6 +441,12 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
     elif between_sig:
         verdict = ("no single bot differs from the fair share at the 5% level, but the bots "
                    f"differ from one another (chi-square p = {p_between:.2g}): skill matters")
+    elif (short := too_few([(e["pairs"], e["ci_low"], e["ci_high"]) for e in played.values()],
+                           n_games, fair, "bot")) is not None:
+        out["too_few_games"] = short
+        out["skill_matters"] = None
+        verdict = (f"no bot differs from the fair share of {_num(fair)}% at the 5% level, but "
+                   f"{short['text']}")
     elif below and draw_rate > 0:
         verdict = (f"no bot beats the fair share of {_num(fair)}% at the 5% level and the bots "
                    f"do not differ from one another ({_num(draw_rate)}% of games are draws, "
@@ -570,6 +599,13 @@ def _team_verdict(svl: dict[str, Any], results: Sequence[Mapping[str, Any]],
             verdict += (f" (line-ups do not differ at the 5% level, chi-square p = "
                         f"{between['p_value']:.2g})")
             skill = False
+            pooled = sum(e["wins"] for e in lineups.values()) / len(results)
+            short = too_few([(e["games"], e["ci_low"], e["ci_high"]) for e in lineups.values()],
+                            len(results), pooled, "line-up")
+            if short is not None:
+                verdict += f": {short['text']}"
+                skill = None
+            svl = {**svl, "too_few_games": short}
     return {**svl, "team": {"lineups": lineups, "between_lineups": between},
             "skill_matters": skill, "verdict": verdict}
 

@@ -11,8 +11,11 @@ moves in compact text with the final state's digest, so :meth:`RunStore.record` 
 Rows are written in *parts*: each finished batch of games goes to its own
 ``records/part-<first>-<last>-<n>.parquet`` file, written under a temporary name and renamed
 into place (``os.replace``, atomic on POSIX), so a part is either complete or absent and an
-interrupted run keeps every part it finished. All parts together are one table that DuckDB
-reads with ``read_parquet('DIR/records/*.parquet')`` (see :func:`connect`).
+interrupted run keeps every part it finished. A part that cannot be read all the same (a
+truncated file, a run that filled the disk) makes reading fail with :class:`BrokenPartError`, one
+line naming the file and the ``--resume`` command; :meth:`RunStore.resume` renames such parts to
+``<name>.broken`` so that only their games are played again. All parts together are one table
+that DuckDB reads with ``read_parquet('DIR/records/*.parquet')`` (see :func:`connect`).
 
 ``run.json`` (format ``meeple-run/1``) holds the run's config (:func:`run_config`) and one
 entry per session (a first run, then each ``--resume``) with its wall time, jobs and backend;
@@ -36,8 +39,8 @@ from meeple.engine.errors import MeepleError
 from meeple.engine.game import Game
 from meeple.engine.record import Record
 
-__all__ = ["RUN_FORMAT", "SCHEMA", "RunStore", "StoreError", "connect", "decode_moves",
-           "encode_moves", "result_columns", "run_config"]
+__all__ = ["RUN_FORMAT", "SCHEMA", "BrokenPartError", "RunStore", "StoreError", "connect",
+           "decode_moves", "encode_moves", "result_columns", "run_config"]
 
 RUN_FORMAT = "meeple-run/1"
 RUN_JSON = "run.json"
@@ -79,6 +82,51 @@ _JSON_MOVES = "json:"
 
 class StoreError(MeepleError, ValueError):
     """A run directory is missing, unreadable, or holds a different run than the one asked."""
+
+
+class BrokenPartError(StoreError):
+    """A record part that cannot be read (a truncated file, a run that filled the disk); the
+    message is one line naming the file and what to do. ``path`` is the part."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+def _part_range(path: Path) -> tuple[int, int, int] | None:
+    """``(first, last, n)`` from a part's name ``part-<first>-<last>-<n>.parquet``."""
+    bits = path.name.removesuffix(".parquet").split("-")
+    try:
+        return int(bits[1]), int(bits[2]), int(bits[3])
+    except (IndexError, ValueError):
+        return None
+
+
+def _games_text(path: Path) -> str:
+    span = _part_range(path)
+    return "its games" if span is None else f"games {span[0]}-{span[1]}, {span[2]} games"
+
+
+def _resume_hint(run: Mapping[str, Any], out: Path) -> str:
+    """The playtest command that resumes ``run`` stored in ``out`` (without --param)."""
+    return (f"meeple playtest {run.get('game')} --variant {run.get('variant')} --players "
+            f"{run.get('players')} --bots {','.join(map(str, run.get('bots') or []))} --games "
+            f"{run.get('games')} --seed {run.get('seed')} --out {out} --resume")
+
+
+def _reason(path: Path, exc: Exception) -> str:
+    """Why a part could not be read, short: the reader's message without the path."""
+    text = " ".join(str(exc).replace(f"'{path}'", "").replace(str(path), "").split())
+    text = text.replace("Could not open Parquet input source :", "cannot open it:")
+    text = text or type(exc).__name__
+    return text if len(text) <= 90 else text[:90].rsplit(" ", 1)[0] + " ..."
+
+
+def _broken(path: Path, exc: Exception, run: Mapping[str, Any], out: Path) -> BrokenPartError:
+    reason = _reason(path, exc)
+    return BrokenPartError(
+        f"broken record part {path} ({_games_text(path)}; {reason}): re-play just those games "
+        f"with '{_resume_hint(run, out)}' (add the run's --param options, if any)", path)
 
 
 # ------------------------------------------------------------------------------ moves text
@@ -181,6 +229,8 @@ class RunStore:
     def __init__(self, out_dir: str | Path, run: dict[str, Any]):
         self.dir = Path(out_dir)
         self.run = run
+        #: After :meth:`resume`: one line per broken part it set aside (to be re-played).
+        self.set_aside: list[str] = []
 
     # ---- opening
     @classmethod
@@ -223,7 +273,9 @@ class RunStore:
     def resume(cls, out_dir: str | Path, config: Mapping[str, Any]) -> RunStore:
         """Open the run in ``out_dir`` to go on with it; its config must equal ``config``.
 
-        Leftover temporary files of an interrupted part are deleted.
+        Leftover temporary files of an interrupted part are deleted, and unreadable parts are
+        set aside (renamed ``<name>.broken``; :attr:`set_aside` says which) so that their
+        games, and only those, are played again.
 
         Raises:
             StoreError: no run there, or its config differs (the message lists each
@@ -238,7 +290,23 @@ class RunStore:
                 + ". Give the same options as that run, or a new --out.")
         for path in (store.dir / RECORDS_DIR).glob(".part-*"):
             path.unlink()
+        store.set_aside = store._set_aside_broken()
         return store
+
+    def _set_aside_broken(self) -> list[str]:
+        """Rename every unreadable part to ``<name>.broken`` (no longer a part, so its games
+        count as not played and are played again); one line per part saying so."""
+        lines = []
+        for path in self.parts():
+            try:
+                pq.read_table(path, columns=["index"])
+            except (OSError, pa.ArrowException) as exc:
+                aside = path.with_name(path.name + ".broken")
+                os.replace(path, aside)
+                lines.append(f"broken record part {path} ({_games_text(path)}; "
+                             f"{_reason(path, exc)}): "
+                             f"moved aside to {aside.name}; re-playing its games")
+        return lines
 
     # ---- config and sessions
     @property
@@ -303,8 +371,18 @@ class RunStore:
         if not parts:
             return SCHEMA.empty_table().select(list(columns) if columns else SCHEMA.names)
         filters = [("index", "=", index)] if index is not None else None
-        tables = [pq.read_table(p, columns=list(columns) if columns else None, filters=filters)
-                  for p in parts]
+        if index is not None:  # only the parts whose name says they may hold the game
+            parts = [p for p in parts if (span := _part_range(p)) is None
+                     or span[0] <= index <= span[1]]
+        tables = []
+        for p in parts:
+            try:
+                tables.append(pq.read_table(p, columns=list(columns) if columns else None,
+                                            filters=filters))
+            except (OSError, pa.ArrowException) as exc:
+                raise _broken(p, exc, self.run, self.dir) from None
+        if not tables:
+            return SCHEMA.empty_table().select(list(columns) if columns else SCHEMA.names)
         return pa.concat_tables(tables)
 
     def finished_indices(self) -> set[int]:
@@ -313,7 +391,13 @@ class RunStore:
 
     def count(self) -> int:
         """Number of games stored (read from the parts' metadata)."""
-        return sum(pq.ParquetFile(p).metadata.num_rows for p in self.parts())
+        total = 0
+        for p in self.parts():
+            try:
+                total += pq.ParquetFile(p).metadata.num_rows
+            except (OSError, pa.ArrowException) as exc:
+                raise _broken(p, exc, self.run, self.dir) from None
+        return total
 
     def read_results(self) -> list[dict[str, Any]]:
         """Every stored game as a result dict, in index order.

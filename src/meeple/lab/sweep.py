@@ -25,7 +25,7 @@ from scipy import stats as sps
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
-from meeple.lab.compare import Arm, arm_metrics, default_bots, play_arm
+from meeple.lab.compare import Arm, arm_metrics, check_arms, default_bots, play_arm
 from meeple.lab.stats import ALPHA, CONFIDENCE, _clean, wilson_interval
 
 __all__ = ["METRICS", "SWEEP_FORMAT", "parse_param", "parse_target", "point_metrics", "rank",
@@ -169,7 +169,8 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
         ``seat_win_rate``, ``seat_balance``, ``elapsed_seconds``) and ``ranking``
         (:func:`rank`; empty without targets).
     Raises:
-        ParameterError: an empty grid, a repeated name, games < 1, an unknown bot.
+        ParameterError: an empty grid, a repeated name, games < 1, a bot that cannot play
+            some point (:func:`meeple.lab.compare.check_arms`).
         MeepleError: a point's game cannot be loaded (checked before any game is played).
     """
     if not grid:
@@ -192,6 +193,7 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
                   variant=settings.get("variant", variant), players=n_players, params=params)
         arms.append((arm, settings, arm.load(game_name)))
     lineup = list(bots) if bots else default_bots(arms[0][2])
+    check_arms([(arm.label, game) for arm, _, game in arms], lineup)
     points = []
     for arm, settings, game in arms:
         progress = on_point(arm.label, game) if on_point else None
