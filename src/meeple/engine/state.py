@@ -33,6 +33,7 @@ from meeple.engine.errors import (
     MeepleError,
     NotYourTurnError,
     ParameterError,
+    StateError,
 )
 from meeple.engine.rng import derive_seed, rng_from_json, rng_to_json
 
@@ -483,34 +484,30 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def restore_state(game: Game, data: Mapping[str, Any]) -> State:
-    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see ``Game.state_from_json``).
+def restore_state(game: Game, payload: str | bytes | Mapping[str, Any]) -> State:
+    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see
+    ``Game.state_from_json``), checking it first (:mod:`meeple.engine.validation`).
 
     Raises:
-        ParameterError: if the payload's format, game, variant, players or parameters differ.
+        StateError: naming the JSON path of the first problem: not JSON, another game,
+            variant, players or parameters, a wrong shape or type, a broken game invariant
+            (``Game._validate_data``), or a state that cannot be played on.
     """
-    if data.get("format") != STATE_FORMAT:
-        raise ParameterError(f"not a meeple state (format {data.get('format')!r})")
-    spec = game.spec()
-    for key in ("game", "variant", "players", "params"):
-        if data.get(key) != spec[key]:
-            raise ParameterError(
-                f"state is for {key} {data.get(key)!r} but this game has {spec[key]!r}"
-            )
-    seed = data.get("seed")
-    if type(seed) is not int or seed < 0:
-        raise ParameterError(f"state seed {seed!r} must be a non-negative integer")
-    if not isinstance(data.get("data"), dict):
-        raise ParameterError("state has no 'data' object")
-    state = game._state_from_data(data["data"])
-    state.seed = seed
+    from meeple.engine.validation import check_loaded, parse_document
+
+    envelope = parse_document(game, payload)
+    data = envelope.data
+    game._validate_data(data)
     try:
-        state._rng = None if data.get("rng") is None else rng_from_json(data["rng"])
-        state._pending = {
-            int(s): game.parse_action(text, int(s)) for s, text in data.get("pending", {}).items()
-        }
-    except (TypeError, ValueError, IndexError, AttributeError) as exc:
-        if isinstance(exc, MeepleError):
-            raise
-        raise ParameterError(f"malformed state: {exc}") from None
+        state = game._state_from_data(data)
+        state.seed = envelope.seed
+        state._rng = None if envelope.rng is None else rng_from_json(envelope.rng)
+    except StateError:
+        raise
+    except MeepleError as exc:
+        raise StateError("$.data", str(exc)) from None
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+        raise StateError("$.data", f"malformed state ({type(exc).__name__}: {exc})") from None
+    state._pending = {}
+    check_loaded(state, envelope.pending)
     return state
