@@ -148,6 +148,12 @@ class FourGods(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Energies, eliminations, history and the end agree (see :mod:`.validate`)."""
+        from meeple.games.battle_of_the_four_gods.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> FourGodsState:
         state = FourGodsState(self, 0)
         n = self.players

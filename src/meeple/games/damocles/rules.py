@@ -93,6 +93,12 @@ class Damocles(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Each codex in one place, tokens add up, phase fits the turn (see :mod:`.validate`)."""
+        from meeple.games.damocles.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
         state = DamoclesState.__new__(DamoclesState)
         State.__init__(state, self, 0)
