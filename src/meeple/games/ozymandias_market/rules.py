@@ -90,6 +90,12 @@ class OzymandiasMarket(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Cards in one place, disks add up, phase fits the turn (see :mod:`.validate`)."""
+        from meeple.games.ozymandias_market.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
         State.__init__(state, self, 0)
