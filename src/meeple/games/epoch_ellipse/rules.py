@@ -118,6 +118,12 @@ class EpochEllipse(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Card instances and locations in one place, tokens, turn (see :mod:`.validate`)."""
+        from meeple.games.epoch_ellipse.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
         state = EpochState.__new__(EpochState)
         State.__init__(state, self, 0)
