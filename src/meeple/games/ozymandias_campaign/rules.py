@@ -125,6 +125,12 @@ class OzymandiasCampaign(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Cards and tiles in one place, workers add up, turn (see :mod:`.validate`)."""
+        from meeple.games.ozymandias_campaign.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
         state = CampaignState.__new__(CampaignState)
         State.__init__(state, self, 0)
