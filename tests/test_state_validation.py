@@ -88,7 +88,7 @@ def test_damocles_codex_twice_unknown_and_missing() -> None:
 def test_damocles_tokens_seats_and_phase() -> None:
     data = _state_json("damocles")
     bank = json.loads(json.dumps(data))
-    bank["data"]["bank"][0] += 1  # separate bank: 21 tokens
+    bank["data"]["bank"][0] += 1  # separate bank: 21 tokens (of 20)
     _refused_at("damocles", bank, "$.data.bank")
     seats = json.loads(json.dumps(data))
     seats["data"]["points"].append(0)

@@ -5,8 +5,8 @@ JSON path: shape and types (:class:`FourGodsData`); one ``energy`` and ``elimina
 per seat; a seat is eliminated (in a round 1..``round``) exactly when its energy is 0 or
 below (Results 3); the history holds the last rounds in order, ending with ``round`` (a
 position set up by a scenario may start with a short history), each with one selection per
-seat (a legal text, or null for a seat already out) and one energy change per seat; when the
-history is complete, each energy is the start energy plus that seat's changes less the stall
+seat (a legal text, or null for a seat already out) and one energy change per seat; when a
+non-empty history is complete, each energy is the start energy plus that seat's changes less the stall
 drains it suffered (the counts add up); the game is over (``winners`` set) exactly when at most
 one seat stands or the round cap is reached (B4G-13, B4G-14, B4G-21), and ``truncated`` only
 at the cap.
@@ -64,7 +64,6 @@ def validate(game: FourGods, data: Mapping[str, Any]) -> None:
     check_len(d.energy, n, json_path(base, "energy"), "one per seat")
     check_len(d.eliminated_round, n, json_path(base, "eliminated_round"), "one per seat")
     check_count(d.round, 0, p["max_rounds"], json_path(base, "round"), "rounds played")
-    check_count(d.stall, 0, d.round, json_path(base, "stall"), "rounds without damage")
     for s in range(n):
         out = d.eliminated_round[s]
         check_count(out, 0, d.round, json_path(base, "eliminated_round", s), "0 or a round played")
@@ -108,7 +107,7 @@ def _check_history(game: FourGods, d: FourGodsData, base: str) -> None:
                     raise StateError(f"{here}[1][{s}]", f"expected a selection: {exc}") from None
                 drained[s] += drain
             changes[s] += deltas[s]
-    if len(d.history) == d.round:
+    if d.history and len(d.history) == d.round:
         start = game.params["start_energy"]
         for s in range(n):
             expected = start + changes[s] - drained[s]

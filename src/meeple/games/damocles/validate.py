@@ -7,7 +7,7 @@ JSON path: the shape and types of every field (:class:`DamoclesData`); one entry
 ``consumed`` (played this turn, discarded at its end, DAM-23), and no other id anywhere
 (``granted``, ``pairs_used``); the circle's seven slots hold god indices 0..4; the bank is
 absent exactly when it is unlimited, and its tokens add up (DAM-9: with one shared supply of
-4 x 5, bank + circle = 4 of each god; with a separate bank, 20 tokens in the bank); the phase
+4 x 5, bank + circle = 4 of each god; with a separate bank, at most 20 in the bank); the phase
 fits the circle (``place``: exactly ``placed`` tokens down; ``turn``/``over``: all seven), the
 turn count (``over`` exactly after ``cycles`` x players turns, with winners) and the turn
 context (outside a turn it is reset; ``keep`` has a pool, ``destroy`` a queue of tableaus).
@@ -114,9 +114,9 @@ def _check_tokens(game: Damocles, d: DamoclesData, base: str) -> None:
             check_that(count + down == 4, json_path(base, "bank", god),
                        f"expected {4 - down} (4 tokens of god {god}, {down} on the circle), "
                        f"got {count}")
-    else:  # exchanges keep the bank's 20 tokens (DAM-11)
-        check_that(sum(d.bank) == 20, json_path(base, "bank"),
-                   f"expected 20 tokens in the bank, got {sum(d.bank)}")
+    else:  # exchanges keep the bank's 20 tokens (DAM-11); hand-set positions may hold fewer
+        check_that(sum(d.bank) <= 20, json_path(base, "bank"),
+                   f"expected at most 20 tokens in the bank, got {sum(d.bank)}")
 
 
 def _check_phase(game: Damocles, d: DamoclesData, base: str) -> None:
