@@ -133,8 +133,8 @@ def test_campaign_cards_tiles_and_step() -> None:
     twice["data"]["discard"].append(twice["data"]["deck"][0])
     _refused_at("ozymandias-campaign", twice, f"$.data.discard[{len(data['data']['discard'])}]")
     tile = json.loads(json.dumps(data))
-    tile["data"]["tile_deck"].pop()
-    _refused_at("ozymandias-campaign", tile, "$.data.tile_deck")
+    tile["data"]["tile_deck"][0] = tile["data"]["tile_deck"][1]
+    _refused_at("ozymandias-campaign", tile, "$.data.tile_deck[1]")
     step = json.loads(json.dumps(data))
     step["data"]["step"] = "nap"
     _refused_at("ozymandias-campaign", step, "$.data.step")

@@ -6,7 +6,8 @@ per seat; a seat is eliminated (in a round 1..``round``) exactly when its energy
 below (Results 3); the history holds the last rounds in order, ending with ``round`` (a
 position set up by a scenario may start with a short history), each with one selection per
 seat (a legal text, or null for a seat already out) and one energy change per seat; when a
-non-empty history is complete, each energy is the start energy plus that seat's changes less the stall
+non-empty history is complete, each energy is the start energy plus that seat's changes less
+the stall
 drains it suffered (the counts add up); the game is over (``winners`` set) exactly when at most
 one seat stands or the round cap is reached (B4G-13, B4G-14, B4G-21), and ``truncated`` only
 at the cap.

@@ -4,7 +4,7 @@ Checked in order, the first problem raising :class:`~meeple.engine.errors.StateE
 JSON path: shape and types (:class:`CampaignData`); one hand, tableau, incoming cubes,
 unrest, VP, bag and supply per seat; every card known and in at most one of ``deck``,
 ``discard``, ``hands`` and the tableau rows (a row starts with its card); every tile of this
-game in exactly one of the map, the tile deck and ``drawn_tile``; points on the map named by
+game known and in at most one of the map, the tile deck and ``drawn_tile``; points on the map named by
 tiles on the map; each seat's workers in its bag, its supply, standing on the map and in
 colony stacks adding up to ``workers``; cube counts never negative; whose turn is a seat, the
 step is a known step, and the game is over (with winners) exactly at step ``over``.
@@ -104,7 +104,7 @@ def validate(game: OzymandiasCampaign, data: Mapping[str, Any]) -> None:
         on_map.append(index)
     check_pieces([(at("map"), on_map), (at("tile_deck"), d.tile_deck),
                   (at("drawn_tile"), [] if d.drawn_tile is None else [d.drawn_tile])],
-                 range(len(game.tiles)), "tile", where=at("tile_deck"))
+                 range(len(game.tiles)), "tile", all_placed=False)
     tiles = {placed.tile for placed in d.map}
     for key in ("standing", "stacks"):
         for point in getattr(d, key):
