@@ -23,7 +23,7 @@ PUBLIC = ("circle", "bank", "tableaus", "points", "phase", "placer", "placed", "
 def _content(state) -> Counter:
     """Every codex of the state, wherever it is (hands, tableaus, piles, an Oracle pool)."""
     return Counter([*(c for h in state.hands for c in h), *(c for t in state.tableaus for c in t),
-                    *state.deck, *state.discard, *state.consumed, *state.keep_pool])
+                    *state.deck, *state.discard, *state.removed, *state.consumed, *state.keep_pool])
 
 
 def _walk(game, seed: int, stop) -> object:

@@ -39,7 +39,7 @@ def check_invariants(state, before: dict | None = None) -> None:
     by_id = game.codex_by_id
 
     # codex conservation: every codex of the game is in exactly one zone
-    ids = d["deck"] + d["discard"] + d["consumed"] + d["keep_pool"]
+    ids = d["deck"] + d["discard"] + d["removed"] + d["consumed"] + d["keep_pool"]
     for zone in d["hands"] + d["tableaus"]:
         ids += zone
     everything = Counter(c.id for c in game.deck)

@@ -73,9 +73,10 @@ def scenario(game, circle, hands, tableaus=None, *, active=0, step="play", point
 
 
 def zones(state) -> Counter:
-    """Every codex id in every zone (deck, discard, hands, tableaus, consumed, keep pool)."""
+    """Every codex id in every zone (deck, discard, out of the game, hands, tableaus, consumed,
+    keep pool)."""
     d = state.to_json()["data"]
-    ids = d["deck"] + d["discard"] + d["consumed"] + d["keep_pool"]
+    ids = d["deck"] + d["discard"] + d["removed"] + d["consumed"] + d["keep_pool"]
     for zone in d["hands"] + d["tableaus"]:
         ids += zone
     return Counter(ids)
@@ -326,7 +327,7 @@ def test_t_dam_4_annex_example() -> None:
     assert (hand(s, 1), tableau(s, 1)) == opponent  # the One stays where it was
     assert tableau(s, 0) == []
     act(s, "end")
-    assert data(s)["discard"][-2:] == ["ANX-01", "COM-01"]  # both consumed, then discarded
+    assert data(s)["removed"][-2:] == ["ANX-01", "COM-01"]  # both consumed: out (DAM-38)
     assert tableau(s, 1) == ["ONE-02"] and points(s)[1] == 2
 
 
@@ -401,7 +402,7 @@ def test_t_dam_6_combust_pairs_once() -> None:
     assert points(s)[0] == 3 + 3
     assert data(s)["consumed"] == ["COM-03"] and tableau(s, 0) == ["TWO-01"]
     act(s, "end")
-    assert data(s)["discard"][-1] == "COM-03"
+    assert data(s)["removed"][-1] == "COM-03"  # out of the game (DAM-38)
 
 
 # ------------------------------------------------------------------------------ T-DAM-7
@@ -458,7 +459,7 @@ def test_t_dam_8_haste_gives_two_swaps() -> None:
     act(s, "swap 3 4")
     assert data(s)["step"] == "play" and data(s)["swaps_done"] == 2
     act(s, "end")
-    assert data(s)["discard"][-1] == "HAS-01"
+    assert data(s)["removed"][-1] == "HAS-01"  # out of the game (DAM-38)
 
 
 def test_t_dam_8_second_swap_may_be_skipped() -> None:
@@ -751,7 +752,7 @@ def test_reflex_alone_and_tokens_expire_at_end_of_turn() -> None:
     assert s.view(1)["turn"]["relax_tokens"] == 1
     act(s, "end")
     assert data(s)["relax_tokens"] == 0 and s.current_players() == (1,)
-    assert data(s)["discard"][-1] == "REF-01"
+    assert data(s)["removed"][-1] == "REF-01"  # out of the game (DAM-38)
 
 
 # -------------------------------------------------------------------- swaps (DAM-9, 11, 12)
@@ -924,7 +925,7 @@ def test_lyse_destroys_one_of_each_opponent_with_a_tableau() -> None:
     assert data(s)["step"] == "play"
     assert data(s)["tableaus"] == [[], ["GEN-01"], [], []]
     assert points(s) == [3, 5, 3, 0]  # destroyed points stay scored
-    assert data(s)["discard"][-2:] == ["ONE-02", "TWO-01"]
+    assert data(s)["removed"] == ["ONE-02", "TWO-01"]  # out of the game (DAM-39)
     assert hand(s, 1) == ["THR-01"]
 
 
@@ -975,15 +976,15 @@ def test_destruction_codices_not_in_the_seed_deck() -> None:
 
 # ------------------------------------------------------------------------ game end
 def test_consumed_codices_are_discarded_once_at_game_end() -> None:
-    """TURN MECHANICS 5 at the last turn: the played Reflex goes to the discard pile and
-    leaves the turn's consumed list. Currently fails: rules.py ``_do_end`` returns at game over
+    """TURN MECHANICS 5 at the last turn: the played Reflex leaves the game (DAM-38) and
+    the turn's consumed list. Currently fails: rules.py ``_do_end`` returns at game over
     without resetting the turn context, so the terminal state holds REF-01 both in
     ``discard`` and in ``consumed`` (the codex is counted twice)."""
     g = make(2)
     s = scenario(g, [D, D, P, P, H, A, N], {1: ["REF-01"]}, active=1, turns_taken=19)
     act(s, "play REF-01")
     s.apply_action(g.parse_action("end", 1), 1)
-    assert s.is_terminal() and data(s)["discard"].count("REF-01") == 1
+    assert s.is_terminal() and data(s)["removed"].count("REF-01") == 1
     assert data(s)["consumed"] == []
     assert zones(s) == Counter(c.id for c in g.deck)
 

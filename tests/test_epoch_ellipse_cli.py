@@ -340,7 +340,8 @@ def test_a_person_plays_a_whole_game_from_the_prompt_and_it_replays(tmp_path) ->
     assert "Traceback" not in out and "input ended" not in out
     assert "(you are Seat 1)" in out and "Your cards (typed as quoted):" in out
     assert "Now: Seat 1 plans: " in out and "  1. GRAVEYARD" in out
-    assert "it is not legal at the plan step" in out
+    assert "'explore' moves are not legal at the plan step; legal kinds now: " in out
+    assert "(EPE-7, EPE-8, EPE-53, EPE-54); legal now: " in out  # the rule, then the moves
     assert re.search(r"The team (wins|loses) on day \d+", out)
     saved = Record.load(record)
     mine = [step["1"] for step in saved.steps if "1" in step]

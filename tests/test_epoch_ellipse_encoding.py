@@ -1,5 +1,5 @@
-"""Epoch Ellipse encoding (src/meeple/games/epoch_ellipse/encoding.py): the table's documented sizes,
-the rare branches random walks seldom reach (nowhere to explore, a full survivor pool,
+"""Epoch Ellipse encoding (src/meeple/games/epoch_ellipse/encoding.py): the table's documented
+sizes, the rare branches random walks seldom reach (nowhere to explore, a full survivor pool,
 Mournful cards), and the observation's layout. The generic round-trip checks live in
 tests/test_encoding.py."""
 

@@ -60,3 +60,13 @@ def test_nothing_outside_the_cli_imports_it() -> None:
             continue
         text = path.read_text()
         assert "meeple.cli" not in text, path
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    # The README's first screen promises that its test command is what CI runs (.ci/run).
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    start = readme.index("Run the tests")
+    block = readme[start:].split("```bash\n", 1)[1].split("```", 1)[0].strip()
+    ci = [line.strip() for line in (root / ".ci" / "run").read_text().splitlines()]
+    assert block in ci, f"README test command {block!r} is not a line of .ci/run"

@@ -85,6 +85,23 @@ def test_damocles_codex_twice_unknown_and_missing() -> None:
     assert "in none of" in str(_refused_at("damocles", missing, "$.data"))
 
 
+def test_damocles_removed_is_a_place_of_its_own() -> None:
+    """``removed`` (DAM-38, DAM-39) holds codices out of the game: one there and in the deck is
+    refused at its second place; moving it from the deck to ``removed`` loads; a state without
+    the field (saved before it existed) loads with it empty."""
+    data = _state_json("damocles")
+    both = json.loads(json.dumps(data))
+    both["data"]["removed"] = [both["data"]["deck"][0]]
+    error = _refused_at("damocles", both, "$.data.removed[0]")
+    assert "already at $.data.deck[0]" in str(error)
+    moved = json.loads(json.dumps(data))
+    moved["data"]["removed"] = [moved["data"]["deck"].pop(0)]
+    assert load_game("damocles").state_from_json(moved).removed == moved["data"]["removed"]
+    old = json.loads(json.dumps(data))
+    del old["data"]["removed"]
+    assert load_game("damocles").state_from_json(old).removed == []
+
+
 def test_damocles_tokens_seats_and_phase() -> None:
     data = _state_json("damocles")
     bank = json.loads(json.dumps(data))

@@ -21,17 +21,23 @@ from rich.markup import escape
 from meeple.bots import make_bot
 from meeple.engine.episode import notify_talk
 from meeple.engine.errors import MeepleError
+from meeple.engine.explain import legal_summary
 from meeple.engine.game import Game
 from meeple.engine.record import Record
 from meeple.engine.state import State
 from meeple.engine.talk import TalkLog, parse_recipients
 
 HELP = """Type an action in the game's notation (see its rules page), or its number from 'list'.
-Other commands: list | help | say TEXT | say -rg TEXT (private, to seats by initial) | quit"""
+Other commands: list | help (or ?) | say TEXT | say -rg TEXT (private, to seats by initial) |
+quit"""
 
 
 class QuitGame(Exception):
-    """The person left the game (``quit`` or end of input)."""
+    """The person left the game: ``quit`` (``asked`` True) or the end of input."""
+
+    def __init__(self, asked: bool = False) -> None:
+        super().__init__("quit" if asked else "input ended")
+        self.asked = asked
 
 
 class TerminalSession:
@@ -67,6 +73,9 @@ class TerminalSession:
         self.seat_names = game.seat_names()
         self.renderer = game.text_renderer()
         self._shown_messages = 0
+        self.quit = False  # the person typed 'quit' (a deliberate end, not lost input)
+        self._event_tail: list[str] = []  # the view's event lines at the last look
+        self._new_events: list[str] = []  # events since the person's last decision
 
     def run(self) -> tuple[State, Record, bool]:
         """Play to the end. Returns ``(state, record, finished)``; ``finished`` is False if
@@ -91,11 +100,14 @@ class TerminalSession:
                         action = self.agents[s].act(state.view(s), state.legal_actions(s))
                         state.apply_action(action, s)
                         record.steps.append({str(s): str(action)})
+                        self._look(state)
                 if me in state.current_players():
                     action = self._ask(state)
                     record.steps.append({str(me): str(action)})
-        except QuitGame:
+                    self._look(state)
+        except QuitGame as left:
             self.console.print("[yellow]you left the game[/]")
+            self.quit = left.asked
             finished = False
         record.talk = [m.to_json() for m in self.talk.messages]
         record.finish(state)
@@ -106,12 +118,29 @@ class TerminalSession:
     def _name(self, seat: int) -> str:
         return self.seat_names[seat]
 
+    def _look(self, state: State) -> None:
+        """Note the events the last action added to the person's view (called after every
+        action, so none is missed however short the view's log is)."""
+        lines = self.game.event_lines(state.view(self.seat))
+        self._new_events.extend(lines[_overlap(self._event_tail, lines):])
+        self._event_tail = lines
+
     def _show(self, state: State) -> None:
         view = state.view(self.seat)
+        if self._new_events:
+            # every event since the last decision, so the view's own short tail is left out
+            view = {**view, "events": []}
         if self.renderer is not None:
             self.console.print(self.renderer(self.game, view))
         else:
             self.console.print(escape(str(view)))
+        if self._new_events:
+            n = len(self._new_events)
+            self.console.print(f"[bold]since your last decision[/] "
+                               f"({n} event{'' if n == 1 else 's'}):")
+            for line in self._new_events:
+                self.console.print(f"  {escape(line)}")
+            self._new_events = []
         for message in self.talk.visible_to(self.seat)[self._shown_messages:]:
             to = ("all" if message.recipients is None
                   else ", ".join(self._name(s) for s in message.recipients))
@@ -145,9 +174,9 @@ class TerminalSession:
                 continue
             word = text.split(" ", 1)[0].lower()
             if word in ("quit", "exit"):
-                raise QuitGame
+                raise QuitGame(asked=True)
             if word in ("help", "?"):
-                self.console.print(HELP)
+                self._help(state, legal)
                 continue
             if word in ("list", "ls"):
                 for i, action in enumerate(legal):
@@ -167,6 +196,18 @@ class TerminalSession:
             except MeepleError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/]")
 
+    def _help(self, state: State, legal: Sequence[Any]) -> None:
+        """``help``: the legal moves (grouped by kind when there are many, in the game's
+        notation), what this decision is (from the rules page), then the commands."""
+        self.console.print(f"[bold]{len(legal)} legal now[/] (type one, or its number from "
+                           "'list'):")
+        for line in legal_summary(legal):
+            self.console.print(escape(line))
+        about = self.game.decision_help(state, self.seat)
+        if about:
+            self.console.print(f"[bold]this decision:[/] {escape(about)}")
+        self.console.print(HELP)
+
     def _say(self, state: State, text: str) -> None:
         try:
             to, body = parse_recipients(text, self.seat_names)
@@ -176,3 +217,12 @@ class TerminalSession:
             return
         notify_talk(self.agents, message)
         self.console.print("  [italic]sent[/]")
+
+
+def _overlap(old: Sequence[str], new: Sequence[str]) -> int:
+    """How many of ``new``'s first lines are the last lines of ``old`` (the longest such
+    run): ``new[k:]`` are the lines added since ``old``, both being the tail of one log."""
+    for k in range(min(len(old), len(new)), 0, -1):
+        if list(old[len(old) - k:]) == list(new[:k]):
+            return k
+    return 0

@@ -10,6 +10,8 @@ one-line message with exit code 2, never a traceback.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from meeple.cli import games, lab, play, playtest, replay
@@ -21,14 +23,46 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-app.command("games")(games.games)
-app.command("playtest")(playtest.playtest)
-app.command("report")(playtest.report)
-app.command("play")(play.play)
-app.command("replay")(replay.replay_command)
-app.command("ladder")(lab.ladder)
-app.command("compare")(lab.compare)
-app.command("sweep")(lab.sweep)
+#: command -> (function, the one line ``meeple --help`` shows; ``meeple CMD --help`` has more).
+COMMANDS = {
+    "games": (games.games, "List the games; 'meeple games GAME' for its parameters."),
+    "play": (play.play, "Play one seat in the terminal against bots."),
+    "replay": (replay.replay_command, "Replay a record and check it; --show steps through it."),
+    "playtest": (playtest.playtest, "Run many bot games and write a summary and report."),
+    "report": (playtest.report, "Rebuild a playtest's summary and report from its store."),
+    "ladder": (lab.ladder, "Play a skill ladder of bots, each tier against the one below."),
+    "compare": (lab.compare, "Compare rule variants on the same seeds."),
+    "sweep": (lab.sweep, "Play every point of a parameter grid and rank them."),
+}
+for _name, (_function, _line) in COMMANDS.items():
+    app.command(_name, short_help=_line)(_function)
+
+
+def _version() -> str:
+    """The installed package's version (the source tree's when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("meeple")
+    except PackageNotFoundError:
+        from meeple import __version__
+
+        return __version__
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"meeple {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option(
+        "--version", callback=_show_version, is_eager=True,
+        help="print meeple's version and exit")] = False,
+) -> None:
+    """meeple: play tabletop game designs and playtest them with bots."""
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -39,7 +39,9 @@ def play(
         "--timer/--no-timer",
         help="time each of your decisions by the game's timer_seconds parameter")] = False,
 ):
-    """Play one seat in the terminal against bots (you see only your seat's view)."""
+    """Play one seat in the terminal against bots (you see only your seat's view). At the
+    prompt: an action in the game's notation or its number from 'list'; 'help' or '?' (the
+    legal moves and what this decision is); 'say TEXT'; 'quit' (exit status 0)."""
     from meeple.terminal import TerminalSession
 
     try:
@@ -63,7 +65,7 @@ def play(
         except OSError as exc:
             raise fail(f"cannot save the record to {record}: {exc.strerror or exc}") from None
         console.print(f"record saved to {record} (replay: meeple replay {record})")
-    if not finished:
+    if not finished and not session.quit:  # 'quit' is a normal end; lost input is not
         raise typer.Exit(code=1)
 
 

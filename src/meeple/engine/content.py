@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError, field_validator
 
@@ -48,6 +48,31 @@ class ContentManifest(BaseModel):
         if value != cls.FORMAT:
             raise ValueError(f"unsupported format {value!r}; expected {cls.FORMAT!r}")
         return value
+
+
+    @classmethod
+    def format_hint(cls) -> str:
+        """The file's expected shape in one line, from the models' fields (so it never drifts
+        from the validation): ``{"format": "...", "description": TEXT, "codices": [CODEX,
+        ...]}; each codex: {"id", "type", "pattern"; optional "text"}``."""
+        parts = [f'"format": "{cls.FORMAT}"', '"description": TEXT']
+        entries = []
+        for name in cls.model_fields:
+            if name in ("format", "description"):
+                continue
+            annotation = cls.model_fields[name].annotation
+            entry = next((a for a in get_args(annotation)
+                          if isinstance(a, type) and issubclass(a, BaseModel)), None)
+            if entry is None:
+                parts.append(f'"{name}": ...')
+                continue
+            noun = entry.__name__.removesuffix("Entry").upper() or name.upper()
+            parts.append(f'"{name}": [{noun}, ...]')
+            required = [f'"{k}"' for k, f in entry.model_fields.items() if f.is_required()]
+            optional = [f'"{k}"' for k, f in entry.model_fields.items() if not f.is_required()]
+            keys = ", ".join(required) + (f"; optional {', '.join(optional)}" if optional else "")
+            entries.append(f"each {noun}: {{{keys}}}")
+        return "{" + ", ".join(parts) + "}" + "".join(f"; {e}" for e in entries)
 
 
 _DICT_RE = re.compile(r"a valid dictionary( or instance of \w+)?")
@@ -128,15 +153,30 @@ def read_json(path: Path, noun: str, error: type[ContentError]) -> Any:
                     f"column {exc.colno}") from None
 
 
-def problems_error(error: type[ContentError], what: str, problems: Sequence[str]
-                   ) -> ContentError:
+#: How many problems a content error's message lists (all of them stay in ``.problems``).
+PROBLEMS_SHOWN = 5
+#: Words of the problems about a file's shape (a wrong type, a missing or unknown key, another
+#: format), as :func:`pydantic_problems` writes them: they bring the format hint.
+SHAPE_WORDS = ("unknown key", "missing key", "Input should be", "unsupported format")
+
+
+def problems_error(error: type[ContentError], what: str, problems: Sequence[str],
+                   hint: str = "") -> ContentError:
     """One error listing ``problems`` of ``what`` (e.g. ``"deck my.json"``): a single line for
-    one problem, an indented list for several."""
+    one problem, an indented list of the first :data:`PROBLEMS_SHOWN` for several, then
+    ``... and N more``; then ``hint`` (the expected format, e.g. a manifest's
+    :meth:`ContentManifest.format_hint`) on its own line when some problem is about the file's
+    shape (:data:`SHAPE_WORDS`; a file of another format), not for a well-formed file that
+    breaks a game rule. The error's ``problems`` keeps every one."""
     if len(problems) == 1:
         message = f"invalid {what}: {problems[0]}"
     else:
-        message = (f"invalid {what} ({len(problems)} problems):\n"
-                   + "\n".join(f"  - {p}" for p in problems))
+        shown = [f"  - {p}" for p in problems[:PROBLEMS_SHOWN]]
+        if len(problems) > PROBLEMS_SHOWN:
+            shown.append(f"  ... and {len(problems) - PROBLEMS_SHOWN} more")
+        message = f"invalid {what} ({len(problems)} problems):\n" + "\n".join(shown)
+    if hint and any(word in p for p in problems for word in SHAPE_WORDS):
+        message += f"\nexpected format: {hint}"
     return error(message, problems)
 
 

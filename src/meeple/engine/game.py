@@ -91,6 +91,9 @@ class Game(ABC):
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
     timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
+    #: ``"module:function"`` giving ``function(state, seat) -> str``, a one-paragraph reminder of
+    #: the decision a seat faces (from the rules page, naming its section); "" for none.
+    decisions: ClassVar[str] = ""
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)
     min_players: ClassVar[int] = 2
@@ -382,6 +385,28 @@ class Game(ABC):
         """A function drawing a seat's view as terminal text (rich markup allowed), or None;
         imported on demand from the ``renderer`` declaration."""
         return _import(self.renderer) if self.renderer else None
+
+    def event_lines(self, view: Mapping[str, Any]) -> list[str]:
+        """The event log a view shows, one line per event, oldest first: the view's
+        ``"events"`` entries ``(time, seat, text)`` as ``"Seat 2: text"`` (seat -1: the table).
+        A view holds only what its seat may see, so these lines never reveal hidden
+        information. The terminal prints those new since a seat's last decision; games whose
+        view has no ``"events"`` (Four Gods draws the last round whole) give none."""
+        names = self.seat_names()
+        lines = []
+        for entry in view.get("events") or ():
+            seat, text = entry[1], entry[2]
+            who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "table"
+            lines.append(f"{who}: {text}")
+        return lines
+
+    def decision_help(self, state: State, seat: int) -> str:
+        """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
+        from the rules page and naming the rule section (``help`` in the terminal); imported on
+        demand from the ``decisions`` declaration. Without one, it points at the rules page."""
+        if self.decisions:
+            return str(_import(self.decisions)(state, seat))
+        return f"See the rules page, {self.rules_page}." if self.rules_page else ""
 
     # -------------------------------------------------------------------- serialisation
     def state_from_json(self, payload: str | bytes | Mapping[str, Any]) -> State:

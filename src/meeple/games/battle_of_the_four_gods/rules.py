@@ -40,6 +40,7 @@ class FourGods(Game):
     title = "Battle of the Four Gods"
     summary = "4 players, simultaneous secret attack/defend, energy, table talk"
     rules_page = "docs/rules/battle-of-the-four-gods.md"
+    decisions = "meeple.games.battle_of_the_four_gods.decisions:decision_help"
     score_name = "final energy"
     bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
     renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
@@ -235,22 +236,9 @@ class FourGodsState(RecordedWinners, State):
         return self._tables
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Selection) or action.players != self.game.players:
-            return "it is not a Four Gods selection of this game"
-        if action.seat != seat:
-            return f"it is {COLOURS[action.seat]}'s selection"
-        p = self.game.params
-        dead = [COLOURS[t] for t in action.attacks + action.defends if self.eliminated_round[t]]
-        if dead:
-            return f"{', '.join(dead)} is eliminated; its colour cannot be chosen (B4G-11)"
-        if action.size > p["max_actions"]:
-            return f"at most {p['max_actions']} indicators may be placed"
-        if action.reveal and not p["reveal_lock"]:
-            return "revealing needs reveal_lock=true"
-        if p["limit_mode"] == "count":
-            return f"{action.size} indicators exceed the seat's {self.energy[seat]} energy"
-        cost = action.cost(p["attack_cost"], p["defend_cost"])
-        return f"it costs {cost} energy but the seat has {self.energy[seat]} (B4G-5)"
+        from meeple.games.battle_of_the_four_gods.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
         """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""

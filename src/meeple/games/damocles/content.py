@@ -256,7 +256,8 @@ def validate_deck_data(data: Any, source: str = "<in-memory data>") -> DeckManif
     try:
         return DeckManifest.model_validate(data)
     except ValidationError as error:
-        raise problems_error(DeckError, f"deck {source}", _problems(error, data)) from None
+        raise problems_error(DeckError, f"deck {source}", _problems(error, data),
+                             DeckManifest.format_hint()) from None
 
 
 def read_manifest(path: str | Path | None = None) -> DeckManifest:

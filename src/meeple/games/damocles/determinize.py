@@ -3,9 +3,10 @@
 Hidden from a seat (docs/rules/damocles.md, "Search: determinization and evaluation"): the
 other hands, the deck order, the discard pile's contents and, while another seat chooses an
 Oracle keep, that seat's pool. Everything else is copied from the view. The codices of the deck
-manifest that the view does not place (own hand, tableaus, this turn's consumed codices, an own
-Oracle pool) are shuffled once with the caller's stream and dealt out: to the other hands (their
-public sizes), another seat's Oracle pool (its public size), the discard pile and the deck.
+manifest that the view does not place (own hand, tableaus, this turn's consumed codices, the
+codices out of the game, an own Oracle pool) are shuffled once with the caller's stream and
+dealt out: to the other hands (their public sizes), another seat's Oracle pool (its public
+size), the discard pile and the deck.
 Uniform over the unseen, as TAG and OpenSpiel do: what a seat could infer (its own setup
 discards, codices it saw go to the pile, opponents' choices) is ignored.
 """
@@ -54,6 +55,8 @@ def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> 
     for t in tableaus:
         known.update(t)
     known.update(consumed)
+    removed = list(view["removed"])  # out of the game, public (DAM-38, DAM-39)
+    known.update(removed)
     own_pool = "keep_pool" in view
     if own_pool:
         keep_pool = list(view["keep_pool"])
@@ -89,6 +92,10 @@ def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> 
         k = turn["granted_count"]
         held = hands[active]
         granted = held[max(0, len(held) - k):] if k else []
+        if len(granted) < k:  # some draws were played already: among this turn's plays
+            played = [c for c in (*view["turn"]["consumed"], *reversed(tableaus[active]))
+                      if c not in granted]
+            granted = played[:k - len(granted)] + granted
 
     state = DamoclesState.__new__(DamoclesState)
     State.__init__(state, game, 0)
@@ -98,6 +105,7 @@ def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> 
     state.bank = None if bank is None else [bank[g] for g in GODS]
     state.deck = deck
     state.discard = discard
+    state.removed = removed
     state.hands = hands
     state.tableaus = tableaus
     state.points = list(view["scores"])

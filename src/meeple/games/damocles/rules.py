@@ -1,11 +1,17 @@
 """Damocles: the game spec and state transitions.
 
-Rules: seeds/damocles.txt; decisions DAM-1..DAM-36 in docs/rules/damocles.md. Phases: the
+Rules: seeds/damocles.txt; decisions DAM-1..DAM-39 in docs/rules/damocles.md. Phases: the
 simultaneous setup discard (SETUP 1, DAM-25), the placement of seven tokens (SETUP 2,
 DAM-10), then ``cycles`` x players turns (DAM-28). A turn is a chain of sub-decisions
 (``step``): ``pre`` (Haste or the first swap), ``swap2`` (an optional second swap after a
 Haste), ``play`` (the merged play window, DAM-22), ``keep`` (an Oracle's keep choice, DAM-21)
 and ``destroy`` (Destruction targets, DAM-32). Legal moves live in :mod:`.moves`.
+
+Where a played codex goes: a permanent to its owner's tableau (DAM-17); a consumed one to the
+turn's ``consumed`` list, then out of the game at ``end`` (``removed``, DAM-23, DAM-38); a
+destroyed one out of the game at once (DAM-39). Only never-played codices (setup discards,
+Oracle rejects) reach the discard pile, so a reshuffle (DAM-19) never brings back a codex that
+has scored ("they cannot be scored twice").
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ class Damocles(Game):
     title = "Damocles"
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
+    decisions = "meeple.games.damocles.decisions:decision_help"
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
@@ -102,6 +109,8 @@ class Damocles(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
         state = DamoclesState.__new__(DamoclesState)
         State.__init__(state, self, 0)
+        if "removed" not in data:  # saved before DAM-38/DAM-39: nothing was out of the game
+            data = {**data, "removed": []}
         state._restore_fields(data, DamoclesState.__slots__, {
             "pairs_used": lambda v: {tuple(pair) for pair in v},
             "winners_": lambda v: None if v is None else tuple(v),
@@ -115,15 +124,16 @@ class DamoclesState(RecordedWinners, State):
 
     Attributes: ``points`` per seat (the score), ``hands``, ``tableaus``, ``circle`` (god
     indices, None while empty), ``bank`` (per god, None if unlimited), ``deck`` (top = last),
-    ``discard``, ``phase`` (discard, place, turn, over) and the turn context (``TURN_FIELDS``).
+    ``discard``, ``removed`` (out of the game: consumed and destroyed codices, DAM-38, DAM-39),
+    ``phase`` (discard, place, turn, over) and the turn context (``TURN_FIELDS``).
 
     Hidden: every hand (but its size), the deck order, the discard pile, an Oracle's drawn
     codices (their owner sees them) and pending setup discards. Public: the circle, the bank,
-    tableaus, scores, the turn context and the event log.
+    tableaus, the codices out of the game, scores, the turn context and the event log.
     """
 
-    __slots__ = ("circle", "bank", "deck", "discard", "hands", "tableaus", "points", "phase",
-                 "placer", "placed", "active", "turns_taken", "events", "winners_",
+    __slots__ = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
+                 "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
                  *TURN_FIELDS)
 
     def __init__(self, game: Damocles, seed: int) -> None:
@@ -135,6 +145,7 @@ class DamoclesState(RecordedWinners, State):
         self.rng.shuffle(self.deck)  # SETUP 1, seeded (X-1)
         self.hands = [[self.deck.pop() for _ in range(p["deal"])] for _ in range(n)]
         self.discard: list[str] = []
+        self.removed: list[str] = []  # out of the game for good (DAM-38, DAM-39)
         self.tableaus: list[list[str]] = [[] for _ in range(n)]
         self.points = [0] * n
         self.placer = self.rng.randrange(n) if p["first_placer"] == "random" else 0
@@ -182,7 +193,8 @@ class DamoclesState(RecordedWinners, State):
 
     def _draw(self, count: int) -> list[str]:
         """Take up to ``count`` codices from the top of the deck, reshuffling the discard pile
-        into a new deck when it runs out (DAM-19)."""
+        into a new deck when it runs out (DAM-19). The pile holds only codices never played (setup
+        discards, Oracle rejects): played ones are in a tableau or out of the game (DAM-38)."""
         drawn = []
         for _ in range(count):
             if not self.deck and self.discard and self.game.params["reshuffle"]:
@@ -196,7 +208,8 @@ class DamoclesState(RecordedWinners, State):
 
     def _first_play(self, seat: int, cid: str) -> None:
         """A codex leaves the hand: it scores its pips once (SCORING), permanents go to the
-        tableau (DAM-17), consumed ones are set aside for step 5 (DAM-23)."""
+        tableau (DAM-17), consumed ones are set aside for step 5 and then leave the game (DAM-23,
+        DAM-38). Nothing played ever returns to a hand, so no codex scores twice."""
         self.hands[seat].remove(cid)
         codex = self._codex(cid)
         self.points[seat] += codex.pips
@@ -210,13 +223,9 @@ class DamoclesState(RecordedWinners, State):
         return legal_moves(self, seat)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Move):
-            return "it is not a Damocles move"
-        moves = legal_moves(self, seat) if seat in self._acting else []
-        kinds = sorted({m.kind for m in moves})
-        where = self.phase if self.phase != "turn" else f"the {self.step} step of the turn"
-        return (f"it is not legal in {where}; legal kinds now: {', '.join(kinds) or 'none'} "
-                f"({len(moves)} moves; 'list' them)")
+        from meeple.games.damocles.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         if self.phase == "discard":  # SETUP 1: all seats at once, face down (DAM-25)
@@ -334,7 +343,7 @@ class DamoclesState(RecordedWinners, State):
         cid = args[0]
         entry = self.destroy_queue[0]
         self.tableaus[entry[0]].remove(cid)
-        self.discard.append(cid)  # its points stay scored (DAM-32)
+        self.removed.append(cid)  # out of the game, its points stay scored (DAM-32, DAM-39)
         self._log(seat, f"destroys {cid} of seat {entry[0]}")
         entry[1] -= 1
         if not entry[1]:
@@ -343,7 +352,7 @@ class DamoclesState(RecordedWinners, State):
             self.step = "play"
 
     def _do_end(self, seat: int, args: tuple[()]) -> None:
-        self.discard.extend(self.consumed)  # TURN MECHANICS 5 (DAM-23)
+        self.removed.extend(self.consumed)  # TURN MECHANICS 5: out of the game (DAM-23, 38)
         self._log(seat, "ends the turn")
         self.turns_taken += 1
         n = self.game.players
@@ -390,6 +399,7 @@ class DamoclesState(RecordedWinners, State):
             "placer": self.placer,  # the first placer, drawn at setup (DAM-10)
             "deck_size": len(self.deck),
             "discard_size": len(self.discard),
+            "removed": sorted(self.removed),  # played face up: public (DAM-38, DAM-39)
             "turn": {"step": self.step, "swaps_allowed": self.swaps_allowed,
                      "swaps_done": self.swaps_done, "relax_tokens": self.relax_tokens,
                      "annex_available": self.annex_available,

@@ -3,8 +3,10 @@
 Checked in order, the first problem raising :class:`~meeple.engine.errors.StateError` at its
 JSON path: the shape and types of every field (:class:`DamoclesData`); one entry per seat in
 ``hands``, ``tableaus`` and ``points``; every codex of this game's deck in exactly one of
-``deck``, ``discard``, ``hands``, ``tableaus``, ``keep_pool`` (an Oracle's draw) and
-``consumed`` (played this turn, discarded at its end, DAM-23), and no other id anywhere
+``deck``, ``discard``, ``hands``, ``tableaus``, ``keep_pool`` (an Oracle's draw),
+``consumed`` (played this turn, out of the game at its end, DAM-23) and ``removed`` (out of
+the game: consumed or destroyed, DAM-38, DAM-39; a state saved before ``removed`` existed has
+none and loads with it empty), and no other id anywhere
 (``granted``, ``pairs_used``); the circle's seven slots hold god indices 0..4; the bank is
 absent exactly when it is unlimited, and its tokens add up (DAM-9: with one shared supply of
 4 x 5, bank + circle = 4 of each god; with a separate bank, at most 20 in the bank); the phase
@@ -47,6 +49,7 @@ class DamoclesData(BaseModel):
     bank: Annotated[list[NonNegInt], Field(min_length=5, max_length=5)] | None
     deck: Ids
     discard: Ids
+    removed: Ids = []
     hands: list[Ids]
     tableaus: list[Ids]
     points: list[NonNegInt]
@@ -91,6 +94,7 @@ def validate(game: Damocles, data: Mapping[str, Any]) -> None:
     places += [(json_path(base, "hands", s), h) for s, h in enumerate(d.hands)]
     places += [(json_path(base, "tableaus", s), t) for s, t in enumerate(d.tableaus)]
     places += [(seat_at("keep_pool"), d.keep_pool), (seat_at("consumed"), d.consumed)]
+    places.append((seat_at("removed"), d.removed))
     check_pieces(places, known, "codex", where=base)
     for i, cid in enumerate(d.granted):
         check_that(cid in known, json_path(base, "granted", i), f"unknown codex {cid!r}")

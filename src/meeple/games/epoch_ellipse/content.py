@@ -263,7 +263,7 @@ def validate_cards_data(data: Any, source: str = "<in-memory data>") -> CardsMan
         return CardsManifest.model_validate(data)
     except ValidationError as error:
         raise problems_error(EpochContentError, f"card file {source}",
-                             _problems(error, data)) from None
+                             _problems(error, data), CardsManifest.format_hint()) from None
 
 
 def read_cards_manifest(path: str | Path | None = None) -> CardsManifest:

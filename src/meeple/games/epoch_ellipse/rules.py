@@ -48,6 +48,7 @@ class EpochEllipse(Game):
     title = "Epoch Ellipse"
     summary = "cooperative deck-building survival in a ruined city, 1-5 players"
     rules_page = "docs/rules/epoch-ellipse.md"
+    decisions = "meeple.games.epoch_ellipse.decisions:decision_help"
     score_name = "recovered VP"
     bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
@@ -349,12 +350,9 @@ class EpochState(NightSteps, ExploreSteps, State):
         return legal_moves(self, seat)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Move):
-            return "it is not an Epoch Ellipse action"
-        moves = legal_moves(self, seat) if seat in self._acting else []
-        kinds = sorted({m.kind for m in moves})
-        return (f"it is not legal at the {self.step} step; legal kinds now: "
-                f"{', '.join(kinds) or 'none'} ({len(moves)} moves; 'list' them)")
+        from meeple.games.epoch_ellipse.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _refresh_acting(self) -> None:
         if self.phase == "over":

@@ -411,7 +411,8 @@ def _validator(manifest: type[BaseModel], entry: type[BaseModel], items: str, no
             return manifest.model_validate(data)
         except ValidationError as exc:
             raise problems_error(error, f"{noun} file {source}",
-                                 _problems(exc, data, items, noun, entry, manifest)) from None
+                                 _problems(exc, data, items, noun, entry, manifest),
+                                 manifest.format_hint()) from None
     return validate
 
 

@@ -58,6 +58,7 @@ class OzymandiasCampaign(Game):
     title = "Ozymandias (campaign edition)"
     summary = "2-6 players, workers, faction and unrest cubes, tableaus, wars"
     rules_page = "docs/rules/ozymandias-campaign.md"
+    decisions = "meeple.games.ozymandias_campaign.decisions:decision_help"
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
@@ -253,12 +254,9 @@ class CampaignState(RecordedWinners, State):
         return legal_moves(self, seat)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Move):
-            return "it is not an Ozymandias (campaign) action"
-        moves = legal_moves(self, seat) if seat in self._acting else []
-        kinds = sorted({m.kind for m in moves})
-        return (f"it is not legal at the {self.step} step; legal kinds now: "
-                f"{', '.join(kinds) or 'none'} ({len(moves)} moves; 'list' them)")
+        from meeple.games.ozymandias_campaign.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         if self.step == "war":

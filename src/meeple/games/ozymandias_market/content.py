@@ -231,7 +231,8 @@ def validate_cards_data(data: Any, source: str = "<in-memory data>") -> CardsMan
     try:
         return CardsManifest.model_validate(data)
     except ValidationError as error:
-        raise problems_error(CardsError, f"card file {source}", _problems(error, data)) from None
+        raise problems_error(CardsError, f"card file {source}", _problems(error, data),
+                             CardsManifest.format_hint()) from None
 
 
 def read_cards_manifest(path: str | Path | None = None) -> CardsManifest:

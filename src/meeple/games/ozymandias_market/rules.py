@@ -34,6 +34,7 @@ class OzymandiasMarket(Game):
     title = "Ozymandias (market edition)"
     summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
     rules_page = "docs/rules/ozymandias-market.md"
+    decisions = "meeple.games.ozymandias_market.decisions:decision_help"
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
     renderer = "meeple.games.ozymandias_market.render:render_view"
@@ -201,13 +202,9 @@ class MarketState(RecordedWinners, State):
         return legal_orders(self, seat)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
-        if not isinstance(action, Order):
-            return "it is not an Ozymandias action"
-        moves = legal_orders(self, seat) if seat in self._acting else []
-        kinds = sorted({m.kind for m in moves})
-        where = self.phase if self.phase == "plan" else f"the {self.phase} phase ({self.step})"
-        return (f"it is not legal in {where}; legal kinds now: {', '.join(kinds) or 'none'} "
-                f"({len(moves)} moves; 'list' them)")
+        from meeple.games.ozymandias_market.decisions import illegal_reason
+
+        return illegal_reason(self, seat, action)
 
     def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
         if self.phase == "plan":  # reveal all plans at once (OZD-15)

@@ -5,8 +5,8 @@ The seed names sector tiles and cards but gives none, so this script authors the
 is checked in; games shuffle the frozen files and never regenerate them. Running it again
 rewrites both files byte for byte (no randomness)::
 
-    python src/meeple/games/ozymandias_campaign/data/make_content.py          # rewrite both files
-    python src/meeple/games/ozymandias_campaign/data/make_content.py --check  # exit 1 if either differs
+    python src/meeple/games/ozymandias_campaign/data/make_content.py  # rewrite both files
+    python src/meeple/games/ozymandias_campaign/data/make_content.py --check  # 1 if one differs
 
 Tiles (OZW-33: abstract graphs with named ports, every port-to-port join legal): 9 tiles, 3 per
 suit (18ad11a: "9 (2.2" tri-hex) sector tiles ... an average of two colonizable locations and
