@@ -91,14 +91,14 @@ def test_damocles_removed_is_a_place_of_its_own() -> None:
     the field (saved before it existed) loads with it empty."""
     data = _state_json("damocles")
     both = json.loads(json.dumps(data))
-    both["data"]["removed"] = [both["data"]["deck"][0]]
-    error = _refused_at("damocles", both, "$.data.removed[0]")
+    both["data"]["removed"].append(both["data"]["deck"][0])
+    error = _refused_at("damocles", both, f"$.data.removed[{len(data['data']['removed'])}]")
     assert "already at $.data.deck[0]" in str(error)
     moved = json.loads(json.dumps(data))
-    moved["data"]["removed"] = [moved["data"]["deck"].pop(0)]
+    moved["data"]["removed"].append(moved["data"]["deck"].pop(0))
     assert load_game("damocles").state_from_json(moved).removed == moved["data"]["removed"]
     old = json.loads(json.dumps(data))
-    del old["data"]["removed"]
+    old["data"]["discard"] += old["data"].pop("removed")  # where they went before DAM-38
     assert load_game("damocles").state_from_json(old).removed == []
 
 
