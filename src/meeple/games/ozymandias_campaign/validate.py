@@ -5,8 +5,8 @@ JSON path: shape and types (:class:`CampaignData`); one hand, tableau, incoming 
 unrest, VP, bag and supply per seat; every card known and in at most one of ``deck``,
 ``discard``, ``hands`` and the tableau rows (a row starts with its card); every tile of this
 game known and in at most one of the map, the tile deck and ``drawn_tile``; points on the
-map named by tiles on the map; each seat's workers in its bag, its supply, standing on the map and in
-colony stacks adding up to ``workers``; cube counts never negative; whose turn is a seat, the
+map named by tiles on the map; each seat's workers in its bag, its supply, standing on the map
+and in colony stacks adding up to ``workers``; cube counts never negative; whose turn is a seat, the
 step is a known step, and the game is over (with winners) exactly at step ``over``.
 """
 
