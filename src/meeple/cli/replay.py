@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from meeple.cli.common import console, fail
 from meeple.engine.errors import MeepleError, ParameterError
-from meeple.engine.record import Record, replay
+from meeple.engine.record import Record, initial_state, replay
 from meeple.engine.state import State
 
 
@@ -64,6 +64,8 @@ def replay_command(
     names = game.seat_names()
     winners = ", ".join(names[s] for s in state.winners()) or "none"
     verified = "matches the recorded final state" if rec.result else "no recorded result to check"
+    if rec.start is not None:
+        verified += f"; from the position {rec.start.get('file', '')}".rstrip()
     console.print(f"replayed {len(rec.steps)} steps of {game.name} ({game.variant}), seed "
                   f"{rec.seed}: {state.length()} {game.capabilities.length_unit}, winners: "
                   f"{winners}; {verified} (digest {state.digest()[:16]})")
@@ -80,7 +82,8 @@ def _save_position(rec: Record, at: int | None, path: Path) -> None:
     at = steps if at is None else at
     if not 0 <= at <= steps:
         raise ParameterError(f"--at {at} is outside 0..{steps} (the record's steps)")
-    partial = Record(rec.game, rec.variant, rec.players, rec.params, rec.seed, rec.steps[:at])
+    partial = Record(rec.game, rec.variant, rec.players, rec.params, rec.seed, rec.steps[:at],
+                     start=rec.start)
     state = replay(partial, verify=False)
     path.write_text(json.dumps(state.to_json(), indent=1) + "\n")
     console.print(f"saved the position after step {at} of {steps} to {path}")
@@ -94,7 +97,7 @@ def _positions(rec: Record, final: State) -> list[State]:
     """The state before any step and after each step of ``rec`` (already checked by
     ``replay``, so every step applies)."""
     game = final.game
-    state = game.new_initial_state(rec.seed)
+    state = initial_state(game, rec)  # the deal, or a --from game's start position
     states = [state.clone()]
     for step in rec.steps:
         joint = {int(s): game.parse_action(text, int(s)) for s, text in step.items()}

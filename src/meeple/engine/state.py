@@ -80,6 +80,12 @@ class State(ABC):
             tables[seat] = (actions, frozenset(actions))
         return tables
 
+    def _shuffle_unseen(self) -> None:
+        """Shuffle, with ``self.rng``, the piles whose order is future chance that no seat has
+        seen (draw decks, tile stacks), for :meth:`reseed`. The default does nothing (a game
+        without hidden piles); a game with them overrides it and says which piles."""
+        return None
+
     def _illegal_reason(self, seat: int, action: Action) -> str:
         """Why ``action`` is illegal for ``seat`` (called only when it is). Override to explain."""
         return f"it is not among the {len(self._legal_actions(seat))} legal actions"
@@ -156,6 +162,25 @@ class State(ABC):
         if self._rng is None:
             self._rng = random.Random(derive_seed(self.seed, "chance"))
         return self._rng
+
+    def reseed(self, seed: int, *, shuffle_unseen: bool = True) -> None:
+        """Give this state new future chance: ``seed`` becomes its seed and its chance stream
+        restarts from it (as a new game's would, ``derive_seed(seed, "chance")``); with
+        ``shuffle_unseen`` the game's unseen piles are then shuffled from that stream
+        (:meth:`_shuffle_unseen`), so the next cards drawn differ too. Everything else (hands,
+        board, scores, whose turn, pending submissions) is kept. Used to play many games from
+        one position (``meeple playtest --from``); the same seed gives the same state.
+
+        Raises:
+            ParameterError: ``seed`` is not a non-negative integer.
+        """
+        if type(seed) is not int or seed < 0:
+            raise ParameterError(f"seed = {seed!r} must be a non-negative integer")
+        self.seed = seed
+        self._rng = random.Random(derive_seed(seed, "chance"))
+        if shuffle_unseen:
+            self._shuffle_unseen()
+            self._legal = None  # legal tables never depend on a pile order; be safe
 
     def current_players(self) -> tuple[int, ...]:
         """Seats that must act now and have not yet submitted; ``()`` when terminal."""

@@ -219,6 +219,10 @@ class DamoclesState(RecordedWinners, State):
             self.consumed.append(cid)
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The deck (its order is unseen future chance; hands and the discard pile stay)."""
+        self.rng.shuffle(self.deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

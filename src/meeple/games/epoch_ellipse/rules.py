@@ -346,6 +346,15 @@ class EpochState(NightSteps, ExploreSteps, State):
         return dict(points)
 
     # ---------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The shared decks, the location deck, each seat's draw pile and each location's
+        event deck (their order is unseen future chance)."""
+        for kind in sorted(self.decks):
+            self.rng.shuffle(self.decks[kind])
+        self.rng.shuffle(self.location_deck)
+        for pile in (*self.draws, *self.event_decks):
+            self.rng.shuffle(pile)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

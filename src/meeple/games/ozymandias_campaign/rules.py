@@ -250,6 +250,11 @@ class CampaignState(RecordedWinners, State):
         return self.deck.pop() if self.deck else None
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The card deck and the tile deck (their order is unseen future chance)."""
+        self.rng.shuffle(self.deck)
+        self.rng.shuffle(self.tile_deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

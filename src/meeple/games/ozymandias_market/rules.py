@@ -198,6 +198,10 @@ class MarketState(RecordedWinners, State):
         self.stacks[h].append(colour)
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The draw deck (its order is unseen future chance)."""
+        self.rng.shuffle(self.deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)
 
