@@ -99,6 +99,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
+    #: "package.module:function" building a position from a short description (the game's
+    #: ``scenario.build``), imported on demand by :meth:`build_scenario`; "" if none.
+    scenario: ClassVar[str] = ""
 
     __slots__ = ("variant", "players", "params", "_frozen", "_cache")
 
@@ -399,6 +402,19 @@ class Game(ABC):
             who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "table"
             lines.append(f"{who}: {text}")
         return lines
+
+    def build_scenario(self, **description: Any) -> State:
+        """A position of this game from a short readable description (hands, board, scores,
+        whose turn, the next draws...; see the game's ``scenario.build`` for the words it
+        takes), with defaults for the rest, checked like a loaded state.
+
+        Raises:
+            ParameterError: the game has no scenario builder, or the description names
+                something unknown or impossible (a :class:`StateError` for a broken invariant).
+        """
+        if not self.scenario:
+            raise ParameterError(f"{self.name} has no scenario builder")
+        return _import(self.scenario)(self, **description)  # type: ignore[no-any-return]
 
     def decision_help(self, state: State, seat: int) -> str:
         """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken

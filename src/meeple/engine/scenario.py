@@ -1,5 +1,16 @@
 """Positions and scenarios: games that start from a given state instead of a new deal.
 
+**Scenarios** (the public API). ``game.build_scenario(**description)`` (or the game's
+``meeple.games.<game>.scenario.build(game, **description)``) builds a position from a short
+readable description (hands, board, scores, whose turn) with defaults for the rest, and returns
+it checked like a loaded state (:func:`validated`). Future chance is fixed the honest way:
+every meeple game keeps its draw piles in the state, in order, so a builder's ``next_draws``
+puts the named cards on top of the deck in that order (:func:`stack_on_top`) and they are the
+next cards drawn; chance that is not a pile (a die, a reshuffle) comes from the state's seeded
+stream, reproducible from the built state's ``seed`` but not chosen. Save a built position with
+``json.dumps(state.to_json())``; ``meeple playtest GAME --from FILE --keep-order`` keeps its
+next draws while reseeding later chance.
+
 **Starting from a position** (``meeple playtest GAME --from position.json``). A *start* is a
 JSON-compatible dict ``{"position": <State.to_json output>, "keep_order": bool, "file": str}``
 (``file`` is informational; the lab adds ``"length"``, the position's ``State.length``, and
@@ -16,7 +27,7 @@ first state.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +37,60 @@ if TYPE_CHECKING:
     from meeple.engine.game import Game
     from meeple.engine.state import State
 
-__all__ = ["check_position_matches", "read_position", "start_state"]
+__all__ = ["check_position_matches", "read_position", "seat_values", "stack_on_top",
+           "start_state", "validated"]
+
+
+def validated(state: State) -> State:
+    """``state`` checked like a loaded state: its JSON read back by ``Game.state_from_json``
+    (the game's invariants, a playable position); returns the state read back.
+
+    Raises:
+        StateError: at the JSON path of the first broken invariant.
+    """
+    return state.game.state_from_json(state.to_json())
+
+
+def stack_on_top(pile: list[Any], cards: Sequence[Any], what: str = "card") -> None:
+    """Move ``cards`` (each in ``pile``) to the top of ``pile`` so that they are drawn in the
+    order given: ``cards[0]`` first. The top of a meeple pile is its end (``pile.pop()``).
+
+    Example: ``stack_on_top(deck, ["NYX-01", "ORC-02"])`` then ``deck.pop() == "NYX-01"``.
+
+    Raises:
+        ParameterError: a card is not in ``pile`` (unknown, or placed elsewhere), or twice.
+    """
+    if len(set(cards)) != len(cards):
+        raise ParameterError(f"next draws name a {what} twice: {list(cards)}")
+    for card in cards:
+        if card not in pile:
+            raise ParameterError(f"{what} {card!r} cannot be drawn next: it is not in the "
+                                 "draw pile (unknown, or placed elsewhere by the description)")
+        pile.remove(card)
+    pile.extend(reversed(cards))
+
+
+def seat_values(value: Mapping[int, Any] | Sequence[Any] | None, players: int, default: Any,
+                what: str) -> list[Any]:
+    """One value per seat from a description: a list (one per seat), a dict ``{seat: value}``
+    (other seats get ``default``) or None (all ``default``). Mutable defaults are copied.
+
+    Raises:
+        ParameterError: a list of the wrong length or a seat outside ``0..players-1``.
+    """
+    fresh = lambda: list(default) if isinstance(default, list) else default  # noqa: E731
+    if value is None:
+        return [fresh() for _ in range(players)]
+    if isinstance(value, Mapping):
+        out = [fresh() for _ in range(players)]
+        for seat, v in value.items():
+            if not (isinstance(seat, int) and 0 <= seat < players):
+                raise ParameterError(f"{what}: seat {seat!r} is not a seat (0..{players - 1})")
+            out[seat] = v
+        return out
+    if len(value) != players:
+        raise ParameterError(f"{what}: expected one per seat ({players}), got {len(value)}")
+    return list(value)
 
 
 def read_position(path: str | Path, keep_order: bool = False) -> dict[str, Any]:

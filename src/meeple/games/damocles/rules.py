@@ -46,6 +46,7 @@ class Damocles(Game):
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
     decisions = "meeple.games.damocles.decisions:decision_help"
+    scenario = "meeple.games.damocles.scenario:build"
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
