@@ -20,7 +20,7 @@ discard pile and ``removed`` start empty unless given.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.scenario import seat_values, stack_on_top, validated
