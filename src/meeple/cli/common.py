@@ -101,6 +101,10 @@ def summarize_run(game: Game, results: list[dict[str, Any]], store: Any) -> dict
         cooperative=game.capabilities.cooperative,
     )
     summary["score"]["name"] = type(game).score_name
+    start = store.run.get("start")
+    if start is not None:  # games from a position (--from): lengths count from it
+        summary["start"] = {"file": start.get("file"), "length": start.get("length"),
+                            "keep_order": bool(start.get("keep_order"))}
     return summary
 
 

@@ -60,6 +60,14 @@ def playtest(
     records: Annotated[bool, typer.Option(
         "--records/--no-records", help="also write every game's record to records.jsonl")] = False,
     quiet: QuietOpt = False,
+    from_file: Annotated[Path | None, typer.Option(
+        "--from", help="start every game from this position (a state JSON file, e.g. from "
+        "`meeple replay --at N --save`), each with its own future chance: the stream is "
+        "reseeded per game and unseen decks reshuffled; --variant/--players default to the "
+        "position's; lengths count from it")] = None,
+    keep_order: Annotated[bool, typer.Option(
+        "--keep-order", help="with --from: keep the position's deck order (its next draws, "
+        "e.g. a scenario's fixed cards); only later chance differs")] = False,
 ):
     """Run bot games, store them under --out/records (Parquet), and write summary.json,
     results.jsonl and report.html to --out."""
@@ -69,7 +77,28 @@ def playtest(
     from meeple.lab.store import RUN_JSON, RunStore, run_config
 
     try:
+        origin = None  # the start position (--from)
+        if from_file is not None:
+            from meeple.engine.scenario import check_position_matches, read_position
+
+            origin = read_position(from_file, keep_order)
+            position = origin["position"]
+            named = load(game_name, None, None, None).name
+            if position.get("game") != named:
+                raise ParameterError(f"--from {from_file.name} is a position of game "
+                                     f"{position.get('game')!r}, not of {named!r}")
+            if variant is None and isinstance(position.get("variant"), str):
+                variant = position["variant"]
+            if players is None and isinstance(position.get("players"), int):
+                players = position["players"]
+            if not param and isinstance(position.get("params"), dict):
+                param = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+                         for k, v in position["params"].items()]
+        elif keep_order:
+            raise ParameterError("--keep-order needs --from")
         game = load(game_name, variant, players, param)
+        if origin is not None:
+            origin["length"] = check_position_matches(game, origin).length()
         bot_list = check_bots(",".join(game.playtest_bots) if bots is None else bots, game)
         check_run(n_games, seed, jobs)
         workers = resolve_jobs(jobs)
@@ -80,7 +109,7 @@ def playtest(
         if n_games % game.players:
             err_console.print(f"[yellow]note:[/] {n_games} games is not a multiple of "
                               f"{game.players} seats; seat rotation will be uneven")
-        config = run_config(game, bot_list, n_games, seed)
+        config = run_config(game, bot_list, n_games, seed, origin)
         if resume:
             store = RunStore.resume(out, config)
             for line in store.set_aside:
@@ -108,7 +137,7 @@ def playtest(
                     game, bot_list, n_games, seed, jobs, store=store, backend=backend,
                     address=address,
                     records_path=out / "records.jsonl" if records else None,
-                    on_progress=advance,
+                    on_progress=advance, start=origin,
                 )
             except KeyboardInterrupt:
                 store.add_session(games_played=played, elapsed_seconds=time.perf_counter()

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from meeple.cli.common import console, fail
 from meeple.engine.errors import MeepleError, ParameterError
-from meeple.engine.record import Record, replay
+from meeple.engine.record import Record, initial_state, replay
 from meeple.engine.state import State
 
 
@@ -23,6 +23,11 @@ def replay_command(
     index: Annotated[int, typer.Option(
         "--index", "-i", help="which line of a .jsonl records file, or which game (its "
         "index) of a playtest directory")] = 0,
+    at: Annotated[int | None, typer.Option(
+        "--at", help="with --save: the position after this many steps (0 = the start)")] = None,
+    save: Annotated[Path | None, typer.Option(
+        "--save", help="write the position (--at, else the end) as a state JSON file that "
+        "`meeple playtest GAME --from` and Game.state_from_json read")] = None,
     show: Annotated[bool, typer.Option(
         "--show", help="step through the record: the board and each action; commands from "
         "stdin: next (or Enter), back, jump N, quit")] = False,
@@ -46,6 +51,8 @@ def replay_command(
         else:
             rec = Record.load(file)
         state = replay(rec)
+        if save is not None:
+            _save_position(rec, at, save)
         if seat is not None and not 0 <= seat < state.game.players:
             raise ParameterError(f"--seat {seat} is not a seat of this game "
                                  f"(0..{state.game.players - 1})")
@@ -57,9 +64,29 @@ def replay_command(
     names = game.seat_names()
     winners = ", ".join(names[s] for s in state.winners()) or "none"
     verified = "matches the recorded final state" if rec.result else "no recorded result to check"
+    if rec.start is not None:
+        verified += f"; from the position {rec.start.get('file', '')}".rstrip()
     console.print(f"replayed {len(rec.steps)} steps of {game.name} ({game.variant}), seed "
                   f"{rec.seed}: {state.length()} {game.capabilities.length_unit}, winners: "
                   f"{winners}; {verified} (digest {state.digest()[:16]})")
+
+
+def _save_position(rec: Record, at: int | None, path: Path) -> None:
+    """Write the state after step ``at`` of ``rec`` (None: the last) to ``path`` as
+    ``State.to_json`` output, and say so.
+
+    Raises:
+        ParameterError: ``at`` outside ``0..len(rec.steps)``.
+    """
+    steps = len(rec.steps)
+    at = steps if at is None else at
+    if not 0 <= at <= steps:
+        raise ParameterError(f"--at {at} is outside 0..{steps} (the record's steps)")
+    partial = Record(rec.game, rec.variant, rec.players, rec.params, rec.seed, rec.steps[:at],
+                     start=rec.start)
+    state = replay(partial, verify=False)
+    path.write_text(json.dumps(state.to_json(), indent=1) + "\n")
+    console.print(f"saved the position after step {at} of {steps} to {path}")
 
 
 STEPPER_HELP = ("commands: next (n, or Enter), back (b), jump N (j N; 0 = the start), "
@@ -70,7 +97,7 @@ def _positions(rec: Record, final: State) -> list[State]:
     """The state before any step and after each step of ``rec`` (already checked by
     ``replay``, so every step applies)."""
     game = final.game
-    state = game.new_initial_state(rec.seed)
+    state = initial_state(game, rec)  # the deal, or a --from game's start position
     states = [state.clone()]
     for step in rec.steps:
         joint = {int(s): game.parse_action(text, int(s)) for s, text in step.items()}

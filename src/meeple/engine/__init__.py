@@ -14,6 +14,7 @@ from meeple.engine.errors import (
     NotYourTurnError,
     ParameterError,
     RecordError,
+    StateError,
     TalkError,
     UnknownGameError,
     UnknownVariantError,
@@ -30,7 +31,8 @@ from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 __all__ = [
     "Action", "ActionParseError", "Agent", "Bot", "Capabilities", "Game", "GameOverError",
     "IllegalActionError", "KindAction", "MeepleError", "Message", "NotYourTurnError", "Parameter",
-    "ParameterError", "Record", "RecordError", "State", "TalkError", "TalkLog", "TensorWriter",
+    "ParameterError", "Record", "RecordError", "State", "StateError", "TalkError", "TalkLog",
+    "TensorWriter",
     "UnknownGameError", "UnknownVariantError", "Variant", "derive_seed", "game_class",
     "game_names", "load_game", "play_episode", "register", "relative_seat", "replay",
     "seats_from",

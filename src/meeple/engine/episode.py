@@ -13,7 +13,7 @@ from typing import Any
 from meeple.engine.action import Action
 from meeple.engine.agent import Agent
 from meeple.engine.game import Game
-from meeple.engine.record import Record
+from meeple.engine.record import Record, initial_state
 from meeple.engine.state import State
 from meeple.engine.talk import Message, TalkLog
 
@@ -26,8 +26,9 @@ def play_episode(
     talk: TalkLog | None = None,
     on_step: Callable[[State, dict[int, Action]], None] | None = None,
     meta: dict[str, Any] | None = None,
+    start: dict[str, Any] | None = None,
 ) -> tuple[State, Record]:
-    """Play one episode from ``game.new_initial_state(seed)`` to the end.
+    """Play one episode from ``game.new_initial_state(seed)`` (or from a position) to the end.
 
     Args:
         game: the game spec.
@@ -37,19 +38,22 @@ def play_episode(
         on_step: called after every step with the new state and the joint action applied
             (for interfaces and observers; it must not mutate the state).
         meta: free-form metadata stored in the record (bot names, etc.).
+        start: a start (:mod:`meeple.engine.scenario`): play from its position reseeded with
+            ``seed`` instead of a new deal; the record keeps it so it replays.
     Returns:
         ``(final_state, record)``; the state is terminal since every game declares a cap.
     Raises:
         ValueError: if ``len(agents) != game.players``.
         IllegalActionError: if an agent returns an illegal action.
+        StateError: if ``start``'s position is not a valid state of ``game``.
     """
     if len(agents) != game.players:
         raise ValueError(
             f"{game.name} has {game.players} seats but {len(agents)} agents were given"
         )
-    state = game.new_initial_state(seed)
     record = Record(game.name, game.variant, game.players, dict(game.params), seed,
-                    meta=dict(meta or {}))
+                    meta=dict(meta or {}), start=start)
+    state = initial_state(game, record)
     steps = record.steps
     while not state.is_terminal():
         joint = {

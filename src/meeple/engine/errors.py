@@ -27,6 +27,25 @@ class ParameterError(MeepleError, ValueError):
     """A game parameter is unknown, of the wrong type or out of its allowed range."""
 
 
+class StateError(ParameterError):
+    """A saved state given to ``Game.state_from_json`` is not JSON, has the wrong shape or
+    types, or is impossible under the game's invariants (a card in two places, an unknown id,
+    counts that do not add up, a phase that does not fit whose turn it is).
+
+    ``path`` is the JSON path of the first problem found, e.g. ``$.data.hands[2][0]`` (``$`` is
+    the whole state document); the message starts with it and says what was expected. It
+    derives from :class:`ParameterError`, which ``state_from_json`` raised before it existed.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (type(self), (self.path, self.detail))
+
+
 class ActionParseError(MeepleError, ValueError):
     """An action's text could not be read in the game's action notation."""
 

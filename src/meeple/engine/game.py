@@ -9,7 +9,6 @@ hooks marked below, and calls :func:`meeple.engine.registry.register` on the cla
 from __future__ import annotations
 
 import importlib
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -100,6 +99,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
+    #: "package.module:function" building a position from a short description (the game's
+    #: ``scenario.build``), imported on demand by :meth:`build_scenario`; "" if none.
+    scenario: ClassVar[str] = ""
 
     __slots__ = ("variant", "players", "params", "_frozen", "_cache")
 
@@ -401,6 +403,19 @@ class Game(ABC):
             lines.append(f"{who}: {text}")
         return lines
 
+    def build_scenario(self, **description: Any) -> State:
+        """A position of this game from a short readable description (hands, board, scores,
+        whose turn, the next draws...; see the game's ``scenario.build`` for the words it
+        takes), with defaults for the rest, checked like a loaded state.
+
+        Raises:
+            ParameterError: the game has no scenario builder, or the description names
+                something unknown or impossible (a :class:`StateError` for a broken invariant).
+        """
+        if not self.scenario:
+            raise ParameterError(f"{self.name} has no scenario builder")
+        return _import(self.scenario)(self, **description)  # type: ignore[no-any-return]
+
     def decision_help(self, state: State, seat: int) -> str:
         """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
         from the rules page and naming the rule section (``help`` in the terminal); imported on
@@ -410,16 +425,32 @@ class Game(ABC):
         return f"See the rules page, {self.rules_page}." if self.rules_page else ""
 
     # -------------------------------------------------------------------- serialisation
-    def state_from_json(self, payload: str | Mapping[str, Any]) -> State:
-        """Rebuild a state from :meth:`State.to_json` output (a dict or its JSON text).
+    def state_from_json(self, payload: str | bytes | Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`State.to_json` output (a dict or its JSON text),
+        refusing anything the game could not have reached.
+
+        Checks, in order (:mod:`meeple.engine.validation`): JSON, the envelope (format, this
+        game's name, variant, players and params, seed, chance stream, pending submissions'
+        shape), the game's invariants (:meth:`_validate_data`: shapes and types, each piece in
+        exactly one place, known ids, counts, seat count, phase consistent with whose turn),
+        then that the loaded state can be played on (acting seats have legal actions, pending
+        submissions are legal).
 
         Raises:
-            ParameterError: if the payload belongs to another game, variant or parameters.
+            StateError: (a ``ParameterError``) whose ``path`` is the JSON path of the first
+                problem (``$.data.hands[2][0]``) and whose message says what was expected.
         """
         from meeple.engine.state import restore_state
 
-        data = json.loads(payload) if isinstance(payload, str) else payload
-        return restore_state(self, data)
+        return restore_state(self, payload)
+
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Game hook of :meth:`state_from_json`: check the ``"data"`` object of a state
+        document against the game's invariants before ``_state_from_data`` reads it, raising
+        :class:`~meeple.engine.errors.StateError` at the JSON path (``$.data...``) of the first
+        problem. Write it with the helpers of :mod:`meeple.engine.validation`. The default
+        checks nothing (a template game); every meeple game overrides it."""
+        return None
 
 
 def _import(target: str) -> Any:

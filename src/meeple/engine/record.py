@@ -3,7 +3,9 @@
 A record holds the game spec (name, variant, players, parameters), the seed, every step (the
 actions applied together, by seat, in canonical text), the table talk, and the result with the
 final state's digest. Since all chance derives from the seed, replaying the steps on a new
-initial state must reach a state with the same digest; :func:`replay` checks it.
+initial state must reach a state with the same digest; :func:`replay` checks it. A game played
+from a position (``meeple playtest --from``) also keeps its ``start``
+(:mod:`meeple.engine.scenario`): replay begins at ``start_state(game, start, seed)``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.engine.errors import MeepleError, RecordError
+from meeple.engine.game import Game
 from meeple.engine.registry import load_game
 from meeple.engine.state import State
 
@@ -33,6 +36,9 @@ class Record:
     talk: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: None for a game from the deal; else the start it was played from (a position, see
+    #: :mod:`meeple.engine.scenario`), written to JSON only when set.
+    start: dict[str, Any] | None = None
 
     def finish(self, state: State) -> None:
         """Store the terminal (or final) state's result and digest."""
@@ -47,8 +53,8 @@ class Record:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-compatible form (``format`` is ``meeple-record/1``)."""
-        return {
+        """JSON-compatible form (``format`` is ``meeple-record/1``; ``start`` only when set)."""
+        out = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "variant": self.variant,
@@ -60,6 +66,9 @@ class Record:
             "result": self.result,
             "meta": self.meta,
         }
+        if self.start is not None:
+            out["start"] = self.start
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Record:
@@ -75,10 +84,13 @@ class Record:
                 game=data["game"], variant=data["variant"], players=int(data["players"]),
                 params=dict(data["params"]), seed=int(data["seed"]), steps=list(data["steps"]),
                 talk=list(data.get("talk", [])), result=data.get("result"),
-                meta=dict(data.get("meta", {})),
+                meta=dict(data.get("meta", {})), start=data.get("start"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed record: {exc}") from None
+        if record.start is not None and not (isinstance(record.start, dict)
+                                             and isinstance(record.start.get("position"), dict)):
+            raise RecordError("malformed record: start must be {\"position\": a state, ...}")
         for index, step in enumerate(record.steps):
             if not isinstance(step, dict) or not step or not all(
                 isinstance(k, str) and k.isdigit() and isinstance(v, str)
@@ -107,6 +119,23 @@ class Record:
             raise RecordError(f"{path}: not JSON ({exc})") from None
 
 
+def initial_state(game: Game, record: Record) -> State:
+    """The state ``record`` starts from: ``game``'s deal for its seed, or, for a game played
+    from a position, that position reseeded (:func:`meeple.engine.scenario.start_state`).
+
+    Raises:
+        RecordError: the record's start position is not a valid state of ``game``.
+    """
+    if record.start is None:
+        return game.new_initial_state(record.seed)
+    from meeple.engine.scenario import start_state
+
+    try:
+        return start_state(game, record.start, record.seed)
+    except MeepleError as exc:
+        raise RecordError(f"the record's start position is invalid: {exc}") from None
+
+
 def replay(record: Record, verify: bool = True) -> State:
     """Replay ``record`` from its seed and return the final state.
 
@@ -121,7 +150,7 @@ def replay(record: Record, verify: bool = True) -> State:
         game = load_game(record.game, record.variant, record.players, **record.params)
     except MeepleError as exc:
         raise RecordError(f"record names a game that cannot be loaded: {exc}") from None
-    state = game.new_initial_state(record.seed)
+    state = initial_state(game, record)
     for index, step in enumerate(record.steps):
         try:
             joint = {int(s): game.parse_action(text, int(s)) for s, text in step.items()}

@@ -33,6 +33,7 @@ from meeple.engine.errors import (
     MeepleError,
     NotYourTurnError,
     ParameterError,
+    StateError,
 )
 from meeple.engine.rng import derive_seed, rng_from_json, rng_to_json
 
@@ -78,6 +79,12 @@ class State(ABC):
             actions = tuple(self._legal_actions(seat))
             tables[seat] = (actions, frozenset(actions))
         return tables
+
+    def _shuffle_unseen(self) -> None:
+        """Shuffle, with ``self.rng``, the piles whose order is future chance that no seat has
+        seen (draw decks, tile stacks), for :meth:`reseed`. The default does nothing (a game
+        without hidden piles); a game with them overrides it and says which piles."""
+        return None
 
     def _illegal_reason(self, seat: int, action: Action) -> str:
         """Why ``action`` is illegal for ``seat`` (called only when it is). Override to explain."""
@@ -155,6 +162,25 @@ class State(ABC):
         if self._rng is None:
             self._rng = random.Random(derive_seed(self.seed, "chance"))
         return self._rng
+
+    def reseed(self, seed: int, *, shuffle_unseen: bool = True) -> None:
+        """Give this state new future chance: ``seed`` becomes its seed and its chance stream
+        restarts from it (as a new game's would, ``derive_seed(seed, "chance")``); with
+        ``shuffle_unseen`` the game's unseen piles are then shuffled from that stream
+        (:meth:`_shuffle_unseen`), so the next cards drawn differ too. Everything else (hands,
+        board, scores, whose turn, pending submissions) is kept. Used to play many games from
+        one position (``meeple playtest --from``); the same seed gives the same state.
+
+        Raises:
+            ParameterError: ``seed`` is not a non-negative integer.
+        """
+        if type(seed) is not int or seed < 0:
+            raise ParameterError(f"seed = {seed!r} must be a non-negative integer")
+        self.seed = seed
+        self._rng = random.Random(derive_seed(seed, "chance"))
+        if shuffle_unseen:
+            self._shuffle_unseen()
+            self._legal = None  # legal tables never depend on a pile order; be safe
 
     def current_players(self) -> tuple[int, ...]:
         """Seats that must act now and have not yet submitted; ``()`` when terminal."""
@@ -483,34 +509,30 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def restore_state(game: Game, data: Mapping[str, Any]) -> State:
-    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see ``Game.state_from_json``).
+def restore_state(game: Game, payload: str | bytes | Mapping[str, Any]) -> State:
+    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see
+    ``Game.state_from_json``), checking it first (:mod:`meeple.engine.validation`).
 
     Raises:
-        ParameterError: if the payload's format, game, variant, players or parameters differ.
+        StateError: naming the JSON path of the first problem: not JSON, another game,
+            variant, players or parameters, a wrong shape or type, a broken game invariant
+            (``Game._validate_data``), or a state that cannot be played on.
     """
-    if data.get("format") != STATE_FORMAT:
-        raise ParameterError(f"not a meeple state (format {data.get('format')!r})")
-    spec = game.spec()
-    for key in ("game", "variant", "players", "params"):
-        if data.get(key) != spec[key]:
-            raise ParameterError(
-                f"state is for {key} {data.get(key)!r} but this game has {spec[key]!r}"
-            )
-    seed = data.get("seed")
-    if type(seed) is not int or seed < 0:
-        raise ParameterError(f"state seed {seed!r} must be a non-negative integer")
-    if not isinstance(data.get("data"), dict):
-        raise ParameterError("state has no 'data' object")
-    state = game._state_from_data(data["data"])
-    state.seed = seed
+    from meeple.engine.validation import check_loaded, parse_document
+
+    envelope = parse_document(game, payload)
+    data = envelope.data
+    game._validate_data(data)
     try:
-        state._rng = None if data.get("rng") is None else rng_from_json(data["rng"])
-        state._pending = {
-            int(s): game.parse_action(text, int(s)) for s, text in data.get("pending", {}).items()
-        }
-    except (TypeError, ValueError, IndexError, AttributeError) as exc:
-        if isinstance(exc, MeepleError):
-            raise
-        raise ParameterError(f"malformed state: {exc}") from None
+        state = game._state_from_data(data)
+        state.seed = envelope.seed
+        state._rng = None if envelope.rng is None else rng_from_json(envelope.rng)
+    except StateError:
+        raise
+    except MeepleError as exc:
+        raise StateError("$.data", str(exc)) from None
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+        raise StateError("$.data", f"malformed state ({type(exc).__name__}: {exc})") from None
+    state._pending = {}
+    check_loaded(state, envelope.pending)
     return state

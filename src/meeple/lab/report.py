@@ -74,10 +74,17 @@ def _team_line(summary: Mapping[str, Any]) -> str:
 
 
 def _run_line(summary: Mapping[str, Any]) -> str:
-    """``variant · 4 players · 1000 games · seed 7 · bots heuristic, random``."""
-    return (f"variant {summary['variant']} · {summary['players']} players · "
+    """``variant · 4 players · 1000 games · seed 7 · bots heuristic, random``, and for games
+    from a position ``· from position.json (at turns 12; lengths count from it)``."""
+    line = (f"variant {summary['variant']} · {summary['players']} players · "
             f"{summary['games']} games · seed {summary['seed']} · "
             f"bots {', '.join(map(str, summary['bots']))}")
+    start = summary.get("start")
+    if start:
+        unit = summary.get("length", {}).get("unit", "length")
+        line += (f" · from {start['file']} (at {unit} {start['length']}; lengths count "
+                 "from it)")
+    return line
 
 
 # ------------------------------------------------------------------------------ terminal

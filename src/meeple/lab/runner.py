@@ -9,6 +9,9 @@ of games that is a multiple of the seat count every bot sits in every seat equal
 With a :class:`~meeple.lab.store.RunStore`, games are stored as they finish and a run that was
 interrupted goes on with the games it lacks (``--resume``); since a game depends only on its
 index, the resumed run's games equal an uninterrupted run's.
+
+With a ``start`` (``--from position.json``, :mod:`meeple.engine.scenario`), every game starts
+from the position reseeded with its game seed (its own future chance) instead of a new deal.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from meeple.engine.episode import play_episode
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
+from meeple.engine.scenario import check_position_matches
 from meeple.lab.backends import Backend, make_backend
 from meeple.lab.store import RunStore, result_columns
 from meeple.lab.trace import Trace
@@ -43,8 +47,9 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
-             keep_record: bool = False) -> dict[str, Any]:
-    """Play game ``index`` of a playtest and return its result.
+             keep_record: bool = False, start: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play game ``index`` of a playtest (from ``start``'s position if given) and return its
+    result.
 
     Returns:
         ``{"index", "seed", "bots", "winners", "returns", "scores", "length", "truncated",
@@ -53,16 +58,16 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
         one, the per-game trace fields of :meth:`meeple.lab.trace.Trace.finish`
         (``lead_changes``, ``leader_before_final``, ``eliminations``, ``actions``, ``cards``;
         a store keeps them in its ``extra`` column) and, if ``keep_record``, ``"record"``
-        (the record's JSON form).
+        (the record's JSON form). From a start, ``length`` counts from its position.
     """
     names = seat_bots(bots, game.players, index)
     gseed = game_seed(seed, index)
     agents = [make_bot(name, game, s, gseed) for s, name in enumerate(names)]
     trace = Trace(game)
-    start = time.perf_counter()
+    began = time.perf_counter()
     state, record = play_episode(game, gseed, agents, on_step=trace.on_step,
-                                 meta={"bots": names, "index": index})
-    seconds = time.perf_counter() - start
+                                 meta={"bots": names, "index": index}, start=start)
+    seconds = time.perf_counter() - began
     result = {
         "index": index,
         "seed": gseed,
@@ -70,7 +75,8 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
         "winners": list(state.winners()),
         "returns": list(state.returns()),
         "scores": list(state.scores()),
-        "length": state.length(),
+        # from a position: counted from it (the position's own length is start["length"])
+        "length": state.length() - (start or {}).get("length", 0),
         "truncated": state.is_truncated(),
         "seconds": seconds,
     }
@@ -84,15 +90,15 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
 
 
 def _play_chunk(game: Game, bots: Sequence[str], seed: int, indices: Sequence[int],
-                keep_record: bool) -> list[dict[str, Any]]:
-    return [play_one(game, bots, seed, i, keep_record) for i in indices]
+                keep_record: bool, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    return [play_one(game, bots, seed, i, keep_record, start) for i in indices]
 
 
-def _play_chunk_columns(game: Game, bots: Sequence[str], seed: int,
-                        indices: Sequence[int]) -> dict[str, list[Any]]:
+def _play_chunk_columns(game: Game, bots: Sequence[str], seed: int, indices: Sequence[int],
+                        start: dict[str, Any] | None = None) -> dict[str, list[Any]]:
     """Play ``indices`` and return them as store columns (done in the worker, so the parent
     only writes Parquet)."""
-    return result_columns(play_one(game, bots, seed, i, True) for i in indices)
+    return result_columns(play_one(game, bots, seed, i, True, start) for i in indices)
 
 
 def _chunks(indices: Sequence[int], size: int) -> list[range]:
@@ -131,6 +137,7 @@ def run_playtest(
     address: str | None = None,
     flush_rows: int = 5000,
     flush_seconds: float = 2.0,
+    start: dict[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], float]:
     """Play ``games`` bot games of ``game`` on a backend (``jobs`` workers).
 
@@ -155,7 +162,8 @@ def run_playtest(
         :func:`play_one`'s dict (from a store: as :meth:`RunStore.read_results` reads it back,
         equal to the played dict without ``record``).
     Raises:
-        ParameterError: for an unknown bot name or backend, games < 1 or jobs < 0.
+        ParameterError: for an unknown bot name or backend, games < 1 or jobs < 0, or a start
+            whose position is not a playable state of ``game`` (a ``StateError``).
     """
     if games < 1:
         raise ParameterError(f"games = {games} must be at least 1")
@@ -165,7 +173,9 @@ def run_playtest(
         raise ParameterError("at least one bot name is needed")
     for name in set(bots):
         make_bot(name, game, 0, 0)  # fail fast, in this process, on an unknown name
-    start = time.perf_counter()
+    if start is not None:  # fail fast on a position of another game; lengths count from it
+        start = {**start, "length": check_position_matches(game, start).length()}
+    began = time.perf_counter()
     if store is not None:
         done = store.finished_indices()
         todo = [i for i in range(games) if i not in done]
@@ -176,16 +186,16 @@ def run_playtest(
         with make_backend(backend, jobs, address) as runner:
             chunks = _chunks(todo, chunk_size(len(todo), runner.jobs))
             if store is not None:
-                _run_stored(runner, store, [(game, bots, seed, c) for c in chunks],
+                _run_stored(runner, store, [(game, bots, seed, c, start) for c in chunks],
                             on_progress, flush_rows, flush_seconds)
             else:
                 keep = records_path is not None
-                for _, part in runner.imap(_play_chunk, [(game, bots, seed, c, keep)
+                for _, part in runner.imap(_play_chunk, [(game, bots, seed, c, keep, start)
                                                          for c in chunks]):
                     results.extend(part)
                     if on_progress:
                         on_progress(len(part))
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - began
     if store is not None:
         results = store.read_results()
         if records_path is not None:

@@ -76,7 +76,7 @@ _NOT_EXTRA = frozenset(("index", "seed", "bots", "winners", "returns", "scores",
 _RESULT_COLUMNS = ("index", "seed", "bots", "winners", "returns", "scores", "length",
                    "truncated", "seconds", "outcome", "extra")
 #: The run.json keys that must match for ``--resume``.
-CONFIG_KEYS = ("game", "variant", "players", "params", "seed", "bots", "games")
+CONFIG_KEYS = ("game", "variant", "players", "params", "seed", "bots", "games", "start")
 _JSON_MOVES = "json:"
 
 
@@ -178,13 +178,18 @@ def decode_moves(text: str) -> list[dict[str, str]]:
 
 
 # ------------------------------------------------------------------------------- config
-def run_config(game: Game, bots: Sequence[str], games: int, seed: int) -> dict[str, Any]:
+def run_config(game: Game, bots: Sequence[str], games: int, seed: int,
+               start: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What a playtest runs, as stored in ``run.json`` and compared by ``--resume``:
     ``{"game", "variant", "players", "params", "seed", "bots", "games"}`` (``bots`` as
-    configured, before seat rotation; ``params`` the game's full parameters, JSON-able)."""
-    return {"game": game.name, "variant": game.variant, "players": int(game.players),
-            "params": json.loads(json.dumps(dict(game.params))), "seed": int(seed),
-            "bots": list(bots), "games": int(games)}
+    configured, before seat rotation; ``params`` the game's full parameters, JSON-able), and
+    ``"start"`` for games played from a position (``--from``, :mod:`meeple.engine.scenario`)."""
+    config = {"game": game.name, "variant": game.variant, "players": int(game.players),
+              "params": json.loads(json.dumps(dict(game.params))), "seed": int(seed),
+              "bots": list(bots), "games": int(games)}
+    if start is not None:
+        config["start"] = dict(start)
+    return config
 
 
 def result_columns(results: Iterable[Mapping[str, Any]]) -> dict[str, list[Any]]:
@@ -282,7 +287,9 @@ class RunStore:
                 differing key with both values).
         """
         store = cls.open(out_dir)
-        diffs = [f"{key} {store.run.get(key)!r} (asked: {config.get(key)!r})"
+        shown = lambda key, v: (v or {}).get("file") if key == "start" else v  # noqa: E731
+        diffs = [f"{key} {shown(key, store.run.get(key))!r} (asked: "
+                 f"{shown(key, config.get(key))!r})"
                  for key in CONFIG_KEYS if store.run.get(key) != config.get(key)]
         if diffs:
             raise StoreError(
@@ -311,8 +318,10 @@ class RunStore:
     # ---- config and sessions
     @property
     def config(self) -> dict[str, Any]:
-        """The run's config (the :data:`CONFIG_KEYS` of ``run.json``)."""
-        return {key: self.run.get(key) for key in CONFIG_KEYS}
+        """The run's config (the :data:`CONFIG_KEYS` of ``run.json``; ``start`` only when the
+        games start from a position)."""
+        return {key: self.run.get(key) for key in CONFIG_KEYS
+                if key != "start" or self.run.get("start") is not None}
 
     def add_session(self, *, games_played: int, elapsed_seconds: float, jobs: int,
                     backend: str) -> None:
@@ -436,7 +445,7 @@ class RunStore:
         if table.num_rows == 0:
             raise StoreError(f"{self.dir} has no stored game {index} "
                              f"({self.count()} of {self.run.get('games')} games stored)")
-        return _row_record(table.slice(0, 1).to_pylist()[0])
+        return _row_record(table.slice(0, 1).to_pylist()[0], self.run.get("start"))
 
     def export_records(self, path: str | Path) -> int:
         """Write every stored game's record as JSON lines (``meeple-record/1``), in index
@@ -446,16 +455,18 @@ class RunStore:
         with Path(path).open("w") as fh:
             for batch in table.to_batches(max_chunksize=2000):
                 for row in batch.to_pylist():
-                    fh.write(json.dumps(_row_record(row).to_json()) + "\n")
+                    record = _row_record(row, self.run.get("start"))
+                    fh.write(json.dumps(record.to_json()) + "\n")
                     count += 1
         return count
 
 
-def _row_record(row: Mapping[str, Any]) -> Record:
+def _row_record(row: Mapping[str, Any], start: dict[str, Any] | None = None) -> Record:
     record = Record(game=row["game"], variant=row["variant"], players=row["players"],
                     params=json.loads(row["params"]), seed=row["seed"],
                     steps=decode_moves(row["moves"]),
-                    meta={"bots": row["bots"], "index": row["index"], "run_id": row["run_id"]})
+                    meta={"bots": row["bots"], "index": row["index"], "run_id": row["run_id"]},
+                    start=start)
     record.result = {"returns": row["returns"], "winners": row["winners"],
                      "scores": row["scores"], "length": row["length"],
                      "truncated": row["truncated"], "terminal": True, "digest": row["digest"]}

@@ -41,6 +41,7 @@ class FourGods(Game):
     summary = "4 players, simultaneous secret attack/defend, energy, table talk"
     rules_page = "docs/rules/battle-of-the-four-gods.md"
     decisions = "meeple.games.battle_of_the_four_gods.decisions:decision_help"
+    scenario = "meeple.games.battle_of_the_four_gods.scenario:build"
     score_name = "final energy"
     bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
     renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
@@ -148,6 +149,12 @@ class FourGods(Game):
         from meeple.games.battle_of_the_four_gods.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Energies, eliminations, history and the end agree (see :mod:`.validate`)."""
+        from meeple.games.battle_of_the_four_gods.validate import validate
+
+        validate(self, data)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> FourGodsState:
         state = FourGodsState(self, 0)

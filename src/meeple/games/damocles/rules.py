@@ -46,6 +46,7 @@ class Damocles(Game):
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
     decisions = "meeple.games.damocles.decisions:decision_help"
+    scenario = "meeple.games.damocles.scenario:build"
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
@@ -99,6 +100,12 @@ class Damocles(Game):
         from meeple.games.damocles.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Each codex in one place, tokens add up, phase fits the turn (see :mod:`.validate`)."""
+        from meeple.games.damocles.validate import validate
+
+        validate(self, data)
 
     def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
         state = DamoclesState.__new__(DamoclesState)
@@ -213,6 +220,10 @@ class DamoclesState(RecordedWinners, State):
             self.consumed.append(cid)
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The deck (its order is unseen future chance; hands and the discard pile stay)."""
+        self.rng.shuffle(self.deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

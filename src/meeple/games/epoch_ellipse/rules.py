@@ -119,6 +119,12 @@ class EpochEllipse(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Card instances and locations in one place, tokens, turn (see :mod:`.validate`)."""
+        from meeple.games.epoch_ellipse.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
         state = EpochState.__new__(EpochState)
         State.__init__(state, self, 0)
@@ -340,6 +346,15 @@ class EpochState(NightSteps, ExploreSteps, State):
         return dict(points)
 
     # ---------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The shared decks, the location deck, each seat's draw pile and each location's
+        event deck (their order is unseen future chance)."""
+        for kind in sorted(self.decks):
+            self.rng.shuffle(self.decks[kind])
+        self.rng.shuffle(self.location_deck)
+        for pile in (*self.draws, *self.event_decks):
+            self.rng.shuffle(pile)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

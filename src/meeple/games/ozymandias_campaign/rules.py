@@ -126,6 +126,12 @@ class OzymandiasCampaign(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Cards and tiles in one place, workers add up, turn (see :mod:`.validate`)."""
+        from meeple.games.ozymandias_campaign.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
         state = CampaignState.__new__(CampaignState)
         State.__init__(state, self, 0)
@@ -244,6 +250,11 @@ class CampaignState(RecordedWinners, State):
         return self.deck.pop() if self.deck else None
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The card deck and the tile deck (their order is unseen future chance)."""
+        self.rng.shuffle(self.deck)
+        self.rng.shuffle(self.tile_deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 

@@ -91,6 +91,12 @@ class OzymandiasMarket(Game):
 
         return determinize(self, view, rng)
 
+    def _validate_data(self, data: Mapping[str, Any]) -> None:
+        """Cards in one place, disks add up, phase fits the turn (see :mod:`.validate`)."""
+        from meeple.games.ozymandias_market.validate import validate
+
+        validate(self, data)
+
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
         State.__init__(state, self, 0)
@@ -192,6 +198,10 @@ class MarketState(RecordedWinners, State):
         self.stacks[h].append(colour)
 
     # --------------------------------------------------------------------------- hooks
+    def _shuffle_unseen(self) -> None:
+        """The draw deck (its order is unseen future chance)."""
+        self.rng.shuffle(self.deck)
+
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)
 
