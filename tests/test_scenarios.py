@@ -81,3 +81,49 @@ def test_a_game_without_a_builder_says_so() -> None:
     assert issubclass(Bare, Game)
     with pytest.raises(ParameterError, match="no scenario builder"):
         Bare().build_scenario()
+
+
+def test_ozymandias_market_trade_example_builds_draws_and_scores() -> None:
+    game = load_game("ozymandias-market", players=2)
+    state = game.build_scenario(
+        map={"0,0": "R", "1,0": "B R", "0,1": "R", "1,-1": "B", "2,-1": "", "-1,1": []},
+        hands={0: ["R8", "W2"], 1: ["K4", "W12"]}, market=["B3", "W5", "K7", "B9", "R11"],
+        vp=[5, 3], round=4, next_draws=["R1", "B6", "K10"])
+    assert state.stacks[(1, 0)] == [2, 0] and state.value(0) == 3 and state.value(2) == 1
+    assert state.supply == [3, 6, 4, 6] and state.sectors_left == 12 - 6
+    assert state.vp == [5, 3] and state.round == 4 and state.current_players() == (0, 1)
+    assert state.deck[-3:] == [10, 6, 1]  # R1 on top
+    _plays_to_end(state.clone())
+    step = lambda seat, text: state.apply_action(game.parse_action(text, seat), seat)  # noqa
+    state.apply_actions({0: game.parse_action("plan W2", 0), 1: game.parse_action("plan K4", 1)})
+    step(0, "expand 2,-1")
+    step(1, "expand -1,1")
+    step(1, "trade W12 deck")  # the deck's top card: R1, no score
+    assert 1 in state.hands[1] and state.vp[1] == 3
+    step(1, "done")
+    step(0, "trade R8 B3")  # red 3, blue 1: +2 VP (the rule document's example)
+    assert state.vp[0] == 7
+    other = game.build_scenario(next_draws=["R1", "B6"], seed=99)
+    assert other.deck[-2:] == [6, 1]  # whatever the seed
+
+
+def test_ozymandias_market_raise_phase_and_refusals() -> None:
+    game = load_game("ozymandias-market", players=3)
+    state = game.build_scenario(played=["R8", "W2", "R40"], vp={2: 9})
+    assert state.phase == "raise" and state.turn_order == [1, 0, 2]
+    assert state.current_players() == (1,) and all(len(h) == 2 for h in state.hands)
+    _plays_to_end(state)
+    with pytest.raises(ParameterError, match=r"hands\[0\].*not a card"):
+        game.build_scenario(hands={0: ["Z99"]})
+    with pytest.raises(ParameterError, match="market: card 3 is B3, not R3"):
+        game.build_scenario(market=["R3"])
+    with pytest.raises(ParameterError, match="named twice"):
+        game.build_scenario(hands={0: ["B3"]}, market=["B3"])
+    with pytest.raises(ParameterError, match=r"map\[0,0\].*not a colour"):
+        game.build_scenario(map={"0,0": "PINK"})
+    with pytest.raises(ParameterError, match="map: 7 RED disks"):
+        game.build_scenario(map={f"{q},0": "R" for q in range(7)})
+    with pytest.raises(ParameterError, match="not in the draw pile"):
+        game.build_scenario(hands={0: ["B3"]}, next_draws=["B3"])
+    with pytest.raises(ParameterError, match="round"):
+        game.build_scenario(round=0)

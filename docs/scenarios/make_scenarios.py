@@ -42,6 +42,13 @@ def main() -> None:
     save("four-gods-three-left", gods.build_scenario(energy=[5, 2, 8, 0], round=5))
     save("four-gods-duel", gods.build_scenario(energy=[3, 0, 4, 0], round=9,
                                                eliminated={1: 4, 3: 7}))
+    # The rule document's trade example: red tops three sectors and blue one, so trading a red
+    # card (R8, in seat 0's hand) for a blue one (B3, in the market) scores 2 VP.
+    save("ozymandias-market-trade-example", load_game("ozymandias-market", players=2)
+         .build_scenario(map={"0,0": "R", "1,0": "B R", "0,1": "R", "1,-1": "B", "2,-1": ""},
+                         hands={0: ["R8", "W2", "K4"], 1: ["W12", "K10", "B16"]},
+                         market=["B3", "W5", "K7", "B9", "R11"], vp=[5, 3], round=4,
+                         next_draws=["R1", "B6"]))
     mid_game("ozymandias-market-midgame", "ozymandias-market", seed=3, steps=30)
     mid_game("ozymandias-campaign-midgame", "ozymandias-campaign", seed=3, steps=40)
     mid_game("epoch-ellipse-midgame", "epoch-ellipse", seed=3, steps=40)

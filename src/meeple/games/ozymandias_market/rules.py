@@ -35,6 +35,7 @@ class OzymandiasMarket(Game):
     summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
     rules_page = "docs/rules/ozymandias-market.md"
     decisions = "meeple.games.ozymandias_market.decisions:decision_help"
+    scenario = "meeple.games.ozymandias_market.scenario:build"
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
     renderer = "meeple.games.ozymandias_market.render:render_view"
