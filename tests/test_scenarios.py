@@ -127,3 +127,63 @@ def test_ozymandias_market_raise_phase_and_refusals() -> None:
         game.build_scenario(hands={0: ["B3"]}, next_draws=["B3"])
     with pytest.raises(ParameterError, match="round"):
         game.build_scenario(round=0)
+
+
+CAMPAIGN_COLLAPSE = dict(
+    tiles=["GOLD-1", "RED-1"], standing={"GOLD-1:i1": 0, "RED-1:i2": 1},
+    colonies={"GOLD-1:c1": [1, 0]},
+    tableaus={0: [{"card": "G4", "cubes": "GGGR", "tapped": True, "harvest": True,
+                   "laid": True}, "B3"]},
+    hands={0: ["R5", "B2"]}, incoming={0: [0, 0, 0]}, vp=[6, 9, 4], unrest={1: 2},
+    active=0, turns=12, next_draws=["G7", "R6", "B7"], next_tiles=["BLUE-1"])
+
+
+def test_ozymandias_campaign_collapse_example_scores_and_draws_in_order() -> None:
+    game = load_game("ozymandias-campaign", players=3)
+    state = game.build_scenario(**CAMPAIGN_COLLAPSE)
+    ids = lambda cards: [game.cards[c].id for c in cards]  # noqa: E731
+    assert [pl.tile.id for pl in state.map.placements] == ["GOLD-1", "RED-1"]
+    assert state.standing == {"GOLD-1:i1": 0, "RED-1:i2": 1}
+    assert state.stacks == {"GOLD-1:c1": [1, 0]} and state.unrest == [0, 2, 0]
+    assert state.tableaus[0][0] == [game.cards.index(next(c for c in game.cards
+                                                          if c.id == "GOLD-4-a")),
+                                    3, 1, 0, 1, 1, 1]
+    assert state.bag == [12 - 3 - 1 - 1 - 2, 12 - 3 - 2, 12 - 3] and state.supply == [3, 3, 3]
+    assert game.tiles[state.tile_deck[-1]].id == "BLUE-1"
+    assert state.current_players() == (0,) and state.turns == 12
+    _plays_to_end(state.clone())
+    state.apply_action(game.parse_action("intake", 0), 0)
+    assert state.vp[0] == 6 + 10  # 3 gold cubes: level 3, +1 for the laid worker: 10 VP
+    state.apply_action(game.parse_action("recover GOLD-1:c1", 0), 0)
+    assert ids(state.hands[0]) == ["RED-5-a", "BLUE-2-a", "GOLD-7-a", "RED-6-a", "BLUE-7-a"]
+    other = game.build_scenario(next_draws=["G7", "R6"], next_tiles=["RED-3"], seed=99)
+    assert ids(other.deck[-2:]) == ["RED-6-a", "GOLD-7-a"]  # whatever the seed
+    assert game.tiles[other.tile_deck[-1]].id == "RED-3"
+
+
+def test_ozymandias_campaign_defaults_and_refusals() -> None:
+    game = load_game("ozymandias-campaign", players=4)
+    state = game.build_scenario(active=2, vp={1: 20})
+    assert state.current_players() == (2,) and state.vp == [0, 20, 0, 0]
+    assert all(len(h) == 5 for h in state.hands) and state.incoming == [[1, 1, 1]] * 4
+    pieces = len(state.deck) + sum(map(len, state.hands))
+    assert pieces == len(game.cards)  # every card in one place
+    _plays_to_end(state)
+    with pytest.raises(ParameterError, match=r"hands\[1\].*not a card"):
+        game.build_scenario(hands={1: ["X9"]})
+    with pytest.raises(ParameterError, match="no card G9 left"):
+        game.build_scenario(hands={1: ["G9"]})
+    with pytest.raises(ParameterError, match="named twice"):
+        game.build_scenario(hands={1: ["GOLD-2-a"]}, discard=["GOLD-2-a"])
+    with pytest.raises(ParameterError, match="tiles: unknown tile"):
+        game.build_scenario(tiles=["PURPLE-1"])
+    with pytest.raises(ParameterError, match="standing: .* not a point"):
+        game.build_scenario(tiles=["GOLD-1"], standing={"RED-1:i1": 0})
+    with pytest.raises(ParameterError, match="colonies: GOLD-1:i1 is not a colony"):
+        game.build_scenario(tiles=["GOLD-1"], colonies={"GOLD-1:i1": [0]})
+    with pytest.raises(ParameterError, match="seat 0 uses 13 workers"):
+        game.build_scenario(tiles=["GOLD-1"], supply={0: 12}, standing={"GOLD-1:i1": 0})
+    with pytest.raises(ParameterError, match=r"incoming\[0\]"):
+        game.build_scenario(incoming={0: "GXR"})
+    with pytest.raises(ParameterError, match="active"):
+        game.build_scenario(active=4)

@@ -50,6 +50,16 @@ def main() -> None:
                          market=["B3", "W5", "K7", "B9", "R11"], vp=[5, 3], round=4,
                          next_draws=["R1", "B6"]))
     mid_game("ozymandias-market-midgame", "ozymandias-market", seed=3, steps=30)
+    # The rule document's Collapse example: seat 0's tapped G4 holds three gold cubes and a
+    # red one, a harvest worker and a laid-down worker; its intake scores level 3 + 1 = 10 VP.
+    save("ozymandias-campaign-collapse-example", load_game("ozymandias-campaign", players=3)
+         .build_scenario(tiles=["GOLD-1", "RED-1"], standing={"GOLD-1:i1": 0, "RED-1:i2": 1},
+                         colonies={"GOLD-1:c1": [1, 0]},
+                         tableaus={0: [{"card": "G4", "cubes": "GGGR", "tapped": True,
+                                        "harvest": True, "laid": True}, "B3"]},
+                         hands={0: ["R5", "B2"]}, incoming={0: [0, 0, 0]}, vp=[6, 9, 4],
+                         unrest={1: 2}, active=0, turns=12, next_draws=["G7", "R6", "B7"],
+                         next_tiles=["BLUE-1"]))
     mid_game("ozymandias-campaign-midgame", "ozymandias-campaign", seed=3, steps=40)
     mid_game("epoch-ellipse-midgame", "epoch-ellipse", seed=3, steps=40)
 

@@ -59,6 +59,7 @@ class OzymandiasCampaign(Game):
     summary = "2-6 players, workers, faction and unrest cubes, tableaus, wars"
     rules_page = "docs/rules/ozymandias-campaign.md"
     decisions = "meeple.games.ozymandias_campaign.decisions:decision_help"
+    scenario = "meeple.games.ozymandias_campaign.scenario:build"
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
