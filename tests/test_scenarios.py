@@ -17,7 +17,8 @@ def _plays_to_end(state) -> None:
     again = state.game.state_from_json(json.dumps(state.to_json()))  # it validates
     assert again.digest() == state.digest()
     state.playout(random.Random(7))
-    assert state.is_terminal() and state.winners()
+    assert state.is_terminal()
+    assert state.winners() or state.game.capabilities.cooperative  # a team may lose together
 
 
 def test_stack_on_top_draws_in_the_order_given() -> None:
@@ -187,3 +188,75 @@ def test_ozymandias_campaign_defaults_and_refusals() -> None:
         game.build_scenario(incoming={0: "GXR"})
     with pytest.raises(ParameterError, match="active"):
         game.build_scenario(active=4)
+
+
+EPOCH_EXAMPLE = dict(
+    hands=[["BULLET", "BULLET", "BASEBALL BAT", "ADAM NATHAN", "CRACKED RIB"],
+           ["TINNED HAM", "TINNED HAM", "TINNED HAM", "BULLET", "FIRST AID"]],
+    locations={"WAREHOUSE": ["WILD DOGS", "SHOULDER INJURY", "JUSTICE LIN", "TINNED HAM",
+                             "BULLET", "TINNED HAM"],
+               "GRAVEYARD": ["MUSTARD GAS ANGELS", "BROKEN FOOT", "RAIDERS", "PIPE BOMB"]},
+    next_draws={"NIGHT": ["AND THEY TOOK MY STUFF, TOO"],
+                "CATASTROPHE": ["PANIC", "BAD WATER"]},
+    next_locations=["MALL"], day=3)
+
+
+def test_epoch_ellipse_example_turn_builds_and_draws_in_order() -> None:
+    from meeple.games.epoch_ellipse.scenario import card_names
+
+    game = load_game("epoch-ellipse", players=2)
+    state = game.build_scenario(**EPOCH_EXAMPLE)
+    names = lambda cards: card_names(state, cards)  # noqa: E731
+    assert names(state.hands[0]) == EPOCH_EXAMPLE["hands"][0]
+    assert names(state.hands[1]) == EPOCH_EXAMPLE["hands"][1]
+    assert [state.location_name(i) for i in range(3)] == ["GRAVEYARD", "APARTMENT BUILDING",
+                                                          "WAREHOUSE"]
+    assert sorted(names(state.event_decks[2])) == sorted(EPOCH_EXAMPLE["locations"]["WAREHOUSE"])
+    assert state.tokens[0] == 3 and state.tokens[2] == 2 and state.tokens[1] >= 1
+    assert "ADAM NATHAN" not in names(state.draws[0])  # a survivor in hand: no second one
+    assert state.day == 3 and state.phase == "plan" and state.current_players() == (0,)
+    assert all(not d for d in state.discards) and state.status == ["alive", "alive"]
+    _plays_to_end(state.clone())
+    again = state.clone()
+    assert names([again.draw_shared("NIGHT")]) == ["AND THEY TOOK MY STUFF, TOO"]
+    assert names([again.draw_shared("CATASTROPHE"), again.draw_shared("CATASTROPHE")]) == [
+        "PANIC", "BAD WATER"]
+    assert game.content.locations[again.location_deck[-1]].name == "MALL"
+    every = [c for d in state.decks.values() for c in d]
+    every += [c for piles in (state.hands, state.draws, state.discards, state.event_decks)
+              for pile in piles for c in pile]
+    assert sorted(every) == list(range(len(game.ctype)))  # every card in one place
+    state.apply_action(game.parse_action("trade 1 bullet tinned-ham", 0), 0)  # the example
+    assert state.step == "answer"
+
+
+def test_epoch_ellipse_defaults_and_refusals() -> None:
+    from meeple.games.epoch_ellipse.scenario import card_names
+
+    game = load_game("epoch-ellipse", players=3)
+    state = game.build_scenario(decks={1: ["PIPE BOMB", "FIRST AID"]}, hands={1: []},
+                                discards={2: ["MILD INJURY", "RAIDERS"]},
+                                locations={"MALL": 0, "HOSPITAL": 5}, first=2, seed=5)
+    assert state.current_players() == (2,) and state.turn == 2
+    assert card_names(state, state.draws[1][::-1]) == ["PIPE BOMB", "FIRST AID"]
+    assert all(len(state.hands[s]) == 5 for s in (0, 2)) and state.tokens[2:] == [0, 5]
+    assert len(state.event_decks[2]) == 4 + 1  # the Mall's salvage and survivor cards
+    _plays_to_end(state)
+    with pytest.raises(ParameterError, match=r"hands\[0\]: 'LASER' is not a card"):
+        game.build_scenario(hands={0: ["LASER"]})
+    with pytest.raises(ParameterError, match="no copy of 'PIPE BOMB' left"):
+        game.build_scenario(hands={0: ["PIPE BOMB"] * 9})
+    with pytest.raises(ParameterError, match="locations: 'ZOO' is not a location"):
+        game.build_scenario(locations={"ZOO": 1})
+    with pytest.raises(ParameterError, match=r"next_draws\[NIGHT\]: 'BULLET' is not a NIGHT"):
+        game.build_scenario(next_draws={"NIGHT": ["BULLET"]})
+    with pytest.raises(ParameterError, match="Recovered"):
+        game.build_scenario(locations={"APARTMENT BUILDING": 0, "EMPTY SKYSCRAPER": 0,
+                                       "MALL": 0, "HOSPITAL": 0, "POLICE STATION": 0,
+                                       "SUPERMARKET": 0, "WATER WORKS": 0,
+                                       "RADIO TOWER": 0, "SUBWAY TUNNELS": 0,
+                                       "POWER PLANT": 0, "WAREHOUSE": 0})
+    with pytest.raises(ParameterError, match="DEATH"):
+        game.build_scenario(discards={0: ["MILD INJURY", "RAIDERS", "PANIC"]})
+    with pytest.raises(ParameterError, match="first"):
+        game.build_scenario(first=3)

@@ -61,6 +61,15 @@ def main() -> None:
                          unrest={1: 2}, active=0, turns=12, next_draws=["G7", "R6", "B7"],
                          next_tiles=["BLUE-1"]))
     mid_game("ozymandias-campaign-midgame", "ozymandias-campaign", seed=3, steps=40)
+    # The rule document's EXAMPLE TURN: Alice (seat 0) and Bob (seat 1) at the start of PLAN,
+    # the Warehouse and the Graveyard holding the cards they flip, the Night card fixed.
+    save("epoch-ellipse-example-turn", load_game("epoch-ellipse", players=2).build_scenario(
+        hands=[["BULLET", "BULLET", "BASEBALL BAT", "ADAM NATHAN", "CRACKED RIB"],
+               ["TINNED HAM", "TINNED HAM", "TINNED HAM", "BULLET", "FIRST AID"]],
+        locations={"WAREHOUSE": ["WILD DOGS", "SHOULDER INJURY", "JUSTICE LIN", "TINNED HAM",
+                                 "BULLET", "TINNED HAM"],
+                   "GRAVEYARD": ["MUSTARD GAS ANGELS", "BROKEN FOOT", "RAIDERS", "PIPE BOMB"]},
+        next_draws={"NIGHT": ["AND THEY TOOK MY STUFF, TOO"]}))
     mid_game("epoch-ellipse-midgame", "epoch-ellipse", seed=3, steps=40)
 
 

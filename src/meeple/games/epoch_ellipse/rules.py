@@ -49,6 +49,7 @@ class EpochEllipse(Game):
     summary = "cooperative deck-building survival in a ruined city, 1-5 players"
     rules_page = "docs/rules/epoch-ellipse.md"
     decisions = "meeple.games.epoch_ellipse.decisions:decision_help"
+    scenario = "meeple.games.epoch_ellipse.scenario:build"
     score_name = "recovered VP"
     bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
