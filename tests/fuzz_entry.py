@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -37,6 +37,26 @@ class Foreign(Action):
 
     def __hash__(self) -> int:
         return 7
+
+
+class Pairs(Mapping):
+    """A mapping of (key, value) pairs that takes unhashable keys, so ``apply_actions`` can be
+    given a ``[]`` or ``{}`` as a seat (a dict could not even be built)."""
+
+    def __init__(self, *pairs: tuple[Any, Any]) -> None:
+        self.pairs = pairs
+
+    def __getitem__(self, key: Any) -> Any:
+        for k, v in self.pairs:
+            if k is key or k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (k for k, _ in self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
 
 
 #: Named argument shapes: the values the corpus names (``tests/fuzz_corpus.json``) by key.
@@ -113,7 +133,8 @@ ENTRY_POINTS: dict[str, Callable[[State, Any, Any], Any]] = {
     "State.apply_actions": lambda s, a, b: s.apply_actions(a),
     "State.apply_actions({seat: a})": lambda s, a, b: s.apply_actions(
         {seat: a for seat in s.current_players()}),
-    "State.apply_actions({a: legal})": lambda s, a, b: s.apply_actions({a: legal_action(s)}),
+    "State.apply_actions({a: legal})": lambda s, a, b: s.apply_actions(
+        Pairs((a, legal_action(s)))),
     "State.legal_actions": lambda s, a, b: s.legal_actions(a),
     "State.view": lambda s, a, b: s.view(a),
     "State.is_eliminated": lambda s, a, b: s.is_eliminated(a),
