@@ -403,6 +403,7 @@ def test_a_terminated_playtest_keeps_its_finished_games(tmp_path):
     assert 0 < kept < 400000
     assert len(store.finished_indices()) == kept  # each stored game once
     assert store.run["sessions"][0]["games_played"] == kept
+    assert store.run["sessions"][0]["status"] == "interrupted"
     result = invoke("report", str(out))
     assert result.exit_code == 0, result.output
     assert f"{kept} of 400000 games are stored" in result.output

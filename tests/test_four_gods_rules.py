@@ -15,6 +15,7 @@ import pytest
 
 from meeple import load_game
 from meeple.engine.errors import (
+    ActionArgumentError,
     ActionParseError,
     GameOverError,
     IllegalActionError,
@@ -594,10 +595,17 @@ def test_accepted_alternatives(text: str) -> None:
     assert str(game().parse_action(text, ORANGE)) == "atk:BG def:R"
 
 
-@pytest.mark.parametrize("text", ["-", "", "   ", "pass", "PASS"])
+@pytest.mark.parametrize("text", ["-", "pass", "PASS", " p "])
 def test_pass_alternatives(text: str) -> None:
     a = game().parse_action(text, RED)
     assert str(a) == "pass" and a.size == 0
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t\n"])
+def test_blank_text_is_not_a_pass(text: str) -> None:
+    # issue 18: an empty line used to read as pass; it is refused, naming what was expected.
+    with pytest.raises(ActionArgumentError, match="non-empty str"):
+        game().parse_action(text, RED)
 
 
 @pytest.mark.parametrize(

@@ -129,6 +129,7 @@ def playtest(
             progress.advance(task, k)
 
         start = time.perf_counter()
+        store.begin_session(jobs=workers, backend=backend)
         with progress_bar(quiet) as progress, sigterm_as_interrupt():
             task = progress.add_task(f"{game.name} ({game.variant})", total=n_games,
                                      completed=stored)
@@ -141,7 +142,7 @@ def playtest(
                 )
             except KeyboardInterrupt:
                 store.add_session(games_played=played, elapsed_seconds=time.perf_counter()
-                                  - start, jobs=workers, backend=backend)
+                                  - start, jobs=workers, backend=backend, status="interrupted")
                 progress.stop()
                 err_console.print(
                     f"[yellow]interrupted:[/] {store.count()} of {n_games} games are stored in "

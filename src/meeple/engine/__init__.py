@@ -7,17 +7,22 @@ from meeple.engine.action import Action, KindAction
 from meeple.engine.agent import Agent, Bot
 from meeple.engine.episode import play_episode
 from meeple.engine.errors import (
+    ActionArgumentError,
     ActionParseError,
+    ArgumentError,
     GameOverError,
     IllegalActionError,
     MeepleError,
+    NotAnActionError,
     NotYourTurnError,
     ParameterError,
     RecordError,
+    SeatError,
     StateError,
     TalkError,
     UnknownGameError,
     UnknownVariantError,
+    ViewError,
 )
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.params import Parameter, Variant
@@ -29,11 +34,10 @@ from meeple.engine.talk import Message, TalkLog
 from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 
 __all__ = [
-    "Action", "ActionParseError", "Agent", "Bot", "Capabilities", "Game", "GameOverError",
-    "IllegalActionError", "KindAction", "MeepleError", "Message", "NotYourTurnError", "Parameter",
-    "ParameterError", "Record", "RecordError", "State", "StateError", "TalkError", "TalkLog",
-    "TensorWriter",
-    "UnknownGameError", "UnknownVariantError", "Variant", "derive_seed", "game_class",
-    "game_names", "load_game", "play_episode", "register", "relative_seat", "replay",
-    "seats_from",
+    "Action", "ActionArgumentError", "ActionParseError", "Agent", "ArgumentError", "Bot",
+    "Capabilities", "Game", "GameOverError", "IllegalActionError", "KindAction", "MeepleError",
+    "Message", "NotAnActionError", "NotYourTurnError", "Parameter", "ParameterError", "Record",
+    "RecordError", "SeatError", "State", "StateError", "TalkError", "TalkLog", "TensorWriter",
+    "UnknownGameError", "UnknownVariantError", "Variant", "ViewError", "derive_seed", "game_class",
+    "game_names", "load_game", "play_episode", "register", "relative_seat", "replay", "seats_from",
 ]

@@ -5,6 +5,10 @@ terminal, later the web server) can catch that one class and show the message in
 traceback. Each subclass also derives from the closest built-in exception (``ValueError``,
 ``KeyError``, ``LookupError``) so generic code that expects those keeps working.
 
+Arguments of the wrong type or outside their values (``apply_action(None)``, ``view(True)``,
+``parse_action(7, 0)``, ``action_from_code(True, 0)``) raise an :class:`ArgumentError`
+subclass naming the argument, what was expected and what was given, before anything changes.
+
 When an action is refused, the state is left exactly as it was before the call.
 """
 
@@ -68,3 +72,34 @@ class TalkError(MeepleError, ValueError):
 
 class RecordError(MeepleError, ValueError):
     """A record is malformed, or replaying it does not reach the final state it recorded."""
+
+
+class ArgumentError(MeepleError, TypeError, ValueError):
+    """A public entry point was given an argument it cannot take: of the wrong type (``None``,
+    a float or a str where an int or an action goes; a bool where an int goes) or outside the
+    allowed values. The message names the argument, what was expected and what was given
+    (``repr`` and type). Also a ``TypeError`` and a ``ValueError``; nothing has changed."""
+
+
+class SeatError(ArgumentError, ParameterError, ActionParseError):
+    """A seat argument is not a seat of this game: not an int (bools refused) or outside
+    ``0..players-1``. Also a ``ParameterError`` and an ``ActionParseError`` (what ``State.view``
+    and ``Game.parse_action`` raised for a bad seat before this class existed)."""
+
+
+class NotAnActionError(ArgumentError, IllegalActionError):
+    """``apply_action``, ``apply_actions`` or ``action_code`` got a value that is not an
+    :class:`~meeple.engine.action.Action` (or, for ``action_code``, an action outside the
+    game's action table). Also an ``IllegalActionError``."""
+
+
+class ActionArgumentError(ArgumentError, ActionParseError):
+    """``parse_action`` got text that is not a non-empty ``str``, or ``action_from_code`` a
+    code that is not an int in ``0..num_distinct_actions()-1`` (bools refused). Also an
+    ``ActionParseError``."""
+
+
+class ViewError(ArgumentError, ParameterError):
+    """``observation_tensor`` or ``determinize`` got something that is not a seat's view of this
+    game (``State.view(seat)`` for an int seat), or a view whose contents the game cannot read.
+    Also a ``ParameterError``."""

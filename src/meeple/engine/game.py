@@ -8,6 +8,7 @@ hooks marked below, and calls :func:`meeple.engine.registry.register` on the cla
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from abc import ABC, abstractmethod
@@ -15,7 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from meeple.engine.errors import ActionParseError, ParameterError, UnknownVariantError
+from meeple.engine import checks
+from meeple.engine.errors import (
+    ActionArgumentError,
+    ArgumentError,
+    MeepleError,
+    NotAnActionError,
+    ParameterError,
+    UnknownVariantError,
+    ViewError,
+)
 from meeple.engine.params import Parameter, Variant, resolve_parameters
 
 if TYPE_CHECKING:
@@ -104,6 +114,13 @@ class Game(ABC):
     scenario: ClassVar[str] = ""
 
     __slots__ = ("variant", "players", "params", "_frozen", "_cache")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every game's ``parse_action`` gets the engine's argument checks, here, once.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("parse_action")
+        if own is not None and not getattr(own, "_checked", False):
+            cls.parse_action = _checked_parse(own)
 
     def __init__(
         self, variant: str | None = None, players: int | None = None, **params: Any
@@ -198,21 +215,44 @@ class Game(ABC):
         """A fresh playthrough whose chance outcomes all derive from ``seed`` (an int >= 0)."""
 
     def check_seat(self, seat: Any) -> int:
-        """``seat`` if it is a seat of this game (an int in ``0..players-1``), for
-        ``parse_action`` implementations.
+        """``seat`` if it is a seat of this game (an int in ``0..players-1``, not a bool).
+        ``parse_action`` checks it before the game's own parsing runs.
 
         Raises:
-            ActionParseError: naming the bad seat.
+            SeatError: naming the bad seat (also an ``ActionParseError``).
         """
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ActionParseError(f"seat {seat!r} is not a seat of this game")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = checks.seat(seat, self.players)
+        return seat
+
+    def check_view(self, view: Any) -> int:
+        """The seat of ``view`` if it is a seat's view of this game (a mapping whose ``game`` is
+        this game's name and whose ``seat`` is one of its seats), as ``observation_tensor`` and
+        ``determinize`` need.
+
+        Raises:
+            ViewError: saying what is wrong.
+        """
+        if not isinstance(view, Mapping):
+            raise ViewError(f"view must be the mapping State.view(seat) of {self.name}; got "
+                            f"{checks.given(view)}")
+        seat = view.get("seat")
+        if view.get("game") != self.name or type(seat) is not int \
+                or not 0 <= seat < self.players:
+            raise ViewError(f"not a seat's view of {self.name}: game {view.get('game')!r}, "
+                            f"seat {seat!r}")
         return seat
 
     @abstractmethod
     def parse_action(self, text: str, seat: int) -> Action:
         """Read ``text`` in the game's action notation as an action of ``seat``.
 
+        The engine checks the arguments before the game's version runs (``__init_subclass__``
+        wraps it): ``text`` must be a ``str`` with something besides spaces, ``seat`` a seat.
+
         Raises:
+            ActionArgumentError: if ``text`` is not a str or is blank.
+            SeatError: if ``seat`` is not a seat of this game.
             ActionParseError: if the text is not a well-formed action for that seat. Whether
                 the action is legal *now* is checked when it is applied.
         """
@@ -250,15 +290,14 @@ class Game(ABC):
         Returns:
             A new state of this game, independent of any other.
         Raises:
-            ParameterError: if ``view`` is not a seat's view of this game.
+            ViewError: if ``view`` is not a seat's view of this game, or one the game cannot
+                read (also a ``ParameterError``).
+            ArgumentError: if ``rng`` is not a ``random.Random``.
             NotImplementedError: if the game has no determinization.
         """
-        seat = view.get("seat")
-        if view.get("game") != self.name or type(seat) is not int \
-                or not 0 <= seat < self.players:
-            raise ParameterError(f"not a seat's view of {self.name}: game {view.get('game')!r}, "
-                                 f"seat {seat!r}")
-        state = self._determinize(view, rng)
+        seat = self.check_view(view)
+        checks.rng(rng)
+        state = _reading_view(self, self._determinize, view, rng)
         submitted = view.get("submitted", ())
         acting = tuple(sorted({*view.get("to_act", ()), *submitted}))
         if state._acting != acting:
@@ -316,27 +355,36 @@ class Game(ABC):
         """The integer code of ``action``: the index of its text in :meth:`action_table`.
 
         Raises:
-            ValueError: if the text is not in the table (a gap in the game's table).
+            NotAnActionError: if ``action`` is not an :class:`Action`, or its text is not in the
+                table (not this game's action, or a gap in the game's table); also a
+                ``ValueError``.
         """
+        from meeple.engine.action import Action
+
+        if not isinstance(action, Action):
+            raise NotAnActionError(f"action must be an Action of {self.name}; got "
+                                   f"{checks.given(action)}")
         self.action_table()
         code = self._cache["action_index"].get(str(action))
         if code is None:
-            raise ValueError(f"{self.name}: action {str(action)!r} is not in the action table")
+            raise NotAnActionError(f"{self.name}: action {str(action)!r} is not in the action "
+                                   "table")
         return code
 
     def action_from_code(self, code: int, seat: int) -> Action:
         """The action of ``seat`` with integer ``code`` (inverse of :meth:`action_code`).
 
         Raises:
-            ActionParseError: for a code outside ``0..num_distinct_actions()-1``.
+            ActionArgumentError: for a code that is not an int (numpy integers accepted, bools
+                refused) in ``0..num_distinct_actions()-1``.
+            SeatError: if ``seat`` is not a seat of this game.
         """
         table = self.action_table()
-        if type(code) is not int and not hasattr(code, "__index__"):
-            raise ActionParseError(f"action code {code!r} is not an integer")
-        code = int(code)
-        if not 0 <= code < len(table):
-            raise ActionParseError(f"action code {code} is outside 0..{len(table) - 1}")
-        return self.parse_action(table[code], seat)
+        number = checks.integer(code)
+        if number is None or not 0 <= number < len(table):
+            raise ActionArgumentError(f"action code must be an int in 0..{len(table) - 1}; "
+                                      f"got {checks.given(code)}")
+        return self.parse_action(table[number], seat)
 
     def observation_shape(self) -> tuple[int, ...]:
         """The shape of :meth:`observation_tensor`, fixed for this game instance.
@@ -355,12 +403,17 @@ class Game(ABC):
         :meth:`observation_shape`: only what that seat may see, since it reads the view.
 
         Raises:
+            ViewError: if ``view`` is not a seat's view of this game, or one the encoding cannot
+                read.
             NotImplementedError: for a game that declares no ``encoding``.
             RuntimeError: if the game's encoding returns another shape.
         """
         import numpy as np
 
-        tensor = np.asarray(self._encoding().observation_tensor(self, view), dtype=np.float32)
+        self.check_view(view)
+        encoding = self._encoding()
+        tensor = np.asarray(_reading_view(self, encoding.observation_tensor, self, view),
+                            dtype=np.float32)
         if tensor.shape != self.observation_shape():
             raise RuntimeError(f"{self.name} encoded a view as shape {tensor.shape}, expected "
                                f"{self.observation_shape()}")
@@ -373,7 +426,19 @@ class Game(ABC):
     def timeout_action(self, seat: int, legal_actions: Sequence[Action]) -> Action:
         """What a seat submits when its decision timer runs out (human play only): the first
         legal action whose ``kind`` is in ``timeout_kinds`` (e.g. ``end``), else the first
-        legal action, which each game's canonical order makes its null move."""
+        legal action, which each game's canonical order makes its null move.
+
+        Raises:
+            SeatError: if ``seat`` is not a seat of this game.
+            ArgumentError: if ``legal_actions`` is not a non-empty sequence of actions.
+        """
+        from meeple.engine.action import Action
+
+        self.check_seat(seat)
+        if not isinstance(legal_actions, Sequence) or isinstance(legal_actions, str) \
+                or not legal_actions or not all(isinstance(a, Action) for a in legal_actions):
+            raise ArgumentError(f"legal_actions must be a non-empty sequence of actions; got "
+                                f"{checks.given(legal_actions)}")
         for action in legal_actions:
             if getattr(action, "kind", None) in self.timeout_kinds:
                 return action
@@ -457,6 +522,32 @@ def _import(target: str) -> Any:
     """The object named ``"package.module:attribute"``."""
     module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+def _checked_parse(parse: Callable[[Game, str, int], Action]) -> Callable[[Game, str, int], Action]:
+    """A game's ``parse_action`` behind the engine's argument checks (see ``Game.parse_action``)."""
+
+    @functools.wraps(parse)
+    def parse_action(self: Game, text: str, seat: int) -> Action:
+        if type(text) is not str or not text.strip():
+            raise ActionArgumentError(f"action text must be a non-empty str in {self.name}'s "
+                                      f"notation; got {checks.given(text)}")
+        return parse(self, text, self.check_seat(seat))
+
+    parse_action._checked = True  # type: ignore[attr-defined]
+    return parse_action
+
+
+def _reading_view(game: Game, hook: Callable[..., Any], *args: Any) -> Any:
+    """``hook(*args)`` (a game's encoding or determinization reading a view that passed
+    ``check_view``), with a game's failure to read the view's contents as a :class:`ViewError`."""
+    try:
+        return hook(*args)
+    except MeepleError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
+                        "pass State.view(seat) unchanged") from exc
 
 
 def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:

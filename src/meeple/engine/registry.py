@@ -14,7 +14,8 @@ import pkgutil
 from importlib.metadata import entry_points
 from typing import Any
 
-from meeple.engine.errors import UnknownGameError
+from meeple.engine.checks import given
+from meeple.engine.errors import ArgumentError, UnknownGameError
 from meeple.engine.game import Game
 
 _GAMES: dict[str, type[Game]] = {}
@@ -60,8 +61,12 @@ def game_class(name: str) -> type[Game]:
 
     Raises:
         UnknownGameError: naming the registered games.
+        ArgumentError: if ``name`` is not a str.
     """
     _discover()
+    if not isinstance(name, str):
+        raise ArgumentError(f"a game name must be a str, one of {', '.join(sorted(_GAMES))}; "
+                            f"got {given(name)}")
     try:
         return _GAMES[name]
     except KeyError:
@@ -81,5 +86,6 @@ def load_game(
         **params: parameter overrides on top of the variant's values.
     Raises:
         UnknownGameError, UnknownVariantError, ParameterError: with the allowed names or range.
+        ArgumentError: if ``name`` is not a str.
     """
     return game_class(name)(variant=variant, players=players, **params)

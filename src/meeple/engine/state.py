@@ -20,6 +20,7 @@ millions of times).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -27,10 +28,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from meeple.engine import checks
+from meeple.engine.action import Action
 from meeple.engine.errors import (
+    ArgumentError,
     GameOverError,
     IllegalActionError,
     MeepleError,
+    NotAnActionError,
     NotYourTurnError,
     ParameterError,
     StateError,
@@ -38,7 +43,6 @@ from meeple.engine.errors import (
 from meeple.engine.rng import derive_seed, rng_from_json, rng_to_json
 
 if TYPE_CHECKING:
-    from meeple.engine.action import Action
     from meeple.engine.game import Game
 
 STATE_FORMAT = "meeple-state/1"
@@ -51,6 +55,13 @@ class State(ABC):
     """Base class of every game state. See the module docstring for the protocol."""
 
     __slots__ = ("game", "seed", "_rng", "_pending", "_acting", "_legal")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A game overrides ``is_eliminated(seat)``; the seat check wraps its version here, once.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("is_eliminated")
+        if own is not None and not getattr(own, "_seat_checked", False):
+            cls.is_eliminated = _seat_checked(own)
 
     def __init__(self, game: Game, seed: int) -> None:
         if type(seed) is not int or seed < 0:  # bool is refused too
@@ -129,8 +140,16 @@ class State(ABC):
 
     def is_eliminated(self, seat: int) -> bool:
         """Whether ``seat`` is out of play for good before the end (interfaces use it to tell a
-        person so); default False for games without elimination."""
+        person so); default False for games without elimination. A game's override gets its
+        seat checked first.
+
+        Raises:
+            SeatError: if ``seat`` is not a seat of this game.
+        """
+        checks.seat(seat, self.game.players)
         return False
+
+    is_eliminated._seat_checked = True  # type: ignore[attr-defined]
 
     def scores(self) -> tuple[float, ...]:
         """The game's own score per seat (points, energy...) for the lab's score statistics;
@@ -197,9 +216,12 @@ class State(ABC):
             A sequence (empty when ``seat`` is not to act, or the game is over).
         Raises:
             NotYourTurnError: if ``seat`` is None while several seats act.
+            SeatError: if ``seat`` is neither None nor a seat of this game.
         """
         if seat is None:
             seat = self._single_actor()
+        elif type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = checks.seat(seat, self.game.players)
         tables = self._legal
         if tables is None:
             tables = self._legal = self._legal_tables()
@@ -215,11 +237,18 @@ class State(ABC):
             action: an action value of this game.
             seat: the acting seat; defaults to ``action.seat``, else to the only acting seat.
         Raises:
+            NotAnActionError: ``action`` is not an :class:`Action`.
+            SeatError: ``seat`` is neither None nor a seat of this game.
             GameOverError: the state is terminal.
             NotYourTurnError: ``seat`` is not among ``current_players()``.
             IllegalActionError: the action is not legal for that seat now.
             On any error the state is unchanged.
         """
+        if not isinstance(action, Action):
+            raise NotAnActionError(f"action must be an Action of {self.game.name} (parse "
+                                   f"text with game.parse_action); got {checks.given(action)}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.game.players):
+            seat = checks.seat(seat, self.game.players)
         acting = self._acting
         if not acting:
             raise GameOverError(f"the game is over; {action} cannot be applied")
@@ -244,9 +273,24 @@ class State(ABC):
         Args:
             joint: one action per seat in ``current_players()``, no more, no fewer.
         Raises:
+            ArgumentError: ``joint`` is not a mapping; its subclasses ``SeatError`` for a key
+                that is not a seat and ``NotAnActionError`` for a value that is not an action.
             GameOverError, NotYourTurnError, IllegalActionError: as for :meth:`apply_action`;
             all actions are checked before any is applied, so on error nothing changes.
         """
+        if not isinstance(joint, Mapping):
+            raise ArgumentError(f"joint must be a mapping {{seat: action}}; got "
+                                f"{checks.given(joint)}")
+        players = self.game.players
+        for seat in joint:
+            if type(seat) is not int or not 0 <= seat < players:
+                checks.seat(seat, players, "a key of joint")
+                joint = {checks.seat(s, players): a for s, a in joint.items()}
+                break
+        for action in joint.values():
+            if not isinstance(action, Action):
+                raise NotAnActionError(f"every value of joint must be an Action of "
+                                       f"{self.game.name}; got {checks.given(action)}")
         acting = self._acting
         if not acting:
             raise GameOverError("the game is over; no actions can be applied")
@@ -286,11 +330,15 @@ class State(ABC):
         playout benchmark.
 
         Args:
-            rng: the random stream to draw actions from.
+            rng: the random stream to draw actions from (a ``random.Random``).
             max_steps: stop after this many steps even if not terminal (None: play to the end).
         Returns:
             The number of steps (joint actions) applied.
+        Raises:
+            ArgumentError: ``rng`` is not a ``random.Random`` or ``max_steps`` not an int >= 0.
         """
+        checks.rng(rng)
+        max_steps = checks.count(max_steps, "max_steps", allow_none=True)
         choice = rng.choice
         limit = float("inf") if max_steps is None else max_steps
         steps = 0
@@ -322,12 +370,11 @@ class State(ABC):
         appears (rules-questions X-2, X-4).
 
         Raises:
-            ParameterError: if ``seat`` is not ``None`` or a seat of this game.
+            SeatError: if ``seat`` is not ``None`` or a seat of this game (also a
+                ``ParameterError``).
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.game.players):
-            raise ParameterError(
-                f"seat {seat!r} is not a seat of this {self.game.players}-seat game"
-            )
+            seat = checks.seat(seat, self.game.players)
         out = {
             "game": self.game.name,
             "seat": seat,
@@ -456,6 +503,19 @@ class State(ABC):
     def _resolve(self, joint: Mapping[int, Action]) -> None:
         self._legal = None
         self._apply(joint)
+
+
+def _seat_checked(method: Callable[[State, int], bool]) -> Callable[[State, int], bool]:
+    """``method`` (a game's ``is_eliminated``) behind the seat check of the base method."""
+
+    @functools.wraps(method)
+    def is_eliminated(self: State, seat: int) -> bool:
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = checks.seat(seat, self.game.players)
+        return method(self, seat)
+
+    is_eliminated._seat_checked = True  # type: ignore[attr-defined]
+    return is_eliminated
 
 
 class RecordedWinners:

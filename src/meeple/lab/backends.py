@@ -10,6 +10,9 @@ game's seed comes from its index).
 * ``process``: :class:`concurrent.futures.ProcessPoolExecutor` with ``jobs`` workers; at most
   ``2 * jobs`` tasks in flight, so a long run does not queue every task at once. Workers
   ignore SIGINT, so Ctrl-C reaches only this process, which stops submitting and returns.
+  Workers exit when this process dies, even by ``kill -9``: on Linux the kernel sends them
+  SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere a watchdog thread in each worker polls
+  ``os.getppid()`` twice a second and exits when the parent has changed.
 * ``ray``: Ray tasks (``pip install 'meeple[ray]'``) on the cluster at ``address``, or on a
   local one started for the run (``ray.init(num_cpus=jobs)``) and shut down after it; at
   most ``2 * jobs`` tasks in flight. The work must be importable on the cluster's nodes
@@ -18,9 +21,13 @@ game's seed comes from its index).
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -73,8 +80,51 @@ class SerialBackend(Backend):
     """Everything in this process, in order."""
 
 
-def _ignore_sigint() -> None:
+#: ``prctl`` option: the signal the kernel sends this process when its parent dies.
+PR_SET_PDEATHSIG = 1
+#: How often the portable watchdog checks that the parent is alive, in seconds.
+WATCHDOG_SECONDS = 0.5
+
+
+def _init_worker(parent: int) -> None:
+    """Process-pool worker initializer: ignore SIGINT (Ctrl-C is the parent's) and exit when
+    the parent process ``parent`` dies (:func:`exit_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
+
+
+def exit_with_parent(parent: int) -> str:
+    """Make this process exit when its parent ``parent`` (a pid) dies, however it dies.
+
+    On Linux the kernel sends this process SIGKILL at the parent's death
+    (``prctl(PR_SET_PDEATHSIG)`` through libc); elsewhere, or if that call fails, a daemon
+    thread polls ``os.getppid()`` every :data:`WATCHDOG_SECONDS` and exits the process when it
+    is no longer ``parent``. A parent already gone when this runs exits the process at once.
+
+    Returns:
+        ``"pdeathsig"`` or ``"watchdog"``: the mechanism in place.
+    """
+    if sys.platform.startswith("linux") and _set_pdeathsig(signal.SIGKILL):
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+        return "pdeathsig"
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCHDOG_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="meeple-parent-watchdog", daemon=True).start()
+    return "watchdog"
+
+
+def _set_pdeathsig(signum: int) -> bool:
+    """Ask the Linux kernel to send ``signum`` to this process when its parent dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 class ProcessBackend(Backend):
@@ -88,7 +138,8 @@ class ProcessBackend(Backend):
 
     def imap(self, fn: Callable[..., Any], tasks: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_sigint)
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_init_worker,
+                                             initargs=(os.getpid(),))
         pool = self._pool
 
         def wait_some(handles: list[Future]) -> list[tuple[Future, Any]]:

@@ -19,7 +19,12 @@ that DuckDB reads with ``read_parquet('DIR/records/*.parquet')`` (see :func:`con
 
 ``run.json`` (format ``meeple-run/1``) holds the run's config (:func:`run_config`) and one
 entry per session (a first run, then each ``--resume``) with its wall time, jobs and backend;
-``meeple report DIR`` and ``--resume`` read it.
+``meeple report DIR`` and ``--resume`` read it. A session is written when it starts (``status``
+``"running"``, ``finished`` null) and completed when it stops (``"completed"``, or
+``"interrupted"`` after Ctrl-C or SIGTERM). A session still ``"running"`` when the run is
+resumed was killed (``kill -9``, a crash, a lost machine): ``--resume`` marks it ``"killed"``,
+keeps ``finished`` null, and counts as its ``games_played`` the stored games no other session
+accounts for.
 """
 
 from __future__ import annotations
@@ -236,6 +241,7 @@ class RunStore:
         self.run = run
         #: After :meth:`resume`: one line per broken part it set aside (to be re-played).
         self.set_aside: list[str] = []
+        self._began = False  # this process's session entry is open (begin_session)
 
     # ---- opening
     @classmethod
@@ -298,6 +304,7 @@ class RunStore:
         for path in (store.dir / RECORDS_DIR).glob(".part-*"):
             path.unlink()
         store.set_aside = store._set_aside_broken()
+        store._mark_killed_sessions()
         return store
 
     def _set_aside_broken(self) -> list[str]:
@@ -323,12 +330,47 @@ class RunStore:
         return {key: self.run.get(key) for key in CONFIG_KEYS
                 if key != "start" or self.run.get("start") is not None}
 
-    def add_session(self, *, games_played: int, elapsed_seconds: float, jobs: int,
-                    backend: str) -> None:
-        """Append a session entry to ``run.json`` (written at once)."""
+    def begin_session(self, *, jobs: int, backend: str) -> None:
+        """Append a ``"running"`` session entry to ``run.json`` (written at once), so a run
+        killed before :meth:`add_session` still shows that it was started."""
         self.run.setdefault("sessions", []).append({
-            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "games_played": int(games_played),
-            "elapsed_seconds": float(elapsed_seconds), "jobs": int(jobs), "backend": backend})
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finished": None,
+            "status": "running", "games_played": 0, "elapsed_seconds": 0.0, "jobs": int(jobs),
+            "backend": backend})
+        self._began = True
+        self._save_run()
+
+    def add_session(self, *, games_played: int, elapsed_seconds: float, jobs: int,
+                    backend: str, status: str = "completed") -> None:
+        """Complete this process's ``"running"`` session entry (see :meth:`begin_session`), or
+        append one, with ``status`` (``"completed"`` or ``"interrupted"``); written at once."""
+        sessions = self.run.setdefault("sessions", [])
+        entry = sessions[-1] if self._began and sessions \
+            and sessions[-1].get("status") == "running" else None
+        if entry is None:
+            entry = {}
+            sessions.append(entry)
+        entry.update({
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "status": status,
+            "games_played": int(games_played), "elapsed_seconds": float(elapsed_seconds),
+            "jobs": int(jobs), "backend": backend})
+        self._began = False
+        self._save_run()
+
+    def _mark_killed_sessions(self) -> None:
+        """Mark every session still ``"running"`` as ``"killed"`` (see the module docstring)."""
+        sessions = self.run.get("sessions") or []
+        killed = [s for s in sessions if s.get("status") == "running"]
+        if not killed:
+            return
+        accounted = sum(int(s.get("games_played", 0)) for s in sessions if s not in killed)
+        unaccounted = max(0, self.count() - accounted)
+        for i, session in enumerate(killed):
+            session.update({
+                "status": "killed", "finished": None,
+                "games_played": unaccounted if i == len(killed) - 1 else 0,
+                "note": "ended without finishing (killed or crashed): no end time; "
+                        "games_played counts its stored games"})
         self._save_run()
 
     def elapsed_seconds(self) -> float:

@@ -14,7 +14,8 @@ Notation (canonical text, printed by ``str``):
   (variant ``reveal_lock``, B4G-16).
 
 ``parse_selection`` also accepts ``a:bg d:r``, ``ab ag dr``, ``attack blue green defend red``,
-``-`` or an empty line for pass, in any letter case.
+or ``-`` for pass, in any letter case. Empty or blank text is refused (the engine's
+``parse_action`` check): an empty line is not a move.
 
 Selections are interned: one object per (players, seat, indicators, reveal), made only by
 :func:`selection`, so equal selections are identical and legality checks are identity look-ups.

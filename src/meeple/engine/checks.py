@@ -1,0 +1,78 @@
+"""Argument checks shared by the public entry points of ``Game`` and ``State``.
+
+Each check returns the value it accepts (normalised: a numpy integer seat becomes an ``int``)
+or raises a subclass of :class:`~meeple.engine.errors.ArgumentError` whose message names the
+argument, what was expected and what was given. The entry points call them before touching
+anything, so a refused call leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from meeple.engine.errors import ArgumentError, SeatError
+
+
+def given(value: Any) -> str:
+    """``value`` as an error message shows it: its ``repr`` (cut to 60 characters) and type."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def integer(value: Any) -> int | None:
+    """``value`` as an int if it is an integer that is not a bool (numpy integers accepted),
+    else None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        return None
+    index = getattr(type(value), "__index__", None)
+    if index is None:
+        return None
+    try:
+        return int(index(value))
+    except Exception:  # noqa: BLE001 - a broken __index__ is just not an integer
+        return None
+
+
+def seat(value: Any, players: int, name: str = "seat") -> int:
+    """``value`` if it is a seat of a ``players``-seat game: an int (not a bool) in
+    ``0..players-1``.
+
+    Raises:
+        SeatError: naming ``name``, the range and what was given.
+    """
+    number = integer(value)
+    if number is None or not 0 <= number < players:
+        raise SeatError(f"{name} must be a seat, an int in 0..{players - 1}; "
+                        f"got {given(value)}")
+    return number
+
+
+def count(value: Any, name: str, allow_none: bool = False) -> int | None:
+    """``value`` if it is a non-negative int (not a bool), or None when ``allow_none``.
+
+    Raises:
+        ArgumentError: naming ``name`` and what was given.
+    """
+    if value is None and allow_none:
+        return None
+    number = integer(value)
+    if number is None or number < 0:
+        extra = " or None" if allow_none else ""
+        raise ArgumentError(f"{name} must be a non-negative int{extra}; got {given(value)}")
+    return number
+
+
+def rng(value: Any, name: str = "rng") -> random.Random:
+    """``value`` if it is a ``random.Random`` (the caller's own stream).
+
+    Raises:
+        ArgumentError: naming ``name`` and what was given.
+    """
+    if not isinstance(value, random.Random):
+        raise ArgumentError(f"{name} must be a random.Random; got {given(value)}")
+    return value
