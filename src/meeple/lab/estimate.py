@@ -7,7 +7,7 @@ game and line-up in this process (:func:`game_seconds`), timing every decision:
 * an ISMCTS bot with more than ``PROBE_ITERATIONS`` iterations a move searches that many and
   its time is scaled up linearly (its cost is nearly linear in iterations); a time-limited one
   (``ismcts-0.5s``) counts its limit wherever it has a choice;
-* the probe stops after ``budget`` seconds (1.5 by default); the rest of the game is
+* the probe stops after ``budget`` seconds (3 by default); the rest of the game is
   extrapolated by the game's length reached against the length of a quick game played with
   ISMCTS cut to ``LENGTH_ITERATIONS`` iterations.
 
@@ -36,9 +36,9 @@ __all__ = ["LENGTH_ITERATIONS", "PROBE_ITERATIONS", "RunEstimate", "Stage", "est
            "format_duration", "game_seconds"]
 
 #: ISMCTS bots with more iterations than this are timed at this many and scaled up.
-PROBE_ITERATIONS = 25
+PROBE_ITERATIONS = 10
 #: Iterations a move of the ISMCTS bots in the probe games that measure a game's length.
-LENGTH_ITERATIONS = 4
+LENGTH_ITERATIONS = 2
 
 
 @dataclass
@@ -97,7 +97,7 @@ def _probe_bots(game: Game, names: Sequence[str], seed: int, iterations: int) ->
     return agents
 
 
-def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float = 1.5,
+def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float = 3.0,
                  clock: Callable[[], float] = time.perf_counter) -> tuple[float, bool]:
     """Estimate the seconds one game of ``game`` takes with the line-up ``bots`` (cycled over
     the seats), by playing a probe game.
@@ -147,7 +147,7 @@ def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float =
 
 
 def estimate_run(stages: Sequence[Stage], jobs: int = 1, seed: int = 0, *,
-                 budget: float = 1.5) -> RunEstimate:
+                 budget: float = 3.0) -> RunEstimate:
     """Estimate the wall time of playing ``stages`` with ``jobs`` workers (0: every core).
 
     Args:
