@@ -119,3 +119,26 @@ def test_check_arms_names_the_arm_whose_game_a_bot_cannot_play(monkeypatch):
     with pytest.raises(ParameterError, match="arm 'players=2': no bot called 'heuristic'"):
         check_arms([("4p", load_game(GAME)), ("players=2", load_game(GAME, players=2))],
                    ["heuristic", "random"])
+
+
+def test_long_runs_print_an_estimate_first_and_the_actual_time_last(tmp_path: Path):
+    """Without --quiet, a ladder (with a tiny ISMCTS tier) and a compare print the estimate
+    line before the first stage finishes, a line per stage, and the actual time at the end."""
+    result = invoke("ladder", GAME, "--players", "2", "--tiers", "random,heuristic,ismcts-3",
+                    "--games", "2", "--jobs", "1", "--out", str(tmp_path / "lad"))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    first = out.index("estimate: about")
+    assert "probe game" in out[first:out.index("\n", first)]
+    assert first < out.index("1/2 heuristic vs random") < out.index("2/2 ismcts-3 vs heuristic")
+    assert out.index("2/2 ismcts-3 vs heuristic") < out.index("\ntook ") < out.index("wrote")
+    assert "(estimated about" in out[out.index("\ntook "):]
+    result = invoke("compare", GAME, "--variant", "seed", "--variant", "rulebook-2018",
+                    "--players", "2", "--games", "2", "--jobs", "1", "--out",
+                    str(tmp_path / "cmp"))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("estimate: about") < out.index("1/2 seed") < out.index("\ntook ")
+    quiet = invoke("ladder", GAME, "--players", "2", "--tiers", "random,heuristic",
+                   "--games", "2", "--jobs", "1", "--out", str(tmp_path / "q"), "-q")
+    assert quiet.exit_code == 0 and "estimate:" not in quiet.output

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -150,3 +151,136 @@ def make_dir(path: Path, what: str) -> None:
                              f"{exc.strerror or exc}") from None
 
 
+
+
+# ------------------------------------------------------------------- runs in stages
+def format_rate(rate: float) -> str:
+    """``1,234 games/s``, ``2.5 games/s``, ``0.15 games/s``."""
+    if rate >= 10:
+        return f"{rate:,.0f} games/s"
+    return f"{rate:.1f} games/s" if rate >= 1 else f"{rate:.2f} games/s"
+
+
+class RealRateColumn(ProgressColumn):
+    """Games per second from the games completed in this task over its elapsed time."""
+
+    def __init__(self) -> None:
+        super().__init__(table_column=Column(no_wrap=True, min_width=14))
+
+    def render(self, task: Any) -> Text:
+        elapsed = task.finished_time if task.finished else task.elapsed
+        if not elapsed or task.completed <= 0:
+            return Text("")
+        return Text(format_rate(task.completed / elapsed), style="cyan")
+
+
+class EtaColumn(ProgressColumn):
+    """Time left: from the rate of this task's completed work (``work``, the share of its
+    estimated seconds done, when the task sets it; else the share of its games), or before
+    any is done, the estimate (``est``) minus the time elapsed, marked ``~``."""
+
+    def __init__(self) -> None:
+        super().__init__(table_column=Column(no_wrap=True, min_width=14))
+
+    def render(self, task: Any) -> Text:
+        from meeple.lab.estimate import format_duration
+
+        if task.finished:
+            return Text("done", style="green")
+        elapsed = task.elapsed or 0.0
+        share = task.fields.get("work")
+        if share is None:
+            share = task.completed / task.total if task.total else 0.0
+        if share > 0 and elapsed > 0:
+            return Text(f"{format_duration(elapsed * (1 - share) / share)} left",
+                        style="yellow")
+        est = task.fields.get("est")
+        if est is None:
+            return Text("")
+        return Text(f"~{format_duration(max(0.0, est - elapsed))} left", style="yellow")
+
+
+class StagedRun:
+    """Progress of a run in stages (ladder steps, compare arms, sweep points): a bar for the
+    stage being played and one for the whole run, each with games done, the real rate and
+    the time left; a line per finished stage. Made by :func:`staged_run`."""
+
+    def __init__(self, progress: Progress, title: str, stages: list[Any],
+                 stage_seconds: list[float], log: bool) -> None:
+        self.progress, self.stages, self.est, self.log = progress, stages, stage_seconds, log
+        played = [s for s in stages if not s.reused]
+        self.total_est = sum(stage_seconds)
+        self.total = progress.add_task(f"{title} (all)", total=sum(s.games for s in played)
+                                       or 1, est=self.total_est, work=None)
+        self.index = -1
+        self.task: Any = None
+        self.done_est = 0.0
+
+    def begin(self, index: int | None = None, reused: bool = False) -> None:
+        """Start stage ``index`` (the next one when None); ``reused``: it is not played."""
+        self._close()
+        self.index = self.index + 1 if index is None else index
+        stage = self.stages[self.index]
+        self.reused = reused or stage.reused
+        label = f"{self.index + 1}/{len(self.stages)} {stage.label}"
+        self.task = self.progress.add_task(label + (" (reused)" if self.reused else ""),
+                                           total=stage.games, est=self.est[self.index])
+
+    def next_stage(self, *_: Any) -> Any:
+        """For compare's ``on_arm`` and sweep's ``on_point``: begin the next stage and return
+        :meth:`advance`."""
+        self.begin()
+        return self.advance
+
+    def advance(self, k: int) -> None:
+        """``k`` more games of the current stage are done."""
+        self.progress.advance(self.task, k)
+        if self.reused:
+            return
+        stage = self.stages[self.index]
+        self.done_est += self.est[self.index] * k / stage.games
+        work = self.done_est / self.total_est if self.total_est > 0 else None
+        self.progress.update(self.total, advance=k, work=work)
+
+    def _close(self) -> None:
+        from meeple.lab.estimate import format_duration
+
+        if self.task is None:
+            return
+        task = self.progress.tasks[self.task]
+        self.progress.update(self.task, visible=False)
+        if self.log and not self.reused:
+            took = task.finished_time or task.elapsed or 0.0
+            rate = f", {format_rate(task.completed / took)}" if took > 0 else ""
+            est = format_duration(self.est[self.index])
+            self.progress.console.print(
+                f"  {escape(task.description)}: {task.completed:.0f} games in "
+                f"{format_duration(took)}{rate} (estimated {est})")
+        self.task = None
+
+
+@contextlib.contextmanager
+def staged_run(quiet: bool, title: str, stages: list[Any], jobs: int,
+               seed: int = 0) -> Iterator[StagedRun]:
+    """Estimate the run of ``stages`` (:func:`meeple.lab.estimate.estimate_run`), print the
+    estimate line, show the progress bars while inside, and print the actual time at the end.
+    ``quiet``: no estimate (nothing is measured), bars or lines."""
+    from meeple.lab.estimate import estimate_run, format_duration
+
+    if quiet:
+        seconds = [0.0] * len(stages)
+    else:
+        estimate = estimate_run(stages, jobs, seed)
+        seconds = estimate.stage_seconds
+        err_console.print(escape(estimate.line()))
+    start = time.perf_counter()
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                        MofNCompleteColumn(), RealRateColumn(), TimeElapsedColumn(),
+                        EtaColumn(), console=err_console, disable=quiet, transient=False)
+    with progress:
+        run = StagedRun(progress, title, stages, seconds, log=not quiet)
+        yield run
+        run._close()
+    if not quiet:
+        err_console.print(f"took {format_duration(time.perf_counter() - start)} "
+                          f"(estimated about {format_duration(estimate.seconds)})")

@@ -26,7 +26,7 @@ from meeple.cli.common import (
     fail,
     load,
     make_dir,
-    progress_bar,
+    staged_run,
 )
 from meeple.engine.errors import MeepleError, ParameterError
 from meeple.engine.game import Game
@@ -64,7 +64,7 @@ def ladder(
     interrupted ladder can be continued with --resume."""
     import json
 
-    from meeple.lab.ladder import default_tiers, run_ladder
+    from meeple.lab.ladder import default_tiers, ladder_stages, run_ladder
     from meeple.lab.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
 
     try:
@@ -88,16 +88,13 @@ def ladder(
                 raise fail(f"cannot read {out / LADDER_JSON} to resume: {exc}") from None
             if earlier is None:
                 raise fail(f"--resume: there is no {LADDER_JSON} in {out}")
-        steps = len(tier_list) if game.capabilities.cooperative else len(tier_list) - 1
-
         def save(partial: dict[str, Any]) -> None:
             (out / LADDER_JSON).write_text(json.dumps(partial, indent=2) + "\n")
 
-        with progress_bar(quiet) as progress:
-            task = progress.add_task(f"{game.name} ladder", total=steps * n_games)
-            result = run_ladder(game, tier_list, n_games, seed, jobs,
-                                on_progress=lambda k: progress.advance(task, k),
-                                on_step=save, resume=earlier)
+        stages = ladder_stages(game, tier_list, n_games, earlier)
+        with staged_run(quiet, f"{game.name} ladder", stages, jobs, seed) as run:
+            result = run_ladder(game, tier_list, n_games, seed, jobs, on_progress=run.advance,
+                                on_step=save, resume=earlier, on_stage=run.begin)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -142,7 +139,7 @@ def compare(
     """Play rule variants (or parameter sets) on the same seeds and write compare.json and
     compare.html: every metric side by side, the difference with its 95% interval, and a flag
     where it really differs (Holm-adjusted)."""
-    from meeple.lab.compare import Arm, parse_arm, run_compare
+    from meeple.lab.compare import Arm, compare_stages, parse_arm, run_compare
     from meeple.lab.compare_page import compare_terminal_table, write_compare
 
     existed = out.exists()
@@ -158,15 +155,10 @@ def compare(
         lineup = lab_bots(bots, first)
         check_run(n_games, seed, jobs)
         make_dir(out, "--out")
-        with progress_bar(quiet) as progress:
-            task = progress.add_task(game_name, total=n_games * len(arms))
-
-            def on_arm(arm: Any, game: Game) -> Any:
-                progress.update(task, description=f"{game_name}: {arm.label}")
-                return lambda k: progress.advance(task, k)
-
+        stages = compare_stages(game_name, arms, bots=lineup, games=n_games)
+        with staged_run(quiet, f"{game_name} compare", stages, jobs, seed) as run:
             data = run_compare(game_name, arms, bots=lineup, games=n_games, seed=seed,
-                               jobs=jobs, on_arm=on_arm)
+                               jobs=jobs, on_arm=run.next_stage)
     except MeepleError as exc:
         _drop_if_empty(out, existed)
         raise fail(str(exc)) from None
@@ -199,7 +191,7 @@ def sweep(
 ):
     """Play every point of a parameter grid and write sweep.json and sweep.html: the metrics
     per point with 95% intervals, a plot per metric, and the ranking by --target."""
-    from meeple.lab.sweep import parse_param, parse_target, run_sweep
+    from meeple.lab.sweep import parse_param, parse_target, run_sweep, sweep_stages
     from meeple.lab.sweep_page import metric_names, write_sweep
 
     existed = out.exists()
@@ -211,19 +203,12 @@ def sweep(
         lineup = lab_bots(bots, load_game(game_name, variant=variant, players=players))
         check_run(n_games, seed, jobs)
         make_dir(out, "--out")
-        points = 1
-        for _, values in grid:
-            points *= len(values)
-        with progress_bar(quiet) as progress:
-            task = progress.add_task(game_name, total=n_games * points)
-
-            def on_point(label: str, game: Game) -> Any:
-                progress.update(task, description=f"{game_name}: {label}")
-                return lambda k: progress.advance(task, k)
-
+        stages = sweep_stages(game_name, grid, variant=variant, players=players, bots=lineup,
+                              games=n_games)
+        with staged_run(quiet, f"{game_name} sweep", stages, jobs, seed) as run:
             data = run_sweep(game_name, grid, variant=variant, players=players, bots=lineup,
                              games=n_games, seed=seed, jobs=jobs, targets=targets,
-                             on_point=on_point)
+                             on_point=run.next_stage)
     except MeepleError as exc:
         _drop_if_empty(out, existed)
         raise fail(str(exc)) from None

@@ -41,12 +41,13 @@ from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import load_game
 from meeple.lab.diagnostics import holm, margins
+from meeple.lab.estimate import Stage
 from meeple.lab.ladder import difference_interval
 from meeple.lab.runner import run_playtest
 from meeple.lab.stats import ALPHA, CONFIDENCE, _clean, summarize, wilson_interval
 
-__all__ = ["COMPARE_FORMAT", "Arm", "arm_metrics", "compare_arms", "default_bots", "parse_arm",
-           "play_arm", "run_compare", "skilled_bot"]
+__all__ = ["COMPARE_FORMAT", "Arm", "arm_metrics", "compare_arms", "compare_stages",
+           "default_bots", "parse_arm", "play_arm", "run_compare", "skilled_bot"]
 
 COMPARE_FORMAT = "meeple-compare/1"
 _Z = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
@@ -334,6 +335,30 @@ def _align_causes(metric_sets: Sequence[dict[str, dict[str, Any]]]) -> None:
                 metrics[name] = _share(m["label"], 0, n, m["group"])
 
 
+def _load_arms(game_name: str, arms: Sequence[Arm], bots: Sequence[str] | None, games: int
+               ) -> tuple[list[Game], list[str]]:
+    """Every arm's game, loaded and checked, and the line-up (errors as :func:`run_compare`'s)."""
+    if len(arms) < 2:
+        raise ParameterError("a comparison needs two or more arms (--variant or --param-set)")
+    labels = [a.label for a in arms]
+    if len(set(labels)) != len(labels):
+        raise ParameterError(f"arms repeat: {', '.join(labels)}")
+    if games < 1:
+        raise ParameterError(f"games = {games} must be at least 1")
+    loaded = [arm.load(game_name) for arm in arms]
+    lineup = list(bots) if bots else default_bots(loaded[0])
+    check_arms([(arm.label, game) for arm, game in zip(arms, loaded, strict=True)], lineup)
+    return loaded, lineup
+
+
+def compare_stages(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | None = None,
+                   games: int = 1000) -> list[Stage]:
+    """The arms of :func:`run_compare` (same arguments) as stages in play order, for
+    estimates and progress bars (label: the arm's label). Raises as :func:`run_compare`."""
+    loaded, lineup = _load_arms(game_name, arms, bots, games)
+    return [Stage(arm.label, game, lineup, games) for arm, game in zip(arms, loaded, strict=True)]
+
+
 def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | None = None,
                 games: int = 1000, seed: int = 0, jobs: int = 1,
                 on_arm: Callable[[Arm, Game], Callable[[int], None] | None] | None = None
@@ -359,16 +384,7 @@ def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | No
         MeepleError: an arm's game cannot be loaded.
         Every arm is loaded and checked before the first game is played.
     """
-    if len(arms) < 2:
-        raise ParameterError("a comparison needs two or more arms (--variant or --param-set)")
-    labels = [a.label for a in arms]
-    if len(set(labels)) != len(labels):
-        raise ParameterError(f"arms repeat: {', '.join(labels)}")
-    if games < 1:
-        raise ParameterError(f"games = {games} must be at least 1")
-    loaded = [arm.load(game_name) for arm in arms]
-    lineup = list(bots) if bots else default_bots(loaded[0])
-    check_arms([(arm.label, game) for arm, game in zip(arms, loaded, strict=True)], lineup)
+    loaded, lineup = _load_arms(game_name, arms, bots, games)
     arms_out, metric_sets = [], []
     for arm, game in zip(arms, loaded, strict=True):
         progress = on_arm(arm, game) if on_arm else None

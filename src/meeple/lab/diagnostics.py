@@ -41,8 +41,9 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from meeple.lab.coop_stats import team_result
 from meeple.lab.ladder import difference_interval
-from meeple.lab.stats import ALPHA, team_result, wilson_interval, winning_margin
+from meeple.lab.stats import ALPHA, wilson_interval, winning_margin
 from meeple.lab.trace import TRACE_FIELDS
 
 __all__ = ["diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]

@@ -31,6 +31,7 @@ from scipy.stats import norm
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
+from meeple.lab.estimate import Stage
 from meeple.lab.runner import run_playtest
 from meeple.lab.stats import CONFIDENCE
 
@@ -91,10 +92,26 @@ def difference_interval(k1: float, n1: int, k2: float, n2: int,
             d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
+def ladder_stages(game: Game, tiers: Sequence[str], games: int,
+                  resume: dict[str, Any] | None = None) -> list[Stage]:
+    """The ladder's stages in play order, for estimates and progress bars: per step
+    (competitive; label ``"UPPER vs LOWER"``, line-up one upper and ``players - 1`` lower) or
+    per tier (cooperative; label the tier, every seat that tier), each ``games`` games;
+    ``reused`` when ``resume`` (an earlier ladder of the same run) already holds it."""
+    if game.capabilities.cooperative:
+        done = set((resume or {}).get("team", {}))
+        return [Stage(tier, game, [tier], games, tier in done) for tier in tiers]
+    done_steps = {(s["upper"], s["lower"]) for s in (resume or {}).get("steps", [])}
+    return [Stage(f"{upper} vs {lower}", game, [upper] + [lower] * (game.players - 1), games,
+                  (upper, lower) in done_steps)
+            for lower, upper in zip(tiers, tiers[1:], strict=False)]
+
+
 def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
                on_progress: Callable[[int], None] | None = None,
                on_step: Callable[[dict[str, Any]], None] | None = None,
-               resume: dict[str, Any] | None = None) -> dict[str, Any]:
+               resume: dict[str, Any] | None = None,
+               on_stage: Callable[[int, bool], None] | None = None) -> dict[str, Any]:
     """Play every step of the ladder and summarise it.
 
     Args:
@@ -110,6 +127,9 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
         resume: a ladder returned (or saved) earlier, complete or not; its steps (or team
             tiers) that this ladder also has are reused instead of replayed. It must be of the
             same game, variant, seat count, parameters, seed and games per step.
+        on_stage: called before each step (competitive) or tier (cooperative) with its index
+            in :func:`ladder_stages` and whether it is reused (not played), so a caller can
+            show a progress bar per step.
     Returns:
         The ladder as JSON-compatible data: ``format``, ``game``, ``variant``, ``players``,
         ``params``, ``seed``, ``games``, ``cooperative``, ``tiers``, ``complete``, ``steps``
@@ -140,7 +160,9 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
     if coop:
         team: dict[str, dict[str, Any]] = {}
         out["team"] = team
-        for tier in tiers:
+        for index, tier in enumerate(tiers):
+            if on_stage is not None:
+                on_stage(index, tier in done.get("team", {}))
             if tier in done.get("team", {}):
                 team[tier] = done["team"][tier]
                 if on_progress is not None:
@@ -158,8 +180,10 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
             checkpoint()
     else:
         fair = 1.0 / players
-        for lower, upper in zip(tiers, tiers[1:], strict=False):
+        for index, (lower, upper) in enumerate(zip(tiers, tiers[1:], strict=False)):
             step = done.get("steps", {}).get((upper, lower))
+            if on_stage is not None:
+                on_stage(index, step is not None)
             if step is not None and on_progress is not None:
                 on_progress(games)
             if step is None:

@@ -25,6 +25,7 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
+from meeple.lab.coop_stats import team_result
 from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
 from meeple.lab.render import (
     BLUE,
@@ -49,7 +50,6 @@ from meeple.lab.render import (
     signed_pts,
 )
 from meeple.lab.report_extra import add_diagnostics
-from meeple.lab.stats import team_result
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 

@@ -26,10 +26,12 @@ from scipy import stats as sps
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.lab.compare import Arm, arm_metrics, check_arms, default_bots, play_arm
+from meeple.lab.estimate import Stage
 from meeple.lab.stats import ALPHA, CONFIDENCE, _clean, wilson_interval
 
 __all__ = ["METRICS", "SWEEP_FORMAT", "parse_param", "parse_target", "point_metrics", "rank",
-           "run_sweep"]
+           "run_sweep",
+           "sweep_stages"]
 
 SWEEP_FORMAT = "meeple-sweep/1"
 #: Metric names a target may use (aliases on the left), as in :func:`arm_metrics`.
@@ -173,27 +175,7 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
             some point (:func:`meeple.lab.compare.check_arms`).
         MeepleError: a point's game cannot be loaded (checked before any game is played).
     """
-    if not grid:
-        raise ParameterError("a sweep needs at least one --param NAME=V1,V2,...")
-    names = [name for name, _ in grid]
-    if len(set(names)) != len(names):
-        raise ParameterError(f"--param names repeat: {', '.join(names)}")
-    if games < 1:
-        raise ParameterError(f"games = {games} must be at least 1")
-    arms = []
-    for combo in itertools.product(*(values for _, values in grid)):
-        settings = dict(zip(names, combo, strict=True))
-        params = {k: v for k, v in settings.items() if k not in ("players", "variant")}
-        try:
-            n_players = int(settings["players"]) if "players" in settings else players
-        except ValueError:
-            raise ParameterError(f"players = {settings['players']!r} is not an integer"
-                                 ) from None
-        arm = Arm(label=", ".join(f"{k}={v}" for k, v in settings.items()),
-                  variant=settings.get("variant", variant), players=n_players, params=params)
-        arms.append((arm, settings, arm.load(game_name)))
-    lineup = list(bots) if bots else default_bots(arms[0][2])
-    check_arms([(arm.label, game) for arm, _, game in arms], lineup)
+    arms, lineup = _grid_arms(game_name, grid, variant, players, bots, games)
     points = []
     for arm, settings, game in arms:
         progress = on_point(arm.label, game) if on_point else None
@@ -216,3 +198,41 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
         "targets": targets, "points": points,
         "ranking": rank(points, targets) if targets else [],
     })
+
+
+def _grid_arms(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], variant: str | None,
+               players: int | None, bots: Sequence[str] | None, games: int
+               ) -> tuple[list[tuple[Arm, dict[str, str], Game]], list[str]]:
+    """Every point of ``grid`` loaded and checked: ``([(arm, settings, game)], line-up)``
+    (errors as :func:`run_sweep`'s)."""
+    if not grid:
+        raise ParameterError("a sweep needs at least one --param NAME=V1,V2,...")
+    names = [name for name, _ in grid]
+    if len(set(names)) != len(names):
+        raise ParameterError(f"--param names repeat: {', '.join(names)}")
+    if games < 1:
+        raise ParameterError(f"games = {games} must be at least 1")
+    arms = []
+    for combo in itertools.product(*(values for _, values in grid)):
+        settings = dict(zip(names, combo, strict=True))
+        params = {k: v for k, v in settings.items() if k not in ("players", "variant")}
+        try:
+            n_players = int(settings["players"]) if "players" in settings else players
+        except ValueError:
+            raise ParameterError(f"players = {settings['players']!r} is not an integer"
+                                 ) from None
+        arm = Arm(label=", ".join(f"{k}={v}" for k, v in settings.items()),
+                  variant=settings.get("variant", variant), players=n_players, params=params)
+        arms.append((arm, settings, arm.load(game_name)))
+    lineup = list(bots) if bots else default_bots(arms[0][2])
+    check_arms([(arm.label, game) for arm, _, game in arms], lineup)
+    return arms, lineup
+
+
+def sweep_stages(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
+                 variant: str | None = None, players: int | None = None,
+                 bots: Sequence[str] | None = None, games: int = 500) -> list[Stage]:
+    """The points of :func:`run_sweep` (same arguments) as stages in play order, for
+    estimates and progress bars (label: the point's label). Raises as :func:`run_sweep`."""
+    arms, lineup = _grid_arms(game_name, grid, variant, players, bots, games)
+    return [Stage(arm.label, game, lineup, games) for arm, _, game in arms]
