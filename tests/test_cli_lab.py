@@ -142,3 +142,16 @@ def test_long_runs_print_an_estimate_first_and_the_actual_time_last(tmp_path: Pa
     quiet = invoke("ladder", GAME, "--players", "2", "--tiers", "random,heuristic",
                    "--games", "2", "--jobs", "1", "--out", str(tmp_path / "q"), "-q")
     assert quiet.exit_code == 0 and "estimate:" not in quiet.output
+
+
+def test_the_playtest_rate_column_shows_slow_runs_with_decimals() -> None:
+    from types import SimpleNamespace
+
+    from meeple.cli.common import RateColumn
+
+    column = RateColumn()
+    assert column.render(SimpleNamespace(finished_speed=None, speed=0.3)).plain == "0.30 games/s"
+    assert column.render(SimpleNamespace(finished_speed=None, speed=2.46)).plain == "2.5 games/s"
+    assert column.render(SimpleNamespace(finished_speed=1234.0, speed=None)).plain == \
+        "1,234 games/s"
+    assert column.render(SimpleNamespace(finished_speed=None, speed=None)).plain == ""

@@ -72,14 +72,15 @@ def check_bots(text: str, game: Game) -> list[str]:
 
 
 class RateColumn(ProgressColumn):
-    """Games per second (rich's moving estimate over the last 30 s)."""
+    """Games per second (rich's moving estimate over the last 30 s), with decimals below 10
+    (a search run at 0.3 games/s used to show "0 games/s")."""
 
     def __init__(self) -> None:
         super().__init__(table_column=Column(no_wrap=True, min_width=13))
 
     def render(self, task: Any) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f} games/s", style="cyan")
+        return Text("" if speed is None else format_rate(speed), style="cyan")
 
 
 def progress_bar(quiet: bool) -> Progress:
@@ -149,9 +150,6 @@ def make_dir(path: Path, what: str) -> None:
     except OSError as exc:
         raise ParameterError(f"{what} {path} cannot be used as a folder: "
                              f"{exc.strerror or exc}") from None
-
-
-
 
 # ------------------------------------------------------------------- runs in stages
 def format_rate(rate: float) -> str:
