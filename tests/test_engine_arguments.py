@@ -17,6 +17,7 @@ from meeple.engine import (
     IllegalActionError,
     MeepleError,
     NotAnActionError,
+    NotYourTurnError,
     ParameterError,
     SeatError,
     ViewError,
@@ -60,9 +61,13 @@ def test_apply_actions_names_bad_keys_and_values(name: str) -> None:
     seat = state.current_players()[0]
     legal = state.legal_actions(seat)[0]
     before = state.digest()
-    for joint in ({True: legal}, {"0": legal}, {99: legal}, {None: legal}):
+    for joint in ({True: legal}, {"0": legal}, {None: legal}, {1.0: legal}):
         with pytest.raises(SeatError, match="a key of joint"):
             state.apply_actions(joint)
+    # A whole number that is no seat here is a seat that does not act (the conformance
+    # contract), named in the message.
+    with pytest.raises(NotYourTurnError, match=r"got seats \[99\]"):
+        state.apply_actions({99: legal})
     with pytest.raises(NotAnActionError, match="every value"):
         state.apply_actions({seat: str(legal)})
     assert state.digest() == before

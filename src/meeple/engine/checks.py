@@ -52,6 +52,20 @@ def seat(value: Any, players: int, name: str = "seat") -> int:
     return number
 
 
+def key_seat(value: Any, players: int) -> int:
+    """A key of a joint action as an int: a numpy integer becomes an int (kept even when out of
+    range, so the caller refuses it as a seat that does not act).
+
+    Raises:
+        SeatError: ``value`` is not a whole number (a bool, a str, None...).
+    """
+    number = integer(value)
+    if number is None:
+        raise SeatError(f"a key of joint must be a seat, an int in 0..{players - 1}; "
+                        f"got {given(value)}")
+    return number
+
+
 def count(value: Any, name: str, allow_none: bool = False) -> int | None:
     """``value`` if it is a non-negative int (not a bool), or None when ``allow_none``.
 

@@ -274,7 +274,8 @@ class State(ABC):
             joint: one action per seat in ``current_players()``, no more, no fewer.
         Raises:
             ArgumentError: ``joint`` is not a mapping; its subclasses ``SeatError`` for a key
-                that is not a seat and ``NotAnActionError`` for a value that is not an action.
+                that is not a whole number (an int out of range is a seat that does not act:
+                ``NotYourTurnError``) and ``NotAnActionError`` for a value that is not an action.
             GameOverError, NotYourTurnError, IllegalActionError: as for :meth:`apply_action`;
             all actions are checked before any is applied, so on error nothing changes.
         """
@@ -283,9 +284,9 @@ class State(ABC):
                                 f"{checks.given(joint)}")
         players = self.game.players
         for seat in joint:
-            if type(seat) is not int or not 0 <= seat < players:
-                checks.seat(seat, players, "a key of joint")
-                joint = {checks.seat(s, players): a for s, a in joint.items()}
+            if type(seat) is not int:  # a whole number out of range is a seat not to act
+                joint = {s if type(s) is int else checks.key_seat(s, players): a
+                         for s, a in joint.items()}
                 break
         for action in joint.values():
             if not isinstance(action, Action):
