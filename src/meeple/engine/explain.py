@@ -71,6 +71,27 @@ legal now: intake, migrate"
     return refusal(rule, f"{why}; legal kinds now: {', '.join(kinds) or 'none'}", legal, tried)
 
 
+def refuse_in_table(table: Mapping[str, tuple[str, str]], key: str, legal: Sequence[Any],
+                    tried: Any, *, notation: str, not_a_move: str, fallback: str,
+                    why: str = "") -> str:
+    """The refusal of ``tried`` at decision ``key`` of a game's ``table`` (key -> (rule
+    reference, reminder), as for :func:`decision_paragraph`): the rule is the first reference
+    of the key's entry (``fallback`` for a key not in the table); a ``tried`` without a
+    ``kind`` is refused under ``notation`` as ``not_a_move``; ``why`` as for
+    :func:`refuse_move`."""
+    where = f"the {key} step"
+    if getattr(tried, "kind", None) is None:
+        return refuse_move(notation, where, legal, None, not_a_move)
+    rule = table[key][0].split(";")[0] if key in table else fallback
+    return refuse_move(rule, where, legal, tried, why)
+
+
+def acting_legal(state: Any, seat: int) -> list[Any]:
+    """``seat``'s legal actions in ``state``, or [] when it does not act now (for a refusal's
+    list: never raises)."""
+    return list(state._legal_actions(seat)) if seat in state._acting else []
+
+
 def decision_paragraph(table: Mapping[str, tuple[str, str]], key: str, page: str,
                        **values: Any) -> str:
     """The ``help`` paragraph of decision ``key`` from a game's ``table`` (key -> (rule

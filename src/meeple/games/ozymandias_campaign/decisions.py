@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.engine.explain import decision_paragraph, refuse_move
+from meeple.engine.explain import acting_legal, decision_paragraph, refuse_in_table
 
 PAGE = "docs/rules/ozymandias-campaign.md"
 
@@ -62,10 +62,7 @@ def decision_help(state: Any, seat: int) -> str:
 def illegal_reason(state: Any, seat: int, action: Any) -> str:
     """Why ``action`` is refused for ``seat``: what is wrong, the rule, the legal kinds and the
     legal moves nearest to it."""
-    legal = list(state._legal_actions(seat)) if seat in state._acting else []
-    where = f"the {state.step} step"
-    rule = DECISIONS[state.step][0].split(";")[0] if state.step in DECISIONS else "section 5"
-    if getattr(action, "kind", None) is None:
-        return refuse_move("section 5 'Action notation'", where, legal, None,
-                           "it is not an Ozymandias (campaign) move")
-    return refuse_move(rule, where, legal, action)
+    return refuse_in_table(DECISIONS, state.step, acting_legal(state, seat), action,
+                           notation="section 5 'Action notation'",
+                           not_a_move="it is not an Ozymandias (campaign) move",
+                           fallback="section 5")

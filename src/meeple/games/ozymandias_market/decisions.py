@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.engine.explain import decision_paragraph, refuse_move
+from meeple.engine.explain import acting_legal, decision_paragraph, refuse_in_table
 
 PAGE = "docs/rules/ozymandias-market.md"
 
@@ -56,17 +56,14 @@ def decision_help(state: Any, seat: int) -> str:
 def illegal_reason(state: Any, seat: int, action: Any) -> str:
     """Why ``action`` is refused for ``seat``: what is wrong, the rule, the legal kinds and the
     legal orders nearest to it."""
-    legal = list(state._legal_actions(seat)) if seat in state._acting else []
+    legal = acting_legal(state, seat)
     key = decision_key(state)
-    where = f"the {key} step"
-    rule = DECISIONS[key][0].split(";")[0] if key in DECISIONS else "section 6"
+    why = ""
     kind = getattr(action, "kind", None)
-    if kind is None:
-        return refuse_move("section 6 'Action notation'", where, legal, None,
-                           "it is not an Ozymandias order")
     if kind in ("plan", "trade", "bazaar") and kind in {m.kind for m in legal}:
         card = action.args[0]
         if key != "trade_played" and card not in state.hands[seat]:
-            name = str(action).split(" ")[1]
-            return refuse_move(rule, where, legal, action, f"{name} is not in your hand")
-    return refuse_move(rule, where, legal, action)
+            why = f"{str(action).split(' ')[1]} is not in your hand"
+    return refuse_in_table(DECISIONS, key, legal, action, notation="section 6 'Action notation'",
+                           not_a_move="it is not an Ozymandias order", fallback="section 6",
+                           why=why)
