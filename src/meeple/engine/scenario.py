@@ -126,8 +126,9 @@ def check_position_matches(game: Game, start: Mapping[str, Any]) -> State:
                               ("players", "--players", game.players)):
         theirs = position.get(key)
         if theirs is not None and theirs != mine:
-            raise ParameterError(f"{where} is a position of {key} {theirs!r} but {option} asks "
-                                 f"for {mine!r}")
+            hint = f" (leave {option} out to take the position's)" if option[0] == "-" else ""
+            raise ParameterError(f"{where} is a position with {key} = {theirs!r}, but {option} "
+                                 f"asks for {mine!r}{hint}")
     theirs = position.get("params")
     if isinstance(theirs, dict):
         mine_params = json.loads(json.dumps(dict(game.params)))
