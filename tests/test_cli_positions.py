@@ -113,7 +113,7 @@ def test_playtest_from_keep_order_keeps_the_next_draws(tmp_path) -> None:
 
 def test_playtest_from_refuses_contradicting_options(tmp_path) -> None:
     _, position = _position(tmp_path)
-    for args, words in ((["damocles", "--players", "4"], "players 3"),
+    for args, words in ((["damocles", "--players", "4"], "players = 3"),
                         (["battle-of-the-four-gods"], "game 'damocles'"),
                         (["damocles", "--variant", "future"], "variant")):
         result = runner.invoke(app, ["playtest", *args, "--from", str(position), "-n", "2",
