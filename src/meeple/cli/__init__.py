@@ -2,8 +2,9 @@
 replay records.
 
 One module per command group (``games``, ``playtest`` with ``report``, ``play``, ``replay``,
-``lab`` with ``ladder``, ``compare`` and ``sweep``); each imports only :mod:`meeple.cli.common`,
-never another command module, and this package registers their commands on :data:`app`.
+``lab`` with ``ladder``, ``compare`` and ``sweep``, ``serve``); each imports only
+:mod:`meeple.cli.common`, never another command module, and this package registers their
+commands on :data:`app`.
 Every deliberate error (an unknown game, a bad parameter, an unreadable record) is printed as a
 one-line message with exit code 2, never a traceback.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import typer
 
-from meeple.cli import games, lab, play, playtest, replay
+from meeple.cli import games, lab, play, playtest, replay, serve
 
 app = typer.Typer(
     help="meeple: play tabletop game designs and playtest them with bots.",
@@ -29,6 +30,7 @@ app.command("replay")(replay.replay_command)
 app.command("ladder")(lab.ladder)
 app.command("compare")(lab.compare)
 app.command("sweep")(lab.sweep)
+app.command("serve")(serve.serve)
 
 
 def main() -> None:  # pragma: no cover - console entry
