@@ -41,7 +41,7 @@ def serve(
     app = create_app(db, allowed_origins=allow_origin or (), records_dir=records,
                      bot_threads=bot_threads)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     if port:
         console.print(f"meeple server on http://{shown}:{port}/ (database {db}); Ctrl+C stops")

@@ -267,10 +267,11 @@ async def _serve(websocket: WebSocket, connection: Connection,
             raw = frame.get("bytes") or b""
         ref = None
         try:
-            if not connection.frame_limit.allow():
-                raise p.ProtocolError("rate_limited", "too many messages; slow down")
+            allowed = connection.frame_limit.allow()
             message = p.parse_client(raw)
             ref = getattr(message, "id", None)
+            if not allowed:
+                raise p.ProtocolError("rate_limited", "too many messages; slow down")
             if isinstance(message, p.Hello):
                 if hello:
                     raise p.ProtocolError("bad_message", "hello was already sent")
