@@ -4,6 +4,7 @@ and a small websocket client over Starlette's TestClient."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -64,7 +65,7 @@ def postgres_server() -> Iterator[str]:
                                      "--auth=trust", "-E", "UTF8"]),
                        check=True, capture_output=True, timeout=120)
         subprocess.run(_as_postgres([
-            str(pg_ctl), "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "-o",
+            str(pg_ctl), "start", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "-o",
             f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={base} "
             "-c fsync=off"]), check=True, capture_output=True, timeout=120)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
@@ -142,6 +143,11 @@ class WS:
         states = [json.loads(f) for f in self.frames if json.loads(f)["type"] == "state"]
         return states[-1] if states else None
 
+    def history(self) -> list[dict[str, Any]]:
+        """The talk messages of the last ``history`` frame received."""
+        frames = [json.loads(f) for f in self.frames]
+        return [m for m in frames if m["type"] == "history"][-1]["messages"]
+
     def close(self) -> None:
         if self in WS.open:
             WS.open.remove(self)
@@ -169,10 +175,18 @@ def join(client: TestClient, table_id: str, name: str, seat: int | None = None) 
     return response.json()
 
 
-@pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url)) as c:
+@contextlib.contextmanager
+def serving(url: str, **options: Any) -> Iterator[TestClient]:
+    """A TestClient on a new app over the database ``url``; every test connection is closed
+    on the way out (an open one would keep the app from shutting down)."""
+    with TestClient(create_app(url, **options)) as c:
         try:
             yield c
         finally:
             WS.close_all()
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with serving(sqlite_url) as c:
+        yield c

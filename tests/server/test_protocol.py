@@ -258,8 +258,7 @@ def test_talk_public_private_prefix_and_escaping(client: TestClient, four) -> No
     assert all(c.drain() == [] for c in conns[1:3])
     # history on reconnect holds only what the seat may read
     again = WS(client, table["id"])
-    history = [json.loads(f) for f in again.frames if json.loads(f)["type"] == "history"]
-    assert [m["text"] for m in history[0]["messages"]] == ["<script>alert(1)</script>"]
+    assert [m["text"] for m in again.history()] == ["<script>alert(1)</script>"]
     for bad in ({"type": "say", "text": "-zq hi"}, {"type": "say", "text": "hi", "to": [9]},
                 {"type": "say", "text": "   "}, {"type": "say", "text": "hi", "to": [1]}):
         conns[1].send(bad)

@@ -1,0 +1,148 @@
+"""Persistence: a table played partway, the app discarded and rebuilt from the same database
+reaches the same state digest, with its talk and its deadline; against a real SQLite file and
+a real PostgreSQL server (started by the session fixture in conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from sqlalchemy import text
+
+from meeple.engine.record import Record, replay
+from meeple.server.db import make_engine
+from tests.server.conftest import WS, TestClient, join, make_table, serving
+
+FOUR_GODS = "battle-of-the-four-gods"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest) -> str:
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+def play_rounds(conns: list[WS], rounds: int, rng: random.Random) -> None:
+    """Every seat submits a random legal action, ``rounds`` times."""
+    for _ in range(rounds):
+        for c in conns:
+            state = c.last_state()
+            if state["legal"]:
+                c.send({"type": "act", "action": rng.choice(state["legal"])})
+                c.drain()
+        for c in conns:
+            c.drain()
+
+
+def live(client: TestClient, table_id: str):
+    return client.app.state.manager.tables[table_id]
+
+
+def test_rebuilt_app_reaches_the_same_digest_talk_and_deadline(db_url: str) -> None:
+    rng = random.Random(3)
+    with serving(db_url) as client:
+        table = make_table(client, FOUR_GODS, timer_seconds=600)
+        tokens = [join(client, table["id"], n)["token"] for n in ("ann", "bo", "cy", "di")]
+        conns = [WS(client, table["id"], t) for t in tokens]
+        play_rounds(conns, 3, rng)
+        conns[0].send({"type": "say", "text": "truce?"})
+        conns[0].send({"type": "say", "text": "-b secret plan"})
+        conns[0].drain()
+        conns[1].send({"type": "act", "action": conns[1].last_state()["legal"][0]})
+        conns[1].drain()  # the actor's reply first: then the others' updates are queued
+        for c in conns:
+            c.drain()
+        before = live(client, table["id"])
+        digest, epoch, deadline = before.state.digest(), before.epoch, before.deadline
+        talk = [m.to_json() for m in before.talk.messages]
+        views = [c.last_state() for c in conns]
+        assert before.state.length() == 3 and before.state.view(None)["submitted"] == [1]
+        WS.close_all()
+    with serving(db_url) as client:
+        after = live(client, table["id"])
+        assert after.state.digest() == digest
+        assert [m.to_json() for m in after.talk.messages] == talk
+        assert (after.epoch, after.deadline) == (epoch, deadline)
+        # each person comes back to the same seat with the same view, timer and talk
+        for seat, token in enumerate(tokens):
+            back = WS(client, table["id"], token)
+            state = back.last_state()
+            assert back.seat == seat and state["view"] == views[seat]["view"]
+            assert state["legal"] == views[seat]["legal"]
+            assert state["timer"]["deadline"] == pytest.approx(deadline)
+            history = back.history()
+            assert ("secret plan" in json.dumps(history)) == (seat in (0, 1))
+            back.close()
+        # play on to the end; the finished game is a replayable meeple record
+        conns = [WS(client, table["id"], t) for t in tokens]
+        while live(client, table["id"]).status == "running":
+            play_rounds(conns, 1, rng)
+        record = client.get(f"/api/tables/{table['id']}/record").json()
+        assert [m["text"] for m in record["talk"]] == ["truce?"]  # no token: public talk only
+        mine = client.get(f"/api/tables/{table['id']}/record",
+                          headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+        assert [m["text"] for m in mine["talk"]] == ["truce?", "secret plan"]
+        final = replay(Record.from_json(record))
+        assert final.digest() == live(client, table["id"]).state.digest()
+        assert record["result"]["terminal"] and record["meta"]["sources"][0] == "person"
+        WS.close_all()
+    with serving(db_url) as client:  # finished tables load on demand
+        assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+        assert table["id"] not in [t["id"] for t in client.get("/api/tables").json()]
+
+
+def test_a_deadline_that_passed_while_down_fires_on_restart(sqlite_url: str) -> None:
+    with serving(sqlite_url) as client:
+        table = make_table(client, FOUR_GODS, timer_seconds=1.0)
+        tokens = [join(client, table["id"], n)["token"] for n in "abcd"]
+        c = WS(client, table["id"], tokens[2])
+        c.send({"type": "act", "action": "def:R"})
+        c.drain()
+        WS.close_all()
+    time.sleep(1.2)
+    with serving(sqlite_url) as client:
+        time.sleep(0.3)
+        state = live(client, table["id"]).state
+        assert state.length() == 1  # the first round resolved by the timeouts
+        stored = client.app.state.manager.store.load_table(table["id"])
+        assert [(a["seat"], a["source"]) for a in stored.actions[:4]] == [
+            (2, "person"), (0, "timeout"), (1, "timeout"), (3, "timeout")]
+
+
+def test_a_table_whose_replay_differs_is_marked_broken(sqlite_url: str) -> None:
+    with serving(sqlite_url) as client:
+        table = make_table(client, FOUR_GODS)
+        tokens = [join(client, table["id"], n)["token"] for n in "abcd"]
+        conns = [WS(client, table["id"], t) for t in tokens]
+        play_rounds(conns, 1, random.Random(1))
+        WS.close_all()
+    engine = make_engine(sqlite_url)
+    with engine.begin() as conn:  # someone edits history: the digest no longer matches
+        conn.execute(text("UPDATE actions SET text='pass' WHERE table_id=:t AND seq=0 AND "
+                          "text != 'pass'"), {"t": table["id"]})
+        conn.execute(text("UPDATE actions SET text='def:B' WHERE table_id=:t AND seq=0 AND "
+                          "text = 'pass'"), {"t": table["id"]})
+    engine.dispose()
+    with serving(sqlite_url) as client:
+        assert table["id"] not in client.app.state.manager.tables
+        assert client.get(f"/api/tables/{table['id']}").status_code == 404
+    engine = make_engine(sqlite_url)
+    with engine.begin() as conn:
+        status = conn.execute(text("SELECT status FROM tables WHERE id=:t"),
+                              {"t": table["id"]}).scalar()
+    engine.dispose()
+    assert status == "broken"
+
+
+def test_bot_tables_play_to_the_end_and_store_their_records(sqlite_url: str, tmp_path) -> None:
+    with serving(sqlite_url, records_dir=tmp_path / "records") as client:
+        table = make_table(client, "damocles", [{"bot": "random"}, {"bot": "heuristic"}],
+                           players=2)
+        deadline = time.time() + 60
+        while live(client, table["id"]).status == "running" and time.time() < deadline:
+            time.sleep(0.05)
+        assert live(client, table["id"]).status == "finished"
+        record = Record.load(tmp_path / "records" / f"{table['id']}.json")
+        assert replay(record).is_terminal()
+        assert set(record.meta["sources"]) == {"bot"}
