@@ -114,7 +114,8 @@ def _error(status: int, code: str, message: str) -> HTTPException:
 
 
 def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = (),
-               records_dir: str | Path | None = None, bot_threads: int = 2) -> FastAPI:
+               records_dir: str | Path | None = None, bot_threads: int = 2,
+               limits: dict[str, float] | None = None) -> FastAPI:
     """The meeple server as an ASGI app.
 
     Args:
@@ -122,6 +123,8 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
         allowed_origins: browser origins allowed besides the server's own (``*``: any).
         records_dir: also write each finished game's record there as ``TABLE.json``.
         bot_threads: threads the bots think in.
+        limits: per-connection rate limits overriding the defaults of :class:`Connection`
+            (``talk_rate``, ``talk_burst``, ``frame_rate``, ``frame_burst``).
     Raises:
         ValueError: for an unsupported database URL (at startup: SQLAlchemy's errors when the
             database cannot be reached).
@@ -226,7 +229,7 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
             await websocket.close(code=1008, reason="origin not allowed")
             return
         await websocket.accept()
-        connection = Connection(websocket)
+        connection = Connection(websocket, **(limits or {}))
         writer = asyncio.create_task(connection.writer())
         table: Table | None = None
         close: tuple[int, str] | None = None
