@@ -2,7 +2,8 @@
 
 ``create_app(db_url)`` (:mod:`meeple.server.app`) is the ASGI app; ``meeple serve`` runs it
 with uvicorn. Modules: :mod:`~meeple.server.db` (SQLAlchemy models and every query),
-:mod:`~meeple.server.tables` (tables, timers, bots, replay from the database),
+:mod:`~meeple.server.tables` (a table: actions, talk, timers, bots, replay from the database),
+:mod:`~meeple.server.manager` (the tables a process owns, rebuilt at start),
 :mod:`~meeple.server.protocol` (every message, versioned), :mod:`~meeple.server.app` (REST
 lobby and websockets). The server depends on the engine, the games and the bots; nothing
 depends on the server. See docs/server.md.

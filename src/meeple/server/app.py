@@ -32,7 +32,8 @@ from meeple.engine.errors import MeepleError
 from meeple.engine.registry import game_class, game_names, load_game
 from meeple.server import protocol as p
 from meeple.server.db import DEFAULT_URL, Store, make_engine
-from meeple.server.tables import Table, TableError, TableManager
+from meeple.server.manager import TableManager
+from meeple.server.tables import Table, TableError
 
 log = logging.getLogger("meeple.server")
 
