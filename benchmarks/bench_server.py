@@ -2,9 +2,10 @@
 
 Two measurements:
 
-1. ``one table``: actions/s through one Four Gods table in process: ``Table.act`` with the
-   real database (SQLite file, or ``--db``), four listening seats and a spectator, random legal
-   moves; the whole path of an action (parse, apply, commit, views, broadcast) without sockets.
+1. ``one table``: actions/s through one Four Gods table in process (default rules, games back
+   to back): ``Table.act`` with the real database (SQLite file, or ``--db``), four listening
+   seats and a spectator, random legal moves; the whole path of an action (parse, apply,
+   commit, views, broadcast) without sockets.
 2. ``tables``: a real ``meeple serve`` process and N Four Gods tables of four websocket clients
    each playing random legal moves as soon as they may; actions/s and the latency from sending
    an action to receiving its ``accepted`` (committed and broadcast), p50/p99, per N.
@@ -47,23 +48,27 @@ class Sink:
 
 
 async def one_table(db_url: str, seconds: float) -> dict:
+    """Four Gods games of the default rules back to back through one table at a time."""
     manager = TableManager(Store(make_engine(db_url)))
-    table = await manager.create(p.CreateTable(game=GAME, params=LONG))
-    for name in "abcd":
-        await table.join(name, None)
-    sinks = [Sink(s) for s in (0, 1, 2, 3, None)]
-    for sink in sinks:
-        table.attach(sink)
     rng = random.Random(1)
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds and table.status == "running":
-        seat = table.state.current_players()[0]
-        await table.act(seat, str(rng.choice(table.state.legal_actions(seat))))
-        done += 1
+    done, games, frames, start = 0, 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        table = await manager.create(p.CreateTable(game=GAME))
+        for name in "abcd":
+            await table.join(name, None)
+        sinks = [Sink(s) for s in (0, 1, 2, 3, None)]
+        for sink in sinks:
+            table.attach(sink)
+        while table.status == "running":
+            seat = table.state.current_players()[0]
+            await table.act(seat, str(rng.choice(table.state.legal_actions(seat))))
+            done += 1
+        games += 1
+        frames += sum(s.frames for s in sinks)
     elapsed = time.perf_counter() - start
     await manager.stop()
-    return {"actions": done, "seconds": round(elapsed, 2), "actions_per_s": round(done / elapsed),
-            "frames_sent": sum(s.frames for s in sinks)}
+    return {"games": games, "actions": done, "seconds": round(elapsed, 2),
+            "actions_per_s": round(done / elapsed), "frames_sent": frames}
 
 
 async def client(port: int, table_id: str, token: str, stop: float, lat: list[float],

@@ -146,3 +146,27 @@ def test_bot_tables_play_to_the_end_and_store_their_records(sqlite_url: str, tmp
         record = Record.load(tmp_path / "records" / f"{table['id']}.json")
         assert replay(record).is_terminal()
         assert set(record.meta["sources"]) == {"bot"}
+
+
+def test_group_commit_writes_a_batch_and_isolates_a_failing_write(db_url: str) -> None:
+    from meeple.server.db import Store
+
+    store = Store(make_engine(db_url))
+    row = dict(id="t1", game="damocles", variant="seed", players=2, params={}, seed=2**61,
+               timer_seconds=None, status="running", created_at=0.0, record=None)
+    store.create_table(row, [dict(seat=0, kind="open", name="", token_hash=None),
+                             dict(seat=1, kind="open", name="", token_hash=None)])
+    action = dict(seq=0, seat=0, text="x", source="person", digest="d")
+    results = store.write_batch([
+        ("add_action", ("t1", action, (1, 5.0), None)),
+        ("add_action", ("t1", action, False, None)),              # the same seq again: refused
+        ("add_message", ("t1", dict(seq=0, step=0, after_action=1, sender=1,
+                                    recipients=[0], text="hi", at=1.0))),
+    ])
+    assert results[0] is None and results[1] is not None and results[2] is None
+    stored = store.load_table("t1")
+    assert [a["seq"] for a in stored.actions] == [0] and stored.row["seed"] == 2**61
+    assert stored.messages[0]["recipients"] == [0] and stored.deadline["epoch"] == 1
+    with pytest.raises(ValueError):
+        store.write_batch([("mark", ("t1", "broken"))])
+    store.dispose()

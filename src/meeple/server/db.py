@@ -222,33 +222,75 @@ class Store:
         """Append one accepted ``action`` (``seq``, ``seat``, ``text``, ``source``, ``digest``),
         and in the same transaction set the deadline (``(epoch, expires_at)``), clear it
         (``None``) or leave it (``False``), and with ``finished_record`` finish the table."""
-        with Session(self.engine) as session, session.begin():
-            session.add(ActionRow(table_id=table_id, at=time.time(), **action))
-            self._set_deadline(session, table_id, deadline)
-            if finished_record is not None:
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(
-                    status="finished", record=json.dumps(finished_record)))
+        self._one(("add_action", (table_id, action, deadline, finished_record)))
 
     def set_deadline(self, table_id: str, deadline: tuple[int, float] | None) -> None:
         """Set (``(epoch, expires_at)``) or clear (``None``) a table's deadline."""
+        self._one(("set_deadline", (table_id, deadline)))
+
+    def add_message(self, table_id: str, message: dict[str, Any]) -> None:
+        """Append one talk message (``seq``, ``step``, ``after_action``, ``sender``,
+        ``recipients``, ``text``, ``at``)."""
+        self._one(("add_message", (table_id, message)))
+
+    #: The writes :meth:`write_batch` can group: ``add_action``, ``set_deadline``,
+    #: ``add_message`` (the arguments of the methods of those names).
+    BATCHABLE = ("add_action", "set_deadline", "add_message")
+
+    def write_batch(self, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> list[BaseException | None]:
+        """Run several writes (``(name, args)``, ``name`` in :data:`BATCHABLE`) in one
+        transaction, each in its own savepoint: one commit for all (group commit), while a
+        write that fails is rolled back alone.
+
+        Returns:
+            Per write, None or the exception it raised (then nothing of it was written).
+        Raises:
+            SQLAlchemy's errors if the commit itself fails (then nothing was written).
+        """
+        out: list[BaseException | None] = []
         with Session(self.engine) as session, session.begin():
-            self._set_deadline(session, table_id, deadline)
+            for name, args in ops:
+                if name not in self.BATCHABLE:
+                    raise ValueError(f"{name!r} is not a batchable write")
+                try:
+                    with session.begin_nested():
+                        getattr(self, "_w_" + name)(session, *args)
+                    out.append(None)
+                except Exception as exc:  # that write alone is rolled back
+                    out.append(exc)
+        return out
+
+    def _one(self, op: tuple[str, tuple[Any, ...]]) -> None:
+        (error,) = self.write_batch([op])
+        if error is not None:
+            raise error
 
     @staticmethod
-    def _set_deadline(session: Session, table_id: str,
-                      deadline: tuple[int, float] | None | bool) -> None:
+    def _w_add_action(session: Session, table_id: str, action: dict[str, Any],
+                      deadline: tuple[int, float] | None | bool,
+                      finished_record: dict[str, Any] | None) -> None:
+        session.add(ActionRow(table_id=table_id, at=time.time(), **action))
+        Store._w_set_deadline(session, table_id, deadline)
+        if finished_record is not None:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(
+                status="finished", record=json.dumps(finished_record)))
+        session.flush()
+
+    @staticmethod
+    def _w_set_deadline(session: Session, table_id: str,
+                        deadline: tuple[int, float] | None | bool) -> None:
         if deadline is False:
             return
         session.execute(delete(DeadlineRow).where(DeadlineRow.table_id == table_id))
         if deadline is not None:
             epoch, expires_at = deadline  # type: ignore[misc]
             session.add(DeadlineRow(table_id=table_id, epoch=epoch, expires_at=expires_at))
+        session.flush()
 
-    def add_message(self, table_id: str, message: dict[str, Any]) -> None:
-        """Append one talk message (``seq``, ``step``, ``after_action``, ``sender``,
-        ``recipients``, ``text``, ``at``)."""
-        with Session(self.engine) as session, session.begin():
-            session.add(MessageRow(table_id=table_id, **message))
+    @staticmethod
+    def _w_add_message(session: Session, table_id: str, message: dict[str, Any]) -> None:
+        session.add(MessageRow(table_id=table_id, **message))
+        session.flush()
 
     def mark(self, table_id: str, status: str) -> None:
         """Set a table's status (e.g. ``broken`` when its replay fails)."""

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -49,10 +50,47 @@ class TableManager:
         self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4,
                                           thread_name_prefix="meeple-db")
         self._tasks: set[asyncio.Task] = set()
+        self._writes: list[tuple[str, tuple[Any, ...], asyncio.Future]] = []
+        self._write_lock = threading.Lock()
+        self._flushing = False
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a blocking :class:`Store` call in the database thread."""
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    async def write(self, name: str, *args: Any) -> None:
+        """Commit one write (``name`` in :data:`Store.BATCHABLE`) with group commit: writes
+        queued while a commit runs go together in the next transaction, each in its own
+        savepoint. Returns once it is committed.
+
+        Raises:
+            Whatever the write (or the commit) raised; nothing of it was written then.
+        """
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self._write_lock:
+            self._writes.append((name, args, future))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            loop.run_in_executor(self.db_pool, self._flush_writes, loop)
+        await future
+
+    def _flush_writes(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The database thread's loop: commit everything queued, batch after batch."""
+        while True:
+            with self._write_lock:
+                batch, self._writes = self._writes, []
+                if not batch:
+                    self._flushing = False
+                    return
+            try:
+                results: list[BaseException | None] = self.store.write_batch(
+                    [(name, args) for name, args, _ in batch])
+            except Exception as exc:
+                results = [exc] * len(batch)
+            for (_, _, future), error in zip(batch, results, strict=True):
+                loop.call_soon_threadsafe(_settle, future, error)
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` as a task kept alive until done (for timer and bot callbacks)."""
@@ -139,3 +177,11 @@ class TableManager:
                     json.dumps(record, indent=1) + "\n")
             except OSError:
                 log.exception("table %s: cannot write its record file", table.id)
+
+
+def _settle(future: asyncio.Future, error: BaseException | None) -> None:
+    if not future.done():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)

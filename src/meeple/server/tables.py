@@ -169,7 +169,7 @@ class Table:
                             seconds=self.timer_seconds)
         message = p.StateUpdate(status=self.status, view=view, legal=legal, timer=timer,
                                 result=result)
-        key = (json.dumps(view, sort_keys=True), tuple(legal), self.status, self.deadline)
+        key = (view, legal, self.status, self.deadline)  # fresh values, compared by ==
         return key, message
 
     def talk_out(self, message: Message) -> p.TalkOut:
@@ -212,14 +212,16 @@ class Table:
                 listener.send(text)
 
     def _broadcast_state(self) -> None:
-        cache: dict[int | None, tuple[Any, p.StateUpdate]] = {}
+        cache: dict[int | None, list[Any]] = {}   # seat -> [key, message, text or None]
         for listener in list(self.listeners):
-            if listener.seat not in cache:
-                cache[listener.seat] = self.state_message(listener.seat)
-            key, message = cache[listener.seat]
-            if key != listener.last_key:
-                listener.last_key = key
-                listener.send(p.dump(message))
+            entry = cache.get(listener.seat)
+            if entry is None:
+                entry = cache[listener.seat] = [*self.state_message(listener.seat), None]
+            if entry[0] != listener.last_key:
+                if entry[2] is None:  # encoded once per seat, only when someone needs it
+                    entry[2] = p.dump(entry[1])
+                listener.last_key = entry[0]
+                listener.send(entry[2])
 
     # ------------------------------------------------------------------ joining
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -264,7 +266,7 @@ class Table:
         if self.timer_seconds:
             self.epoch += 1
             self.deadline = self.manager.clock() + self.timer_seconds
-            await self.manager.db(self.manager.store.set_deadline, self.id,
+            await self.manager.write("set_deadline", self.id,
                                   (self.epoch, self.deadline))
         self.resume()
 
@@ -323,7 +325,7 @@ class Table:
         row = dict(seq=len(self.steps), seat=seat, text=canonical, source=source,
                    digest=state.digest())
         try:
-            await self.manager.db(self.manager.store.add_action, self.id, row, change, record)
+            await self.manager.write("add_action", self.id, row, change, record)
         except Exception as exc:  # the database refused: undo in memory, tell the client
             self.state = snapshot
             log.exception("table %s: storing an action failed", self.id)
@@ -374,7 +376,7 @@ class Table:
                        recipients=None if message.recipients is None
                        else list(message.recipients),
                        text=message.text, at=self.manager.clock())
-            await self.manager.db(self.manager.store.add_message, self.id, row)
+            await self.manager.write("add_message", self.id, row)
             self.talk.messages.append(message)
             text_out = p.dump(p.Talk(message=self.talk_out(message)))
             for listener in list(self.listeners):
@@ -416,7 +418,7 @@ class Table:
             if self.epoch == epoch and self.status == "running":
                 self.epoch += 1
                 self.deadline = self.manager.clock() + (self.timer_seconds or 0)
-                await self.manager.db(self.manager.store.set_deadline, self.id,
+                await self.manager.write("set_deadline", self.id,
                                       (self.epoch, self.deadline))
                 self._broadcast_state()
                 self.resume()
