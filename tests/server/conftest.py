@@ -24,7 +24,17 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from meeple.server.app import create_app  # noqa: E402
 
-PG_BIN = Path(os.environ.get("MEEPLE_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _pg_bin() -> Path:
+    """MEEPLE_PG_BIN, else Debian's newest /usr/lib/postgresql/VERSION/bin (15 on this machine)."""
+    if "MEEPLE_PG_BIN" in os.environ:
+        return Path(os.environ["MEEPLE_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                   key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 
 
 def free_port() -> int:

@@ -353,3 +353,29 @@ def test_timer_expiry_submits_the_timeout_action(client: TestClient, four) -> No
     assert stored.deadline["expires_at"] == pytest.approx(state["timer"]["deadline"])
     for c in conns:
         c.close()
+
+
+def test_rematch_after_the_end_keeps_settings_and_bots(client: TestClient) -> None:
+    table = make_table(client, "damocles", [{"bot": "random"}], players=2,
+                       params={"cycles": 2}, timer_seconds=300)
+    me = WS(client, table["id"], join(client, table["id"], "ann")["token"])
+    early = client.post(f"/api/tables/{table['id']}/rematch")
+    assert early.status_code == 409 and early.json()["detail"]["code"] == "not_finished"
+    rng = __import__("random").Random(4)
+    deadline = time.time() + 60
+    while me.last_state()["status"] != "finished" and time.time() < deadline:
+        legal = me.last_state()["legal"]
+        if legal:
+            me.send({"type": "act", "action": rng.choice(legal)})
+        else:
+            time.sleep(0.01)
+        me.drain()
+    assert me.last_state()["result"]["winners"]
+    again = client.post(f"/api/tables/{table['id']}/rematch").json()
+    assert again["id"] != table["id"] and again["status"] == "open"
+    assert [s["kind"] for s in again["seats"]] == ["bot", "open"]
+    assert again["params"]["cycles"] == 2 and again["timer_seconds"] == 300
+    assert client.post(f"/api/tables/{table['id']}/rematch").json()["id"] == again["id"]
+    notices = [m for m in me.drain() if m["type"] == "rematch"]
+    assert [n["table"]["id"] for n in notices] == [again["id"]]
+    assert client.get(f"/api/tables/{table['id']}").json()["rematch"] == again["id"]

@@ -6,8 +6,9 @@ shutdown it stops the timers and closes the database.
 
 REST (JSON): ``GET /api/games``; ``GET /api/tables``; ``POST /api/tables`` (create);
 ``GET /api/tables/{id}``; ``POST /api/tables/{id}/join`` (returns the seat's secret token,
-once); ``GET /api/tables/{id}/record`` (a finished game's meeple record, talk filtered to what
-the caller may read). Websocket: ``/ws/tables/{id}``, protocol in :mod:`meeple.server.protocol`.
+once); ``POST /api/tables/{id}/rematch``; ``GET /api/tables/{id}/record`` (a finished game's
+meeple record, talk filtered to what the caller may read). Websocket: ``/ws/tables/{id}``,
+protocol in :mod:`meeple.server.protocol`.
 A refused request gets an ``error`` to the requesting connection only; a bad frame closes
 nothing. docs/server.md has the whole protocol.
 """
@@ -205,6 +206,14 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
             raise _error(409 if exc.code in ("seat_taken", "not_open") else 400,
                          exc.code, exc.message) from None
         return p.Joined(table=table.info(), seat=seat, token=token)
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=p.TableInfo)
+    async def rematch(table_id: str, request: Request) -> p.TableInfo:
+        table = await table_or_404(request, table_id)
+        try:
+            return (await manager_of(request).rematch(table)).info()
+        except TableError as exc:
+            raise _error(409, exc.code, exc.message) from None
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request,

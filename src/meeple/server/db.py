@@ -5,7 +5,7 @@ Five tables, all keyed by the table's id:
 
 * ``tables``: the game spec (name, variant, players, parameters), the secret seed, the decision
   timer, the status (``open``, ``running``, ``finished``, ``broken``) and, once finished, the
-  game's meeple record as JSON.
+  game's meeple record as JSON and the id of its rematch table.
 * ``seats``: who sits where: an open seat, a person (display name and the SHA-256 of the seat's
   secret token, never the token) or a named bot.
 * ``actions``: every accepted action in order (``seq`` 0, 1, ...), with the seat, the action's
@@ -67,6 +67,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     created_at: Mapped[float] = mapped_column(Float)
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -291,6 +292,12 @@ class Store:
     def _w_add_message(session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.add(MessageRow(table_id=table_id, **message))
         session.flush()
+
+    def set_rematch(self, table_id: str, rematch_id: str) -> None:
+        """Link a finished table to the table of its rematch."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.id == table_id)
+                            .values(rematch=rematch_id))
 
     def mark(self, table_id: str, status: str) -> None:
         """Set a table's status (e.g. ``broken`` when its replay fails)."""

@@ -145,7 +145,7 @@ class TableManager:
                    players=game.players, params=dict(game.params),
                    seed=secrets.randbits(62), timer_seconds=request.timer_seconds,
                    status="running" if all_bots else "open", created_at=self.clock(),
-                   record=None)
+                   record=None, rematch=None)
         await self.db(self.store.create_table, row, seats)
         table = Table(self, StoredTable(row, seats))
         self.tables[table.id] = table
@@ -153,6 +153,32 @@ class TableManager:
             async with table.lock:
                 await table._start()
         return table
+
+    async def rematch(self, table: Table) -> Table:
+        """The rematch of a finished ``table``: a new table of the same game, variant, seat
+        count, parameters, timer and bots, with the people's seats open; made once (asking
+        again returns the same table). Its listeners get a ``rematch`` message.
+
+        Raises:
+            TableError: ``not_finished``.
+        """
+        async with table.lock:
+            if table.status != "finished":
+                raise TableError("not_finished", "a rematch follows a finished game")
+            if table.rematch is not None:
+                return await self.get(table.rematch)
+            game = table.game
+            new = await self.create(p.CreateTable(
+                game=game.name, variant=game.variant, players=game.players,
+                params=dict(game.params), timer_seconds=table.timer_seconds,
+                seats=[p.SeatRequest(bot=s["name"] if s["kind"] == "bot" else None)
+                       for s in table.seats]))
+            await self.db(self.store.set_rematch, table.id, new.id)
+            table.rematch = new.id
+            text = p.dump(p.Rematch(table=new.info()))
+            for listener in list(table.listeners):
+                listener.send(text)
+            return new
 
     async def get(self, table_id: str) -> Table:
         """The table ``table_id`` (a finished one is loaded from the database on demand).

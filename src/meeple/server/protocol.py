@@ -145,6 +145,7 @@ class TableInfo(BaseModel):
     talk_modes: list[str]
     seat_names: list[str]
     seats: list[SeatInfo]
+    rematch: str | None = None
 
 
 class Timer(BaseModel):
@@ -222,6 +223,14 @@ class History(BaseModel):
 
     type: Literal["history"] = "history"
     messages: list[TalkOut]
+
+
+class Rematch(BaseModel):
+    """The finished game's rematch table exists (same game, settings and bots; the people's
+    seats open): join it through the lobby."""
+
+    type: Literal["rematch"] = "rematch"
+    table: TableInfo
 
 
 class Accepted(BaseModel):

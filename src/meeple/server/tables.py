@@ -97,6 +97,7 @@ class Table:
         self.seed: int = row["seed"]
         self.timer_seconds: float | None = row["timer_seconds"]
         self.status: str = row["status"]
+        self.rematch: str | None = row.get("rematch")
         self.game: Game = load_game(row["game"], row["variant"], row["players"],
                                     **row["params"])
         self.seats = [dict(kind=s["kind"], name=s["name"], token_hash=s["token_hash"])
@@ -140,7 +141,7 @@ class Table:
             talk_modes=list(self.game.capabilities.talk_modes), seat_names=self.seat_names,
             seats=[p.SeatInfo(seat=i, kind=s["kind"], name=s["name"],
                               connected=s["kind"] == "person" and i in online)
-                   for i, s in enumerate(self.seats)])
+                   for i, s in enumerate(self.seats)], rematch=self.rematch)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token is ``token``, or None."""
