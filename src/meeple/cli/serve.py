@@ -41,7 +41,10 @@ def serve(
     app = create_app(db, allowed_origins=allow_origin or (), records_dir=records,
                      bot_threads=bot_threads)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    # No per-message deflate: compressing every frame cost a fifth of the server's CPU under
+    # load (benchmarks/bench_server.py); frames are small JSON views.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     if port:
         console.print(f"meeple server on http://{shown}:{port}/ (database {db}); Ctrl+C stops")

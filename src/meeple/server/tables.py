@@ -114,6 +114,7 @@ class Table:
         self.bots = {i: make_bot(s["name"], self.game, i, self.seed)
                      for i, s in enumerate(self.seats) if s["kind"] == "bot"}
         self.thinking: set[int] = set()
+        self._texts: dict[int, tuple[Any, list[str]]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._public = _public_key(self.state) if self.timer_seconds else ""
         for action in stored.actions:
@@ -157,8 +158,7 @@ class Table:
         state = self.state
         view = state.view(seat)
         running = self.status == "running"
-        legal = ([str(a) for a in state.legal_actions(seat)]
-                 if running and seat is not None else [])
+        legal = self._legal_texts(seat) if running and seat is not None else []
         result = None
         if state.is_terminal():
             result = p.Result(returns=list(state.returns()), winners=list(state.winners()),
@@ -172,6 +172,15 @@ class Table:
                                 result=result)
         key = (view, legal, self.status, self.deadline)  # fresh values, compared by ==
         return key, message
+
+    def _legal_texts(self, seat: int) -> list[str]:
+        """``seat``'s legal actions as texts, memoised per decision (the state returns the same
+        sequence object until the decision changes)."""
+        actions = self.state.legal_actions(seat)
+        cached = self._texts.get(seat)
+        if cached is None or cached[0] is not actions:
+            cached = self._texts[seat] = (actions, [str(a) for a in actions])
+        return cached[1]
 
     def talk_out(self, message: Message) -> p.TalkOut:
         """A talk message as the protocol sends it."""
