@@ -94,16 +94,20 @@ def test_rebuilt_app_reaches_the_same_digest_talk_and_deadline(db_url: str) -> N
 
 def test_a_deadline_that_passed_while_down_fires_on_restart(sqlite_url: str) -> None:
     with serving(sqlite_url) as client:
-        table = make_table(client, FOUR_GODS, timer_seconds=1.0)
+        table = make_table(client, FOUR_GODS, timer_seconds=2.0)
         tokens = [join(client, table["id"], n)["token"] for n in "abcd"]
         c = WS(client, table["id"], tokens[2])
         c.send({"type": "act", "action": "def:R"})
         c.drain()
         WS.close_all()
-    time.sleep(1.2)
+        expires = live(client, table["id"]).deadline
+    time.sleep(max(0.0, expires - time.time()) + 0.2)  # the deadline passes while it is down
     with serving(sqlite_url) as client:
-        time.sleep(0.3)
         state = live(client, table["id"]).state
+        for _ in range(100):
+            if state.length() == 1:
+                break
+            time.sleep(0.05)
         assert state.length() == 1  # the first round resolved by the timeouts
         stored = client.app.state.manager.store.load_table(table["id"])
         assert [(a["seat"], a["source"]) for a in stored.actions[:4]] == [
