@@ -174,3 +174,26 @@ def test_group_commit_writes_a_batch_and_isolates_a_failing_write(db_url: str) -
     with pytest.raises(ValueError):
         store.write_batch([("mark", ("t1", "broken"))])
     store.dispose()
+
+
+def test_a_refused_commit_rolls_the_action_back(sqlite_url: str) -> None:
+    with serving(sqlite_url) as client:
+        table = make_table(client, FOUR_GODS)
+        tokens = [join(client, table["id"], n)["token"] for n in "abcd"]
+        conns = [WS(client, table["id"], t) for t in tokens]
+        for c in conns:
+            c.drain()
+        before = live(client, table["id"]).state.digest()
+        engine = make_engine(sqlite_url)
+        with engine.begin() as conn:  # the database now refuses every action
+            conn.execute(text("ALTER TABLE actions RENAME TO actions_gone"))
+        conns[0].send({"type": "act", "action": "atk:B", "id": 1})
+        (reply,) = conns[0].drain()
+        assert reply["type"] == "error" and reply["code"] == "storage" and reply["id"] == 1
+        assert live(client, table["id"]).state.digest() == before
+        assert all(c.drain() == [] for c in conns[1:])  # nobody heard of it
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE actions_gone RENAME TO actions"))
+        engine.dispose()
+        conns[0].send({"type": "act", "action": "atk:B", "id": 2})
+        assert conns[0].drain()[-1] == {"type": "accepted", "id": 2, "action": "atk:B"}
