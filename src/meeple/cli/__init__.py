@@ -2,8 +2,9 @@
 replay records.
 
 One module per command group (``games``, ``playtest`` with ``report``, ``play``, ``replay``,
-``lab`` with ``ladder``, ``compare`` and ``sweep``); each imports only :mod:`meeple.cli.common`,
-never another command module, and this package registers their commands on :data:`app`.
+``lab`` with ``ladder``, ``compare`` and ``sweep``, ``serve``); each imports only
+:mod:`meeple.cli.common`, never another command module, and this package registers their
+commands on :data:`app`.
 Every deliberate error (an unknown game, a bad parameter, an unreadable record) is printed as a
 one-line message with exit code 2, never a traceback.
 """
@@ -14,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import games, lab, play, playtest, replay
+from meeple.cli import games, lab, play, playtest, replay, serve
 
 app = typer.Typer(
     help="meeple: play tabletop game designs and playtest them with bots.",
@@ -33,6 +34,7 @@ COMMANDS = {
     "ladder": (lab.ladder, "Play a skill ladder of bots, each tier against the one below."),
     "compare": (lab.compare, "Compare rule variants on the same seeds."),
     "sweep": (lab.sweep, "Play every point of a parameter grid and rank them."),
+    "serve": (serve.serve, "Serve tables where people and bots play in a browser or client."),
 }
 for _name, (_function, _line) in COMMANDS.items():
     app.command(_name, short_help=_line)(_function)

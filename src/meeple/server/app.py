@@ -1,0 +1,342 @@
+"""The web application: a REST lobby and one websocket per connection to a table.
+
+``create_app(db_url)`` returns a FastAPI app. On startup it rebuilds every unfinished table from
+the database (replaying actions from the seed, checking digests, re-arming deadlines); on
+shutdown it stops the timers and closes the database.
+
+REST (JSON): ``GET /api/games``; ``GET /api/tables``; ``POST /api/tables`` (create);
+``GET /api/tables/{id}``; ``POST /api/tables/{id}/join`` (returns the seat's secret token,
+once); ``POST /api/tables/{id}/rematch``; ``GET /api/tables/{id}/record`` (a finished game's
+meeple record, talk filtered to what the caller may read). Websocket: ``/ws/tables/{id}``,
+protocol in :mod:`meeple.server.protocol`.
+A refused request gets an ``error`` to the requesting connection only; a bad frame closes
+nothing. docs/server.md has the whole protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from meeple.bots import bot_names
+from meeple.engine.errors import MeepleError
+from meeple.engine.registry import game_class, game_names, load_game
+from meeple.server import protocol as p
+from meeple.server.db import DEFAULT_URL, Store, make_engine
+from meeple.server.manager import TableManager
+from meeple.server.tables import Table, TableError
+
+log = logging.getLogger("meeple.server")
+
+#: Frames a connection may queue before it is dropped as too slow (it reconnects and resyncs).
+MAX_QUEUE = 1000
+
+
+class RateLimit:
+    """A token bucket: ``rate`` per second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float, clock: Any = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.at = burst, clock()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One websocket: its seat, an outgoing queue drained by a writer task, rate limits.
+
+    Args:
+        websocket: the accepted socket.
+        talk_rate, talk_burst: table-talk messages per second and burst.
+        frame_rate, frame_burst: any client frames per second and burst.
+    """
+
+    def __init__(self, websocket: WebSocket, talk_rate: float = 1.0, talk_burst: float = 5,
+                 frame_rate: float = 30.0, frame_burst: float = 60) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.last_key: Any = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.talk_limit = RateLimit(talk_rate, talk_burst)
+        self.frame_limit = RateLimit(frame_rate, frame_burst)
+        self.overflowed = False
+
+    def send(self, text: str) -> None:
+        """Queue ``text``; a connection that falls :data:`MAX_QUEUE` frames behind is closed."""
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def writer(self) -> None:
+        """Send queued frames in order until ``None`` (then close if still open)."""
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if self.overflowed and self.websocket.client_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code=1013, reason="too slow; reconnect")
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+    """Whether a websocket from ``origin`` may connect: no Origin header (not a browser), the
+    same host and port as the request's ``Host``, or one of ``allowed`` (``*``: any)."""
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return bool(host) and parts.netloc == host and parts.scheme in ("http", "https")
+
+
+def _error(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, detail={"code": code, "message": message})
+
+
+def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = (),
+               records_dir: str | Path | None = None, bot_threads: int = 2,
+               limits: dict[str, float] | None = None) -> FastAPI:
+    """The meeple server as an ASGI app.
+
+    Args:
+        db_url: ``sqlite:///FILE`` or ``postgresql://USER@HOST:PORT/DB``.
+        allowed_origins: browser origins allowed besides the server's own (``*``: any).
+        records_dir: also write each finished game's record there as ``TABLE.json``.
+        bot_threads: threads the bots think in.
+        limits: per-connection rate limits overriding the defaults of :class:`Connection`
+            (``talk_rate``, ``talk_burst``, ``frame_rate``, ``frame_burst``).
+    Raises:
+        ValueError: for an unsupported database URL (at startup: SQLAlchemy's errors when the
+            database cannot be reached).
+    """
+    allowed = tuple(allowed_origins)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(make_engine(db_url))
+        manager = TableManager(store, None if records_dir is None else Path(records_dir),
+                               bot_threads=bot_threads)
+        await manager.start()
+        app.state.manager = manager
+        try:
+            yield
+        finally:
+            await manager.stop()
+
+    app = FastAPI(title="meeple", lifespan=lifespan)
+
+    def manager_of(request: Request | WebSocket) -> TableManager:
+        return request.app.state.manager
+
+    async def table_or_404(request: Request, table_id: str) -> Table:
+        try:
+            return await manager_of(request).get(table_id)
+        except TableError as exc:
+            raise _error(404, exc.code, exc.message) from None
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> str:
+        return INDEX_HTML
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for name in game_names():
+            cls = game_class(name)
+            game = load_game(name)
+            out.append({
+                "name": name, "title": cls.title, "summary": cls.summary,
+                "min_players": cls.min_players, "max_players": cls.max_players,
+                "default_players": cls.default_players, "rules_page": cls.rules_page,
+                "variants": [{"name": v.name, "description": v.description}
+                             for v in cls.variants],
+                "params": dict(game.params), "bots": bot_names(game),
+                "talk_modes": list(game.capabilities.talk_modes),
+                "timer_seconds": game.params.get("timer_seconds"),
+            })
+        return out
+
+    @app.get("/api/tables", response_model=list[p.TableInfo])
+    async def list_tables(request: Request) -> list[p.TableInfo]:
+        tables = manager_of(request).tables.values()
+        return [t.info() for t in tables if t.status in ("open", "running")]
+
+    @app.post("/api/tables", response_model=p.TableInfo, status_code=201)
+    async def create_table(body: p.CreateTable, request: Request) -> p.TableInfo:
+        try:
+            table = await manager_of(request).create(body)
+        except TableError as exc:
+            raise _error(400, exc.code, exc.message) from None
+        except MeepleError as exc:
+            raise _error(400, "bad_table", str(exc)) from None
+        return table.info()
+
+    @app.get("/api/tables/{table_id}", response_model=p.TableInfo)
+    async def get_table(table_id: str, request: Request) -> p.TableInfo:
+        return (await table_or_404(request, table_id)).info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=p.Joined)
+    async def join(table_id: str, body: p.JoinTable, request: Request) -> p.Joined:
+        table = await table_or_404(request, table_id)
+        try:
+            seat, token = await table.join(body.name, body.seat)
+        except TableError as exc:
+            raise _error(409 if exc.code in ("seat_taken", "not_open") else 400,
+                         exc.code, exc.message) from None
+        return p.Joined(table=table.info(), seat=seat, token=token)
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=p.TableInfo)
+    async def rematch(table_id: str, request: Request) -> p.TableInfo:
+        table = await table_or_404(request, table_id)
+        try:
+            return (await manager_of(request).rematch(table)).info()
+        except TableError as exc:
+            raise _error(409, exc.code, exc.message) from None
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, request: Request,
+                     authorization: str | None = Header(default=None)) -> JSONResponse:
+        table = await table_or_404(request, table_id)
+        data = await manager_of(request).db(manager_of(request).store.record, table.id)
+        if data is None:
+            raise _error(409, "not_finished", "the record exists once the game is over")
+        seat = None
+        if authorization and authorization.startswith("Bearer "):
+            seat = table.seat_of(authorization[7:])
+            if seat is None:
+                raise _error(403, "bad_token", "this token holds no seat at this table")
+        data["talk"] = [m for m in data["talk"] if m["recipients"] is None
+                        or (seat is not None and (seat == m["sender"]
+                                                  or seat in m["recipients"]))]
+        return JSONResponse(data)
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def websocket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket.headers.get("origin"),
+                              websocket.headers.get("host"), allowed):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        await websocket.accept()
+        connection = Connection(websocket, **(limits or {}))
+        writer = asyncio.create_task(connection.writer())
+        table: Table | None = None
+        close: tuple[int, str] | None = None
+        try:
+            try:
+                table = await manager_of(websocket).get(table_id)
+            except TableError as exc:
+                connection.send(p.dump(p.Error(code=exc.code, message=exc.message)))
+                close = (4404, "unknown table")
+            else:
+                close = await _serve(websocket, connection, table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if table is not None:
+                table.detach(connection)
+            connection.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+            if close is not None and websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=close[0], reason=close[1])
+
+    return app
+
+
+async def _serve(websocket: WebSocket, connection: Connection,
+                 table: Table) -> tuple[int, str] | None:
+    """Read frames until the socket closes; answer each (``error`` for refused ones).
+    Returns the close code and reason when the server ends the connection (a bad token)."""
+    hello = False
+    while True:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            return None
+        raw = frame.get("text")
+        if raw is None:
+            raw = frame.get("bytes") or b""
+        ref = None
+        try:
+            allowed = connection.frame_limit.allow()
+            message = p.parse_client(raw)
+            ref = getattr(message, "id", None)
+            if not allowed:
+                raise p.ProtocolError("rate_limited", "too many messages; slow down")
+            if isinstance(message, p.Hello):
+                if hello:
+                    raise p.ProtocolError("bad_message", "hello was already sent")
+                if message.token is not None:
+                    seat = table.seat_of(message.token)
+                    if seat is None:
+                        connection.send(p.dump(p.Error(
+                            code="bad_token", message="this token holds no seat at this table")))
+                        return 4401, "bad token"
+                    connection.seat = seat
+                hello = True
+                connection.send(p.dump(p.Welcome(table=table.info(), seat=connection.seat)))
+                table.snapshot(connection, with_table=False)
+                table.attach(connection)
+                continue
+            if not hello:
+                raise p.ProtocolError("hello_first", "send hello first")
+            if isinstance(message, p.Ping):
+                connection.send(p.dump(p.Pong(id=message.id)))
+            elif isinstance(message, p.Sync):
+                table.snapshot(connection)
+            elif connection.seat is None:
+                raise p.ProtocolError("not_seated", "spectators cannot act or talk; join a seat")
+            elif isinstance(message, p.Act):
+                done = await table.act(connection.seat, message.action)
+                connection.send(p.dump(p.Accepted(id=message.id, action=done)))
+            elif isinstance(message, p.Say):
+                if not connection.talk_limit.allow():
+                    raise p.ProtocolError("rate_limited", "too many chat messages; slow down")
+                await table.say(connection.seat, message.text, message.to)
+                connection.send(p.dump(p.Said(id=message.id)))
+        except p.ProtocolError as exc:
+            connection.send(p.dump(p.Error(id=exc.ref if ref is None else ref, code=exc.code,
+                                           message=exc.message)))
+        except TableError as exc:
+            connection.send(p.dump(p.Error(id=ref, code=exc.code, message=exc.message)))
+
+
+INDEX_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>meeple</title></head>
+<body><h1>meeple server</h1>
+<p>The lobby's tables (JSON at <a href="/api/tables">/api/tables</a>; the protocol is in
+docs/server.md):</p><ul id="tables"></ul>
+<script>
+fetch('/api/tables').then(r => r.json()).then(tables => {
+  const list = document.getElementById('tables');
+  for (const t of tables) {
+    const li = document.createElement('li');
+    li.textContent = `${t.id}: ${t.title} (${t.variant}), ${t.status}, seats: ` +
+      t.seats.map(s => s.kind === 'open' ? 'open' : s.name).join(', ');
+    list.appendChild(li);
+  }
+});
+</script></body></html>
+"""

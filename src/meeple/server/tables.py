@@ -1,0 +1,487 @@
+"""Tables: one game instance each, played by people and bots, persisted action by action.
+
+A :class:`Table` holds the true state (only here: connections receive views), its seats, the
+talk log, the decision timer and the bots. Every change happens under the table's lock, in this
+order: check (``parse_action``/``apply_action`` refuse bad input with the state untouched),
+commit to the database, then deliver to the listeners (connections). A listener for seat ``i``
+gets a ``state`` message only when what ``i`` may know changed: its ``view(i)``, its legal
+actions, the status, the deadline; so the number and timing of messages carry nothing hidden.
+
+The decision timer: a new deadline starts when a decision resolves and the public view
+(``view(None)``) differs from the one at the start of the previous timed decision; sub-steps
+that change nothing public share one deadline, so its resets tell nothing a spectator could not
+see. When it expires, the table submits ``game.timeout_action`` for each seat still to act.
+
+:class:`meeple.server.manager.TableManager` creates, lists and rebuilds tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import unicodedata
+from typing import TYPE_CHECKING, Any, Protocol
+
+from meeple.bots import make_bot
+from meeple.engine.errors import (
+    ActionParseError,
+    GameOverError,
+    MeepleError,
+    NotYourTurnError,
+    ParameterError,
+    TalkError,
+)
+from meeple.engine.game import Game
+from meeple.engine.record import Record
+from meeple.engine.registry import load_game
+from meeple.engine.talk import Message, TalkLog, parse_recipients
+from meeple.server import protocol as p
+from meeple.server.db import StoredTable, hash_token
+
+if TYPE_CHECKING:
+    from meeple.server.manager import TableManager
+
+log = logging.getLogger("meeple.server")
+
+#: Timeout actions submitted for one expired deadline before a fresh one is set (a guard for a
+#: game whose timed-out sub-steps change nothing public for a long time).
+MAX_TIMEOUT_STEPS = 1000
+
+
+class TableError(Exception):
+    """A refused request: ``code`` and ``message`` as in :class:`protocol.ProtocolError`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Listener(Protocol):
+    """A connection watching a table: its ``seat`` (None: spectator), ``send(text)`` (must not
+    block; it queues), and ``last_key`` (the table's memory of the last state it sent)."""
+
+    seat: int | None
+    last_key: Any
+
+    def send(self, text: str) -> None: ...
+
+
+def clean_text(text: str) -> str:
+    """Chat text with control characters (except newline and tab) removed and surrounding
+    space stripped; markup is kept as typed (clients show it as text)."""
+    return "".join(c for c in text if c in "\n\t" or unicodedata.category(c)[0] != "C").strip()
+
+
+def _public_key(state: Any) -> str:
+    return json.dumps(state.view(None), sort_keys=True, separators=(",", ":"))
+
+
+class Table:
+    """One table. Built by :class:`TableManager` (``create``, or ``rebuild`` from the DB).
+
+    Args:
+        manager: the owning manager (database runner, executors, clock).
+        stored: the table's stored rows (actions and messages are replayed).
+    Raises:
+        MeepleError: if the stored game spec cannot be loaded or an action does not replay.
+        RuntimeError: if the replay does not reach the stored digest.
+    """
+
+    def __init__(self, manager: TableManager, stored: StoredTable) -> None:
+        row = stored.row
+        self.manager = manager
+        self.id: str = row["id"]
+        self.seed: int = row["seed"]
+        self.timer_seconds: float | None = row["timer_seconds"]
+        self.status: str = row["status"]
+        self.rematch: str | None = row.get("rematch")
+        self.game: Game = load_game(row["game"], row["variant"], row["players"],
+                                    **row["params"])
+        self.seats = [dict(kind=s["kind"], name=s["name"], token_hash=s["token_hash"])
+                      for s in stored.seats]
+        self.state = self.game.new_initial_state(self.seed)
+        self.talk = TalkLog(self.game.players, self.game.capabilities.talk_modes)
+        self.seat_names = list(self.game.seat_names())
+        self.steps: list[tuple[int, str, str]] = []   # (seat, text, source)
+        self.resolved = 0                               # decisions resolved so far
+        self.epoch = 0                                  # timer epoch (deadline resets)
+        self.deadline: float | None = None
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self.bots = {i: make_bot(s["name"], self.game, i, self.seed)
+                     for i, s in enumerate(self.seats) if s["kind"] == "bot"}
+        self.thinking: set[int] = set()
+        self._texts: dict[int, tuple[Any, list[str]]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._public = _public_key(self.state) if self.timer_seconds else ""
+        for action in stored.actions:
+            self._replay(action["seat"], action["text"], action["source"])
+        if stored.actions and self.state.digest() != stored.actions[-1]["digest"]:
+            raise RuntimeError(f"table {self.id}: replay reaches digest "
+                               f"{self.state.digest()[:12]}, stored "
+                               f"{stored.actions[-1]['digest'][:12]}")
+        for m in stored.messages:
+            self.talk.messages.append(Message(m["step"], m["sender"],
+                                              None if m["recipients"] is None
+                                              else tuple(m["recipients"]), m["text"]))
+        if stored.deadline is not None:
+            self.epoch = stored.deadline["epoch"]
+            self.deadline = stored.deadline["expires_at"]
+
+    # ------------------------------------------------------------------ summaries
+    def info(self) -> p.TableInfo:
+        """The public summary (no seed, no tokens)."""
+        online = {listener.seat for listener in self.listeners}
+        return p.TableInfo(
+            id=self.id, game=self.game.name, title=self.game.title, variant=self.game.variant,
+            players=self.game.players, params=dict(self.game.params), status=self.status,
+            timer_seconds=self.timer_seconds,
+            talk_modes=list(self.game.capabilities.talk_modes), seat_names=self.seat_names,
+            seats=[p.SeatInfo(seat=i, kind=s["kind"], name=s["name"],
+                              connected=s["kind"] == "person" and i in online)
+                   for i, s in enumerate(self.seats)], rematch=self.rematch)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token``, or None."""
+        digest = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s["token_hash"] is not None and secrets.compare_digest(s["token_hash"], digest):
+                return i
+        return None
+
+    def state_message(self, seat: int | None) -> tuple[Any, p.StateUpdate]:
+        """``(key, message)``: the ``state`` message for ``seat`` and the key that decides
+        whether it changed (everything but the server's clock)."""
+        state = self.state
+        view = state.view(seat)
+        running = self.status == "running"
+        legal = self._legal_texts(seat) if running and seat is not None else []
+        result = None
+        if state.is_terminal():
+            result = p.Result(returns=list(state.returns()), winners=list(state.winners()),
+                              scores=list(state.scores()), outcome=state.outcome(),
+                              truncated=state.is_truncated())
+        timer = None
+        if running and self.deadline is not None and self.timer_seconds:
+            timer = p.Timer(deadline=self.deadline, now=self.manager.clock(),
+                            seconds=self.timer_seconds)
+        message = p.StateUpdate(status=self.status, view=view, legal=legal, timer=timer,
+                                result=result)
+        key = (view, legal, self.status, self.deadline)  # fresh values, compared by ==
+        return key, message
+
+    def _legal_texts(self, seat: int) -> list[str]:
+        """``seat``'s legal actions as texts, memoised per decision (the state returns the same
+        sequence object until the decision changes)."""
+        actions = self.state.legal_actions(seat)
+        cached = self._texts.get(seat)
+        if cached is None or cached[0] is not actions:
+            cached = self._texts[seat] = (actions, [str(a) for a in actions])
+        return cached[1]
+
+    def talk_out(self, message: Message) -> p.TalkOut:
+        """A talk message as the protocol sends it."""
+        return p.TalkOut(sender=message.sender, recipients=None if message.recipients is None
+                         else list(message.recipients), step=message.step, text=message.text)
+
+    # ------------------------------------------------------------------ listeners
+    def snapshot(self, listener: Listener, with_table: bool = True) -> None:
+        """Send ``listener`` the table (unless ``with_table`` is False), its state and its talk
+        history (on connect, after ``welcome``, and on ``sync``)."""
+        key, message = self.state_message(listener.seat)
+        listener.last_key = key
+        if with_table:
+            listener.send(p.dump(p.TableUpdate(table=self.info())))
+        listener.send(p.dump(message))
+        listener.send(p.dump(p.History(messages=[self.talk_out(m) for m in
+                                                 self.talk.visible_to(listener.seat)])))
+
+    def attach(self, listener: Listener) -> None:
+        """Add a connection; others learn the seat is connected."""
+        was_online = self._online(listener.seat)
+        self.listeners.add(listener)
+        if listener.seat is not None and not was_online:
+            self._broadcast_table(exclude=listener)
+
+    def detach(self, listener: Listener) -> None:
+        """Remove a connection (no error if absent)."""
+        self.listeners.discard(listener)
+        if listener.seat is not None and not self._online(listener.seat):
+            self._broadcast_table()
+
+    def _online(self, seat: int | None) -> bool:
+        return any(listener.seat == seat for listener in self.listeners)
+
+    def _broadcast_table(self, exclude: Listener | None = None) -> None:
+        text = p.dump(p.TableUpdate(table=self.info()))
+        for listener in list(self.listeners):
+            if listener is not exclude:
+                listener.send(text)
+
+    def _broadcast_state(self) -> None:
+        cache: dict[int | None, list[Any]] = {}   # seat -> [key, message, text or None]
+        for listener in list(self.listeners):
+            entry = cache.get(listener.seat)
+            if entry is None:
+                entry = cache[listener.seat] = [*self.state_message(listener.seat), None]
+            if entry[0] != listener.last_key:
+                if entry[2] is None:  # encoded once per seat, only when someone needs it
+                    entry[2] = p.dump(entry[1])
+                listener.last_key = entry[0]
+                listener.send(entry[2])
+
+    # ------------------------------------------------------------------ joining
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Give a person an open seat (``seat``, or the first open one).
+
+        Returns:
+            ``(seat, token)``: the token is the seat's secret, returned only here.
+        Raises:
+            TableError: ``not_open`` (the table started or ended), ``bad_seat``, ``seat_taken``.
+        """
+        name = clean_text(name)
+        if not name:
+            raise TableError("bad_name", "a display name is needed")
+        async with self.lock:
+            if self.status != "open":
+                raise TableError("not_open", f"table {self.id} is {self.status}")
+            if seat is None:
+                seat = next((i for i, s in enumerate(self.seats) if s["kind"] == "open"), None)
+                if seat is None:
+                    raise TableError("seat_taken", "no open seat")
+            if not 0 <= seat < len(self.seats):
+                raise TableError("bad_seat", f"seat {seat} is not a seat of this "
+                                 f"{len(self.seats)}-seat table")
+            if self.seats[seat]["kind"] != "open":
+                raise TableError("seat_taken", f"seat {seat} is taken")
+            token = secrets.token_urlsafe(32)
+            start = sum(s["kind"] == "open" for s in self.seats) == 1
+            ok = await self.manager.db(self.manager.store.take_seat, self.id, seat, name,
+                                       hash_token(token), start)
+            if not ok:
+                raise TableError("seat_taken", f"seat {seat} is taken")
+            self.seats[seat] = dict(kind="person", name=name, token_hash=hash_token(token))
+            if start:
+                await self._start()
+            self._broadcast_table()
+            self._broadcast_state()
+            return seat, token
+
+    async def _start(self) -> None:
+        """Mark running (the caller stored it), start the timer and the bots."""
+        self.status = "running"
+        if self.timer_seconds:
+            self.epoch += 1
+            self.deadline = self.manager.clock() + self.timer_seconds
+            await self.manager.write("set_deadline", self.id,
+                                  (self.epoch, self.deadline))
+        self.resume()
+
+    def resume(self) -> None:
+        """Arm the timer and set the bots thinking (after a start, an action, a rebuild)."""
+        self._arm_timer()
+        self._schedule_bots()
+
+    # ------------------------------------------------------------------ actions
+    async def act(self, seat: int, text: str, source: str = "person") -> str:
+        """Apply ``text`` (the game's notation) for ``seat``, commit it, then broadcast.
+
+        Returns:
+            The action's canonical text.
+        Raises:
+            TableError: ``not_running``; ``parse_error``, ``not_your_turn``, ``game_over``,
+                ``illegal_action`` (the engine's reason as the message; the state untouched);
+                ``storage`` (the database refused; the state is rolled back).
+        """
+        async with self.lock:
+            return await self._act(seat, text, source)
+
+    async def _act(self, seat: int, text: str, source: str) -> str:
+        if self.status != "running":
+            raise TableError("not_running", f"table {self.id} is {self.status}")
+        game, state = self.game, self.state
+        try:
+            action = game.parse_action(text, seat)
+        except ActionParseError as exc:
+            raise TableError("parse_error", str(exc)) from None
+        before = state.current_players()
+        snapshot = state.clone()
+        try:
+            state.apply_action(action, seat)
+        except GameOverError as exc:
+            raise TableError("game_over", str(exc)) from None
+        except NotYourTurnError as exc:
+            raise TableError("not_your_turn", str(exc)) from None
+        except MeepleError as exc:
+            raise TableError("illegal_action", str(exc)) from None
+        canonical = str(action)
+        resolved = before == (seat,)
+        epoch, deadline, public = self.epoch, self.deadline, self._public
+        change: tuple[int, float] | None | bool = False
+        if state.is_terminal():
+            deadline, change = None, None
+        elif resolved and self.timer_seconds:
+            now_public = _public_key(state)
+            if now_public != public:
+                epoch, deadline, public = epoch + 1, self.manager.clock() + self.timer_seconds, \
+                    now_public
+                change = (epoch, deadline)
+        record = None
+        if state.is_terminal():
+            record = self._record(extra=(seat, canonical, source)).to_json()
+        row = dict(seq=len(self.steps), seat=seat, text=canonical, source=source,
+                   digest=state.digest())
+        try:
+            await self.manager.write("add_action", self.id, row, change, record)
+        except Exception as exc:  # the database refused: undo in memory, tell the client
+            self.state = snapshot
+            log.exception("table %s: storing an action failed", self.id)
+            raise TableError("storage", f"the action could not be stored: {exc}") from None
+        self.steps.append((seat, canonical, source))
+        self.resolved += resolved
+        self.epoch, self.deadline, self._public = epoch, deadline, public
+        if record is not None:
+            self.status = "finished"
+            self.manager.finished(self, record)
+        self._broadcast_state()
+        self.resume()
+        return canonical
+
+    def _record(self, extra: tuple[int, str, str] | None = None) -> Record:
+        steps = self.steps + ([extra] if extra else [])
+        game = self.game
+        record = Record(game.name, game.variant, game.players, dict(game.params), self.seed,
+                        steps=[{str(s): t} for s, t, _ in steps],
+                        talk=[m.to_json() for m in self.talk.messages],
+                        meta={"server_table": self.id, "sources": [src for _, _, src in steps],
+                              "seats": [{"kind": s["kind"], "name": s["name"]}
+                                        for s in self.seats]})
+        record.finish(self.state)
+        return record
+
+    # ------------------------------------------------------------------ talk
+    async def say(self, seat: int, text: str, to: list[int] | None = None) -> Message:
+        """Post table talk from ``seat``: to ``to``, or by a ``-xy`` initials prefix, or public;
+        stored, then delivered to the seats that may read it (bots through ``Bot.hear``).
+
+        Raises:
+            TableError: ``talk_error`` (talk off, a mode not allowed, bad recipients, empty).
+        """
+        text = clean_text(text)
+        async with self.lock:
+            try:
+                if to is None:
+                    to_seats, text = parse_recipients(text, self.seat_names)
+                else:
+                    to_seats = tuple(to)
+                probe = TalkLog(self.game.players, self.talk.modes)
+                message = probe.post(seat, clean_text(text), to_seats, step=self.state.length())
+            except (TalkError, ParameterError) as exc:
+                raise TableError("talk_error", str(exc)) from None
+            row = dict(seq=len(self.talk.messages), step=message.step,
+                       after_action=len(self.steps), sender=seat,
+                       recipients=None if message.recipients is None
+                       else list(message.recipients),
+                       text=message.text, at=self.manager.clock())
+            await self.manager.write("add_message", self.id, row)
+            self.talk.messages.append(message)
+            text_out = p.dump(p.Talk(message=self.talk_out(message)))
+            for listener in list(self.listeners):
+                if message.visible_to(listener.seat):
+                    listener.send(text_out)
+            for bot_seat, bot in self.bots.items():
+                if bot_seat != seat and message.visible_to(bot_seat):
+                    try:
+                        bot.hear(message)
+                    except Exception:
+                        log.exception("table %s: bot %s failed to hear", self.id, bot_seat)
+            return message
+
+    # ------------------------------------------------------------------ timer
+    def _arm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.status != "running" or self.deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self.deadline - self.manager.clock())
+        epoch = self.epoch
+        self._timer = loop.call_later(delay, lambda: self.manager.spawn(self.expire(epoch)))
+
+    async def expire(self, epoch: int) -> int:
+        """The deadline of timer ``epoch`` passed: submit ``timeout_action`` for every seat still
+        to act until a new deadline starts. Returns the actions submitted (0 if stale)."""
+        done = 0
+        async with self.lock:
+            if self.epoch != epoch or self.status != "running" or self.deadline is None \
+                    or self.deadline > self.manager.clock():
+                return 0
+            while self.epoch == epoch and self.status == "running" and done < MAX_TIMEOUT_STEPS:
+                seat = self.state.current_players()[0]
+                action = self.game.timeout_action(seat, self.state.legal_actions(seat))
+                await self._act(seat, str(action), "timeout")
+                done += 1
+            if self.epoch == epoch and self.status == "running":
+                self.epoch += 1
+                self.deadline = self.manager.clock() + (self.timer_seconds or 0)
+                await self.manager.write("set_deadline", self.id,
+                                      (self.epoch, self.deadline))
+                self._broadcast_state()
+                self.resume()
+        return done
+
+    # ------------------------------------------------------------------ bots
+    def _schedule_bots(self) -> None:
+        if self.status != "running":
+            return
+        loop = asyncio.get_running_loop()
+        for seat in self.state.current_players():
+            bot = self.bots.get(seat)
+            if bot is None or seat in self.thinking:
+                continue
+            self.thinking.add(seat)
+            view, legal = self.state.view(seat), self.state.legal_actions(seat)
+            future = loop.run_in_executor(self.manager.bot_pool, bot.act, view, legal)
+            resolved = self.resolved
+            future.add_done_callback(
+                lambda f, s=seat, r=resolved: self.manager.spawn(self._bot_done(s, r, f)))
+
+    async def _bot_done(self, seat: int, resolved: int, future: asyncio.Future) -> None:
+        async with self.lock:
+            self.thinking.discard(seat)
+            if self.status != "running" or self.resolved != resolved \
+                    or seat not in self.state.current_players():
+                self._schedule_bots()
+                return
+            try:
+                text = str(future.result())
+            except Exception:
+                log.exception("table %s: bot in seat %s failed; it times out", self.id, seat)
+                text = str(self.game.timeout_action(seat, self.state.legal_actions(seat)))
+            try:
+                await self._act(seat, text, "bot")
+            except TableError as exc:
+                log.error("table %s: bot in seat %s: %s", self.id, seat, exc.message)
+                fallback = self.game.timeout_action(seat, self.state.legal_actions(seat))
+                await self._act(seat, str(fallback), "timeout")
+
+    # ------------------------------------------------------------------ replay
+    def _replay(self, seat: int, text: str, source: str) -> None:
+        state = self.state
+        before = state.current_players()
+        state.apply_action(self.game.parse_action(text, seat), seat)
+        self.steps.append((seat, text, source))
+        if before == (seat,):
+            self.resolved += 1
+            if self.timer_seconds:
+                self._public = _public_key(state)
+
+    def stop(self) -> None:
+        """Cancel the timer (the manager is shutting down)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,0 +1,48 @@
+"""Where the server sits: it depends on everything, nothing depends on it (games never import
+it), its modules stay small, its public functions say what goes in and out, and ``meeple
+serve`` is registered and refuses a bad database URL."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import meeple
+import meeple.server
+from meeple.cli import app as cli_app
+from meeple.server import app, db, manager, protocol, tables
+
+ROOT = Path(meeple.__file__).parent
+SERVER = Path(meeple.server.__file__).parent
+
+
+def test_nothing_but_the_serve_command_imports_the_server() -> None:
+    for path in ROOT.rglob("*.py"):
+        if SERVER in path.parents or path.name == "serve.py" and path.parent.name == "cli":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            assert not any(n.startswith("meeple.server") for n in names), path
+
+
+def test_server_modules_are_small_and_documented() -> None:
+    for module in (app, db, manager, protocol, tables):
+        assert len(inspect.getsource(module).splitlines()) < 600, module.__name__
+        for name, obj in vars(module).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+                continue
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                assert obj.__doc__, f"{module.__name__}.{name} has no docstring"
+
+
+def test_meeple_serve_is_registered_and_checks_its_options() -> None:
+    runner = CliRunner()
+    shown = runner.invoke(cli_app, ["serve", "--help"])
+    assert shown.exit_code == 0 and "--db" in shown.output
+    bad = runner.invoke(cli_app, ["serve", "--db", "mysql://x"])
+    assert bad.exit_code == 2 and "unsupported database URL" in bad.output
