@@ -97,9 +97,16 @@ def test_join_refusals(client: TestClient) -> None:
     assert early.status_code == 409 and early.json()["detail"]["code"] == "not_finished"
 
 
-def test_index_page_is_served(client: TestClient) -> None:
-    page = client.get("/")
-    assert page.status_code == 200 and "/api/tables" in page.text and "textContent" in page.text
+def test_the_browser_client_is_served(client: TestClient) -> None:
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "/static/js/lobby.js" in lobby.text
+    table = client.get("/table/anything")
+    assert table.status_code == 200 and "/static/js/table.js" in table.text
+    script = client.get("/static/js/api.js")
+    assert script.status_code == 200 and "/api/tables" in script.text
+    assert "javascript" in script.headers["content-type"]
+    assert client.get("/static/meeple.css").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
 
 
 # ----------------------------------------------------------------------------- websocket

@@ -7,7 +7,8 @@ shutdown it stops the timers and closes the database.
 REST (JSON): ``GET /api/games``; ``GET /api/tables``; ``POST /api/tables`` (create);
 ``GET /api/tables/{id}``; ``POST /api/tables/{id}/join`` (returns the seat's secret token,
 once); ``POST /api/tables/{id}/rematch``; ``GET /api/tables/{id}/record`` (a finished game's
-meeple record, talk filtered to what the caller may read). Websocket: ``/ws/tables/{id}``,
+meeple record, talk filtered to what the caller may read). Pages: ``/`` (the lobby),
+``/table/{id}`` and ``/static/`` (the browser client's files). Websocket: ``/ws/tables/{id}``,
 protocol in :mod:`meeple.server.protocol`.
 A refused request gets an ``error`` to the requesting connection only; a bad frame closes
 nothing. docs/server.md has the whole protocol.
@@ -25,7 +26,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from meeple.bots import bot_names
@@ -37,6 +39,11 @@ from meeple.server.manager import TableManager
 from meeple.server.tables import Table, TableError
 
 log = logging.getLogger("meeple.server")
+
+#: The browser client: static HTML, CSS and ES modules, no build step (docs/server.md).
+STATIC = Path(__file__).parent / "static"
+#: The pages are small; always revalidated so an upgraded server serves its own client.
+NO_CACHE = {"Cache-Control": "no-cache"}
 
 #: Frames a connection may queue before it is dropped as too slow (it reconnects and resyncs).
 MAX_QUEUE = 1000
@@ -157,8 +164,14 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
             raise _error(404, exc.code, exc.message) from None
 
     @app.get("/", response_class=HTMLResponse)
-    async def index() -> str:
-        return INDEX_HTML
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=NO_CACHE)
+
+    @app.get("/table/{table_id}", response_class=HTMLResponse)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html", headers=NO_CACHE)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -321,22 +334,3 @@ async def _serve(websocket: WebSocket, connection: Connection,
                                            message=exc.message)))
         except TableError as exc:
             connection.send(p.dump(p.Error(id=ref, code=exc.code, message=exc.message)))
-
-
-INDEX_HTML = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>meeple</title></head>
-<body><h1>meeple server</h1>
-<p>The lobby's tables (JSON at <a href="/api/tables">/api/tables</a>; the protocol is in
-docs/server.md):</p><ul id="tables"></ul>
-<script>
-fetch('/api/tables').then(r => r.json()).then(tables => {
-  const list = document.getElementById('tables');
-  for (const t of tables) {
-    const li = document.createElement('li');
-    li.textContent = `${t.id}: ${t.title} (${t.variant}), ${t.status}, seats: ` +
-      t.seats.map(s => s.kind === 'open' ? 'open' : s.name).join(', ');
-    list.appendChild(li);
-  }
-});
-</script></body></html>
-"""

@@ -1,0 +1,56 @@
+// Building DOM nodes: text always goes in as text nodes (never markup), so anything a person
+// typed (a name, a chat message) shows exactly as typed.
+
+/** h('button', {class: 'x', onclick: f, 'aria-pressed': 'true'}, 'text', child, ...) */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === 'class') {
+      node.className = value;
+    } else if (key === 'dataset') {
+      Object.assign(node.dataset, value);
+    } else if (key in node && typeof value !== 'string') {
+      node[key] = value;
+    } else {
+      node.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else if (child instanceof Node) node.appendChild(child);
+    else node.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** Replace the children of `node`. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+/** A key of the engine's view as a label: `hand_sizes` -> `Hand sizes`. */
+export function label(key) {
+  const text = String(key).replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Show an error to this person (the server's `error` frames and failed requests). */
+export function showError(text) {
+  const box = document.getElementById('errors');
+  if (!box) return;
+  const item = h('div', {class: 'error'}, text,
+    h('button', {class: 'dismiss', 'aria-label': 'Dismiss', onclick: () => item.remove()}, '×'));
+  box.appendChild(item);
+  while (box.children.length > 3) box.firstChild.remove();
+  setTimeout(() => item.remove(), 12000);
+}
