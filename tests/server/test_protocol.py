@@ -360,6 +360,21 @@ def test_timer_expiry_submits_the_timeout_action(client: TestClient) -> None:
     assert stored.deadline["expires_at"] == pytest.approx(state["timer"]["deadline"])
 
 
+def test_a_timer_that_fires_before_the_deadline_waits_again(client: TestClient) -> None:
+    # the event loop's clock is monotonic, the deadline wall-clock time: a timer may fire a
+    # little early; the table must arm again rather than never time out
+    table = make_table(client, FOUR_GODS, timer_seconds=1.5)
+    tokens = [join(client, table["id"], n)["token"] for n in "abcd"]
+    conns = [WS(client, table["id"], t) for t in tokens]
+    live = client.app.state.manager.tables[table["id"]]
+    deadline = conns[0].last_state()["timer"]["deadline"]
+    live._timer.cancel()  # the armed timer is used up: it fires now, early
+    assert client.portal.call(live.expire, live.epoch) == 0
+    time.sleep(max(0.0, deadline - time.time()) + 0.6)
+    state = conns[1].drain()[-1]
+    assert state["view"]["round"] == 2 and state["timer"]["deadline"] > deadline
+
+
 def test_rematch_after_the_end_keeps_settings_and_bots(client: TestClient) -> None:
     table = make_table(client, "damocles", [{"bot": "random"}], players=2,
                        params={"cycles": 2}, timer_seconds=300)

@@ -417,8 +417,12 @@ class Table:
         to act until a new deadline starts. Returns the actions submitted (0 if stale)."""
         done = 0
         async with self.lock:
-            if self.epoch != epoch or self.status != "running" or self.deadline is None \
-                    or self.deadline > self.manager.clock():
+            if self.epoch != epoch or self.status != "running" or self.deadline is None:
+                return 0
+            if self.deadline > self.manager.clock():
+                # the loop's monotonic timer fired before the wall clock reached the deadline
+                # (clock resolution, or a clock step): wait again, or the table would stall
+                self._arm_timer()
                 return 0
             while self.epoch == epoch and self.status == "running" and done < MAX_TIMEOUT_STEPS:
                 seat = self.state.current_players()[0]

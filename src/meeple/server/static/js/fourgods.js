@@ -89,7 +89,7 @@ function chooser(view, legal, ctx, onAct) {
       onclick: () => {
         if (choice[kind].has(seat)) choice[kind].delete(seat); else choice[kind].add(seat);
         ctx.redraw();
-      }}, kind === 'atk' ? '⚔ Attack' : '🛡 Defend');
+      }}, kind === 'atk' ? 'Attack' : 'Defend');
     return h('tr', {}, h('th', {scope: 'row'}, colourTag(colour), h('span', {class: 'god-player'}, ` ${ctx.playerName(seat)}`)),
       h('td', {}, toggle('atk', 'Attack')), h('td', {}, toggle('def', 'Defend')));
   });

@@ -119,7 +119,7 @@ export function renderActions(container, legal, onAct, note) {
       groups.get(word).push(action);
     }
     fill(list, shown.length ? [...groups].map(([word, actions]) => h('div', {class: 'action-group'},
-      word ? h('h4', {}, `${word} (${actions.length})`) : null,
+      word && groups.size > 1 ? h('h4', {}, `${word} (${actions.length})`) : null,
       h('ul', {class: 'action-list'}, actions.map((action) => h('li', {},
         h('button', {class: 'action', dataset: {action}, onclick: (e) => {
           for (const b of container.querySelectorAll('button.action')) b.disabled = true;

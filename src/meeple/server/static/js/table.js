@@ -39,6 +39,7 @@ function onStatus(status, attempt, delay) {
   if (status === 'connected') box.textContent = 'connected';
   else if (status === 'connecting') box.textContent = attempt ? 'reconnecting…' : 'connecting…';
   else box.textContent = `connection lost; retrying in ${Math.ceil(delay / 1000)} s`;
+  if (page.table) renderSeats();
 }
 
 function onRefused(code) {
@@ -146,6 +147,7 @@ function render() {
     mySeat: page.seat, status: frame.status, params: table.params, players: table.players,
     seatName, playerName: playerName_, redraw: render,
   };
+  $('board').parentElement.classList.toggle('actions-first', view.game !== FOUR_GODS);
   if (view.game === FOUR_GODS) {
     renderFourGods($('board'), $('actions'), view, frame.legal, ctx, act);
   } else {
@@ -174,10 +176,15 @@ function renderSeats() {
     return h('li', {class: `seat${s.seat === page.seat ? ' mine' : ''}`},
       h('span', {class: `seat-name god-text-${name.toLowerCase().replace(/\s+/g, '-')}`}, name),
       ` ${playerName_(s.seat)}`, s.seat === page.seat ? ' (you)' : '',
-      s.kind === 'person' ? h('span', {class: `presence ${s.connected ? 'on' : 'off'}`},
-        s.connected ? ' online' : ' away') : null,
+      s.kind === 'person' ? presence(s) : null,
       mark ? h('span', {class: `mark mark-${mark.replace(' ', '-')}`}, mark) : null);
   }));
+}
+
+function presence(s) {
+  // this browser knows its own connection better than the last table summary it got
+  const on = s.seat === page.seat ? $('connection').dataset.status === 'connected' : s.connected;
+  return h('span', {class: `presence ${on ? 'on' : 'off'}`}, on ? ' online' : ' away');
 }
 
 function renderTurn(frame) {

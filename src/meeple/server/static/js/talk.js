@@ -14,7 +14,7 @@ export class TalkPanel {
     this.messages = [];
     this.table = null;
     this.seat = null;
-    this.list = h('ol', {class: 'talk-list', 'aria-live': 'polite', 'aria-label': 'Messages'});
+    this.list = h('ol', {class: 'talk-list', 'aria-live': 'polite', 'aria-label': 'Talk history'});
     this.form = null;
     this.pending = null;
   }
@@ -43,7 +43,7 @@ export class TalkPanel {
         h('input', {type: 'checkbox', value: String(s), 'aria-label': `To ${name}`}), ` ${name}`)))
       : [];
     const input = h('input', {type: 'text', maxlength: 500, 'aria-label': 'Message',
-      placeholder: privateTalk ? 'Message (-rg: only to RED and GREEN)' : 'Message'});
+      placeholder: 'Message'});
     const form = h('form', {class: 'talk-form', onsubmit: (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -55,7 +55,9 @@ export class TalkPanel {
     }},
     privateTalk ? h('fieldset', {class: 'recipients'},
       h('legend', {}, 'Private to (none ticked: everyone)'), boxes) : null,
-    h('div', {class: 'talk-line'}, input, h('button', {type: 'submit'}, 'Send')));
+    h('div', {class: 'talk-line'}, input, h('button', {type: 'submit'}, 'Send')),
+    privateTalk ? h('p', {class: 'hint'}, 'Or start with a dash and initials: ',
+      h('code', {}, '-rg hi'), ' goes to RED and GREEN only.') : null);
     this.input = input;
     return form;
   }
