@@ -68,6 +68,13 @@ export function renderValue(key, value, ctx, depth = 0) {
     if (value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) {
       return recordTable(value, ctx, false);
     }
+    const flat = (x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar));
+    if (value.every((v) => Array.isArray(v) && v.every(flat))) {
+      // short tuples (a map cell, a port and its letter): one row each, one cell per item
+      return h('table', {class: 'view-table tuples'}, h('tbody', {}, value.map((row) => h('tr', {},
+        row.map((x) => h('td', {}, Array.isArray(x) ? (x.length ? x.map(scalarText).join(', ') : '—')
+          : scalarText(x)))))));
+    }
     return h('ol', {class: 'rows'}, value.map((v) => h('li', {}, renderValue(key, v, ctx, depth + 1))));
   }
   const entries = Object.entries(value);
