@@ -141,6 +141,10 @@ def _check_turn(game: EpochEllipse, d: EpochData, at: Any) -> None:
                    "expected an offer between two different seats")
     check_that((d.step == "answer") == (d.offer is not None), at("offer"),
                "expected an offer exactly while its answer is awaited (step 'answer')")
+    fighting = d.step in ("combat", "collapse")  # a flipped catastrophe is being resolved
+    check_that(fighting == (d.current is not None), at("current"),
+               "expected the flipped catastrophe exactly in steps 'combat' and 'collapse' "
+               "(EPE-10, EPE-19)")
     check_that(d.step != "pick" or bool(d.queue), at("queue"),
                "expected a dead seat waiting to pick a survivor in step 'pick'")
     check_count(d.day, 1, game.params["max_days"], at("day"), "the day")
