@@ -182,3 +182,24 @@ def test_mutated_states_are_refused_or_play_on(name: str, seed: int, steps: int)
     data, note = mutate(json.loads(json.dumps(state.to_json())), rng)
     result = outcome(game, data, rng, max_steps=2000)
     assert result in ("refused", "plays"), f"{note}: {result}"
+
+
+def test_campaign_war_needs_its_defender_at_the_point() -> None:
+    # A mutation that emptied the point of a war in progress loaded, then crashed when the war
+    # was resolved (KeyError in resolve_war); found by a 26,000-case mutation search.
+    game = load_game("ozymandias-campaign")
+    for seed in range(200):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.war is None:
+            seat = state.current_players()[0]
+            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        if state.war is not None:
+            break
+    else:
+        pytest.fail("no war in 200 random campaign games")
+    data = json.loads(json.dumps(state.to_json()))
+    kind, point = data["data"]["war"][:2]
+    game.state_from_json(data)  # the real position loads
+    del data["data"]["standing" if kind == "stand" else "stacks"][point]
+    _refused_at("ozymandias-campaign", data, "$.data.war")

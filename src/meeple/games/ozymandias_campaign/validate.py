@@ -137,3 +137,12 @@ def validate(game: OzymandiasCampaign, data: Mapping[str, Any]) -> None:
     check_that(not d.truncated or over, at("truncated"), "expected true only once over")
     check_that(d.step not in ("war", "fight") or d.war is not None, at("war"),
                f"expected the war in progress at step {d.step!r}")
+    if d.war is not None:  # [kind, point, attacker, defender] (OZW-30, OZW-31)
+        check_that(len(d.war) == 4 and d.war[0] in ("stand", "colony"), at("war"),
+                   "expected [kind ('stand' or 'colony'), point, attacker, defender]")
+        kind, point, attacker, defender = d.war
+        held = (d.standing.get(point) if kind == "stand"
+                else (d.stacks.get(point) or [None])[-1])
+        check_that(held == defender and attacker != defender, at("war"),
+                   f"expected seat {defender} {'standing' if kind == 'stand' else 'on top'} "
+                   f"at {point}, attacked by another seat")
