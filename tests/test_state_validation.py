@@ -203,3 +203,23 @@ def test_campaign_war_needs_its_defender_at_the_point() -> None:
     game.state_from_json(data)  # the real position loads
     del data["data"]["standing" if kind == "stand" else "stacks"][point]
     _refused_at("ozymandias-campaign", data, "$.data.war")
+
+
+def test_epoch_ellipse_hunger_needs_the_acting_seat_among_the_hungry() -> None:
+    # A mutation that emptied the hungry list mid-HUNGER loaded, then crashed (pop from an
+    # empty list) when the seat ate; found by a 21,000-case mutation search.
+    game = load_game("epoch-ellipse")
+    for seed in range(200):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.step != "hunger":
+            seat = state.current_players()[0]
+            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        if state.step == "hunger":
+            break
+    else:
+        pytest.fail("no HUNGER step in 200 random Epoch Ellipse games")
+    data = json.loads(json.dumps(state.to_json()))
+    game.state_from_json(data)  # the real position loads
+    data["data"]["hungry"] = []
+    _refused_at("epoch-ellipse", data, "$.data.hungry")
