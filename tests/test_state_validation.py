@@ -223,3 +223,23 @@ def test_epoch_ellipse_hunger_needs_the_acting_seat_among_the_hungry() -> None:
     game.state_from_json(data)  # the real position loads
     data["data"]["hungry"] = []
     _refused_at("epoch-ellipse", data, "$.data.hungry")
+
+
+def test_epoch_ellipse_rescue_needs_the_found_survivor() -> None:
+    # A mutation that emptied the found survivor's pile mid-rescue loaded, then crashed
+    # (IndexError) when salvage was given; found by a 15,000-case mutation search.
+    game = load_game("epoch-ellipse")
+    for seed in range(300):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.step != "rescue":
+            seat = state.current_players()[0]
+            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        if state.step == "rescue":
+            break
+    else:
+        pytest.fail("no rescue step in 300 random Epoch Ellipse games")
+    data = json.loads(json.dumps(state.to_json()))
+    game.state_from_json(data)  # the real position loads
+    data["data"]["rescue"] = []
+    _refused_at("epoch-ellipse", data, "$.data.rescue")

@@ -145,6 +145,8 @@ def _check_turn(game: EpochEllipse, d: EpochData, at: Any) -> None:
     check_that(fighting == (d.current is not None), at("current"),
                "expected the flipped catastrophe exactly in steps 'combat' and 'collapse' "
                "(EPE-10, EPE-19)")
+    check_that((d.step == "rescue") == bool(d.rescue), at("rescue"),
+               "expected the found survivor's pile exactly in step 'rescue' (EPE-22)")
     check_that(d.step != "hunger" or (bool(d.hungry) and d.hungry[0] == d.turn), at("hungry"),
                "expected the seat to act first among the hungry in step 'hunger' (EPE-31)")
     check_that(d.step != "pick" or bool(d.queue), at("queue"),
