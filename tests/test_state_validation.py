@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -243,3 +244,41 @@ def test_epoch_ellipse_rescue_needs_the_found_survivor() -> None:
     game.state_from_json(data)  # the real position loads
     data["data"]["rescue"] = []
     _refused_at("epoch-ellipse", data, "$.data.rescue")
+
+
+def _first_state(name: str, found: Any, seeds: int = 300) -> Any:
+    """The first state of random play (seeds 0, 1, ...) where ``found(state)`` holds."""
+    game = load_game(name)
+    for seed in range(seeds):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not found(state):
+            seat = state.current_players()[0]
+            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        if found(state):
+            return state
+    pytest.fail(f"no such state in {seeds} random {name} games")
+
+
+def test_epoch_ellipse_offer_names_cards_the_two_seats_hold() -> None:
+    # A pending offer asking for a card type the partner does not hold loaded, then crashed
+    # (StopIteration) on accept; found by a 26,000-case mutation search.
+    state = _first_state("epoch-ellipse", lambda s: s.offer is not None)
+    data = json.loads(json.dumps(state.to_json()))
+    load_game("epoch-ellipse").state_from_json(data)
+    held = {state.ctype[c] for c in state.hands[state.offer[1]]}
+    data["data"]["offer"][3] = next(t for t in range(len(state.game.content.cards))
+                                    if t not in held)
+    _refused_at("epoch-ellipse", data, "$.data.offer[3]")
+
+
+def test_market_trade_played_needs_the_acting_seats_played_card() -> None:
+    # Moving the turn to a seat that had sold its played card loaded, then crashed (KeyError:
+    # None) when it traded; found by a 26,000-case mutation search.
+    state = _first_state("ozymandias-market", lambda s: s.step == "trade_played")
+    data = json.loads(json.dumps(state.to_json()))
+    load_game("ozymandias-market").state_from_json(data)
+    seat = state.turn_order[state.turn]
+    data["data"]["discard"].append(data["data"]["played"][seat])  # every card still placed
+    data["data"]["played"][seat] = None
+    _refused_at("ozymandias-market", data, f"$.data.played[{seat}]")

@@ -139,6 +139,10 @@ def _check_turn(game: EpochEllipse, d: EpochData, at: Any) -> None:
     if d.offer is not None:
         check_that(d.offer[0] < n and d.offer[1] < n and d.offer[0] != d.offer[1], at("offer"),
                    "expected an offer between two different seats")
+    if d.offer is not None:  # (proposer, partner, card type given, card type asked; EPE-7)
+        for k, seat in ((2, d.offer[0]), (3, d.offer[1])):
+            check_that(any(game.ctype[c] == d.offer[k] for c in d.hands[seat]), at("offer", k),
+                       f"expected a card type in seat {seat}'s hand")
     check_that((d.step == "answer") == (d.offer is not None), at("offer"),
                "expected an offer exactly while its answer is awaited (step 'answer')")
     fighting = d.step in ("combat", "collapse")  # a flipped catastrophe is being resolved
