@@ -185,67 +185,6 @@ def test_mutated_states_are_refused_or_play_on(name: str, seed: int, steps: int)
     assert result in ("refused", "plays"), f"{note}: {result}"
 
 
-def test_campaign_war_needs_its_defender_at_the_point() -> None:
-    # A mutation that emptied the point of a war in progress loaded, then crashed when the war
-    # was resolved (KeyError in resolve_war); found by a 26,000-case mutation search.
-    game = load_game("ozymandias-campaign")
-    for seed in range(200):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal() and state.war is None:
-            seat = state.current_players()[0]
-            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
-        if state.war is not None:
-            break
-    else:
-        pytest.fail("no war in 200 random campaign games")
-    data = json.loads(json.dumps(state.to_json()))
-    kind, point = data["data"]["war"][:2]
-    game.state_from_json(data)  # the real position loads
-    del data["data"]["standing" if kind == "stand" else "stacks"][point]
-    _refused_at("ozymandias-campaign", data, "$.data.war")
-
-
-def test_epoch_ellipse_hunger_needs_the_acting_seat_among_the_hungry() -> None:
-    # A mutation that emptied the hungry list mid-HUNGER loaded, then crashed (pop from an
-    # empty list) when the seat ate; found by a 21,000-case mutation search.
-    game = load_game("epoch-ellipse")
-    for seed in range(200):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal() and state.step != "hunger":
-            seat = state.current_players()[0]
-            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
-        if state.step == "hunger":
-            break
-    else:
-        pytest.fail("no HUNGER step in 200 random Epoch Ellipse games")
-    data = json.loads(json.dumps(state.to_json()))
-    game.state_from_json(data)  # the real position loads
-    data["data"]["hungry"] = []
-    _refused_at("epoch-ellipse", data, "$.data.hungry")
-
-
-def test_epoch_ellipse_rescue_needs_the_found_survivor() -> None:
-    # A mutation that emptied the found survivor's pile mid-rescue loaded, then crashed
-    # (IndexError) when salvage was given; found by a 15,000-case mutation search.
-    game = load_game("epoch-ellipse")
-    for seed in range(300):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal() and state.step != "rescue":
-            seat = state.current_players()[0]
-            state.apply_action(rng.choice(state.legal_actions(seat)), seat)
-        if state.step == "rescue":
-            break
-    else:
-        pytest.fail("no rescue step in 300 random Epoch Ellipse games")
-    data = json.loads(json.dumps(state.to_json()))
-    game.state_from_json(data)  # the real position loads
-    data["data"]["rescue"] = []
-    _refused_at("epoch-ellipse", data, "$.data.rescue")
-
-
 def _first_state(name: str, found: Any, seeds: int = 300) -> Any:
     """The first state of random play (seeds 0, 1, ...) where ``found(state)`` holds."""
     game = load_game(name)
@@ -258,6 +197,37 @@ def _first_state(name: str, found: Any, seeds: int = 300) -> Any:
         if found(state):
             return state
     pytest.fail(f"no such state in {seeds} random {name} games")
+
+
+def test_campaign_war_needs_its_defender_at_the_point() -> None:
+    # A mutation that emptied the point of a war in progress loaded, then crashed when the war
+    # was resolved (KeyError in resolve_war); found by a 26,000-case mutation search.
+    state = _first_state("ozymandias-campaign", lambda s: s.war is not None, seeds=200)
+    data = json.loads(json.dumps(state.to_json()))
+    kind, point = data["data"]["war"][:2]
+    load_game("ozymandias-campaign").state_from_json(data)  # the real position loads
+    del data["data"]["standing" if kind == "stand" else "stacks"][point]
+    _refused_at("ozymandias-campaign", data, "$.data.war")
+
+
+def test_epoch_ellipse_hunger_needs_the_acting_seat_among_the_hungry() -> None:
+    # A mutation that emptied the hungry list mid-HUNGER loaded, then crashed (pop from an
+    # empty list) when the seat ate; found by a 21,000-case mutation search.
+    state = _first_state("epoch-ellipse", lambda s: s.step == "hunger", seeds=200)
+    data = json.loads(json.dumps(state.to_json()))
+    load_game("epoch-ellipse").state_from_json(data)  # the real position loads
+    data["data"]["hungry"] = []
+    _refused_at("epoch-ellipse", data, "$.data.hungry")
+
+
+def test_epoch_ellipse_rescue_needs_the_found_survivor() -> None:
+    # A mutation that emptied the found survivor's pile mid-rescue loaded, then crashed
+    # (IndexError) when salvage was given; found by a 15,000-case mutation search.
+    state = _first_state("epoch-ellipse", lambda s: s.step == "rescue")
+    data = json.loads(json.dumps(state.to_json()))
+    load_game("epoch-ellipse").state_from_json(data)  # the real position loads
+    data["data"]["rescue"] = []
+    _refused_at("epoch-ellipse", data, "$.data.rescue")
 
 
 def test_epoch_ellipse_offer_names_cards_the_two_seats_hold() -> None:
