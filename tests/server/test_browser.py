@@ -289,3 +289,20 @@ def test_a_reload_mid_game_keeps_the_seat_and_a_stranger_only_watches(
     expect(stale.page.locator("#table-title")).to_contain_text("watching")
     for person in (ann, bo, stranger, stale):
         person.close()
+
+
+def test_a_phone_sized_table_fits_the_screen(server: Server, browser: Browser) -> None:
+    # At 390 px the results table and the attack/defend rows used to widen the page past the
+    # screen (the one-column grid took its children's min-content width).
+    table = httpx.post(f"{server.url}/api/tables", json={
+        "game": FOUR_GODS, "seats": [{}, {"bot": "random"}, {"bot": "random"},
+                                     {"bot": "random"}], "timer_seconds": 600}).json()
+    ann = Person(browser, server, "ann")
+    ann.page.set_viewport_size({"width": 390, "height": 844})
+    ann.join(table["id"], "RED")
+    ann.page.get_by_role("button", name="Submit: pass").click()
+    expect(ann.page.locator(".last-round h3")).to_have_text("Round 1 results")
+    width = ann.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    shot(ann.page, "four-gods-phone")
+    ann.close()
