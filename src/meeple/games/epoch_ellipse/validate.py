@@ -145,11 +145,13 @@ def _check_turn(game: EpochEllipse, d: EpochData, at: Any) -> None:
                        f"expected a card type in seat {seat}'s hand")
     check_that((d.step == "answer") == (d.offer is not None), at("offer"),
                "expected an offer exactly while its answer is awaited (step 'answer')")
-    fighting = d.step in ("combat", "collapse")  # a flipped catastrophe is being resolved
-    check_that(fighting == (d.current is not None), at("current"),
+    # A flipped catastrophe is held while it is resolved, and stays where the game ended
+    # during its combat (a win or a loss there).
+    fighting = d.step in ("combat", "collapse")
+    check_that(d.step == "over" or fighting == (d.current is not None), at("current"),
                "expected the flipped catastrophe exactly in steps 'combat' and 'collapse' "
                "(EPE-10, EPE-19)")
-    check_that((d.step == "rescue") == bool(d.rescue), at("rescue"),
+    check_that(d.step == "over" or (d.step == "rescue") == bool(d.rescue), at("rescue"),
                "expected the found survivor's pile exactly in step 'rescue' (EPE-22)")
     check_that(d.step != "hunger" or (bool(d.hungry) and d.hungry[0] == d.turn), at("hungry"),
                "expected the seat to act first among the hungry in step 'hunger' (EPE-31)")
