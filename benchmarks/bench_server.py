@@ -231,6 +231,9 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite "
                         "file per point)")
     parser.add_argument("--skip-in-process", action="store_true")
+    parser.add_argument("--port", type=int, default=None,
+                        help="load a server already running on this loopback port instead "
+                        "of starting one per point")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="meeple-bench-"))
     if not args.skip_in_process:
@@ -239,6 +242,12 @@ def main() -> None:
                                                               args.players)), flush=True)
     print(f"{args.game}, think {args.think} s, {args.spectators} spectator(s) per table")
     for n in [int(x) for x in args.tables.split(",")]:
+        if args.port:
+            own = time.process_time()
+            result = asyncio.run(tables_run(args.port, n, args))
+            print({**result, "clients_cpu": round((time.process_time() - own)
+                                                  / (args.seconds + args.warmup), 2)})
+            continue
         server, port = serve(args.db or f"sqlite:///{tmp / f'tables-{n}.db'}", tmp)
         try:
             cpu, own = cpu_seconds(server.pid), time.process_time()

@@ -39,7 +39,7 @@ def serve(
     if bot_threads < 1:
         raise fail(f"--bot-threads {bot_threads} must be at least 1")
     app = create_app(db, allowed_origins=allow_origin or (), records_dir=records,
-                     bot_threads=bot_threads)
+                     bot_threads=bot_threads, tune_gc=True)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     # No per-message deflate: compressing every frame cost a fifth of the server's CPU under
     # load (benchmarks/bench_server.py); frames are small JSON views.
