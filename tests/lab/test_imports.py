@@ -152,3 +152,37 @@ def test_records_are_indexed_by_finish_time_then_table_then_as_given():
              src("tie", finished_at=9.0, server_table="0")]
     assert [s.origin for s in order_records(copy.deepcopy(given))] == [
         "early", "tie", "late", "no time b", "no time a"]
+
+
+def test_cli_imports_record_files_and_refuses_bad_sources(tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli import app
+
+    def invoke(*args):
+        result = CliRunner().invoke(app, [str(a) for a in args])
+        return result.exit_code, " ".join(result.output.split())
+
+    _, results = _played("damocles", ["random"], 4)
+    lines = tmp_path / "records.jsonl"
+    lines.write_text("".join(json.dumps(r["record"]) + "\n" for r in results))
+    Record.from_json(results[3]["record"]).save(tmp_path / "last.json")
+    code, text = invoke("import", lines, tmp_path / "last.json", "--out", tmp_path / "run")
+    assert code == 0 and "imported 4 games of damocles (variant seed, 4 players)" in text
+    assert "left out 1 duplicate game" in text and "meeple report" in text
+    origins = [g["origin"] for g in RunStore.open(tmp_path / "run").run["imported"]["games"]]
+    assert origins == [f"{lines}:{n}" for n in (1, 2, 3, 4)]
+
+    (tmp_path / "bad.jsonl").write_text(json.dumps(results[0]["record"]) + "\n{}\n")
+    for args, message in [
+        ((tmp_path / "nope.json",), "no such file, folder or database URL"),
+        ((tmp_path / "bad.jsonl",), "bad.jsonl:2: not a meeple record"),
+        ((f"sqlite:///{tmp_path / 'nope.db'}",), "no SQLite database file"),
+        (("mysql://u:secret@host/db",), "unsupported database URL scheme 'mysql'"),
+        ((tmp_path / "run",), "is a lab run already (run.json)"),
+        ((lines, "--game", "pig"), "no game matches --game pig; the sources hold damocles "
+                                   "(variant seed, 4 players): 4 games"),
+    ]:
+        code, text = invoke("import", *args, "--out", tmp_path / "refused")
+        assert code == 2 and message in text and "secret" not in text, text
+    assert not (tmp_path / "refused").exists()

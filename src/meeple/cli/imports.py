@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import PlayersOpt, VariantOpt, console, err_console, fail, make_dir
+from meeple.cli.common import PlayersOpt, VariantOpt, console, err_console, fail
 from meeple.engine.errors import MeepleError, ParameterError, RecordError
 
 DB_PREFIXES = ("sqlite:", "postgresql:", "postgres:", "postgresql+")
@@ -42,6 +42,8 @@ def import_command(
 
     try:
         found, described, skipped = _read_sources(sources)
+        for line in skipped:
+            err_console.print(f"[yellow]note:[/] skipped {line}")
         chosen = [s for s in found
                   if (game is None or s.record.game == game)
                   and (variant is None or s.record.variant == variant)
@@ -49,15 +51,12 @@ def import_command(
         groups = Counter(spec_key(s.record) for s in chosen)
         if len(groups) != 1:
             raise ParameterError(_spec_message(found, chosen, groups, game, variant, players))
-        make_dir(out, "--out")
         replacing = (out / RUN_JSON).exists()
         done = import_records(chosen, out, described=described, name_people=name_people)
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"cannot write the run to {out}: {exc.strerror or exc}") from None
-    for line in skipped:
-        err_console.print(f"[yellow]note:[/] skipped {line}")
     if replacing:
         err_console.print(f"[yellow]note:[/] replaced the run stored in {out}")
     if done.duplicates:
@@ -114,13 +113,16 @@ def _read_sources(sources: list[str]) -> tuple[list, list[str], list[str]]:
     described: list[str] = []
     skipped: list[str] = []
     for text in sources:
-        if text.startswith(DB_PREFIXES):
+        if "://" in text or text.startswith(DB_PREFIXES):
             shown, records = _database_records(text)
             found += records
             described.append(shown)
             continue
         path = Path(text)
         described.append(str(path))
+        if path.is_dir() and (path / "run.json").is_file():
+            raise ParameterError(f"{path} is a lab run already (run.json): 'meeple report "
+                                 f"{path}' reads it as it is")
         if path.is_dir():
             files = sorted(path.glob("*.json"))
             others = []
@@ -168,11 +170,14 @@ def _database_records(url: str) -> tuple[str, list]:
     from meeple.lab.imports import Source
     from meeple.server.db import Store, make_engine, normalise_url
 
+    if not url.startswith(DB_PREFIXES):
+        raise ParameterError(f"unsupported database URL scheme {url.split(':', 1)[0]!r}: use "
+                             "sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
     try:
         parsed = make_url(normalise_url(url))
+        shown = make_url(url).render_as_string(hide_password=True)
     except (ValueError, SQLAlchemyError) as exc:
         raise ParameterError(str(exc)) from None
-    shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() == "sqlite":
         if not parsed.database or not Path(parsed.database).is_file():
             raise ParameterError(f"no SQLite database file at {parsed.database or url!r}")
