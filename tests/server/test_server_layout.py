@@ -1,6 +1,7 @@
 """Where the server sits: it depends on everything, nothing depends on it (games never import
-it; ``meeple import`` reads its database module), its modules stay small, its public functions say what goes in and out, and ``meeple
-serve`` is registered and refuses a bad database URL."""
+it; ``meeple import`` reads its database module), its modules stay small, its public
+functions say what goes in and out, and ``meeple serve`` is registered and refuses a bad
+database URL."""
 
 from __future__ import annotations
 
