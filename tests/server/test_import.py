@@ -1,7 +1,7 @@
 """Finished server games into the lab: bot tables played to the end by a real TableManager over
 a real SQLite file, then ``meeple import sqlite:///...`` and ``meeple report`` through the CLI;
 the ``--records`` folder of the same server imports the same games; a table rebuilt after a
-restart still records when it started."""
+restart still records when it started; PostgreSQL (the session's server, conftest.py) too."""
 
 from __future__ import annotations
 
@@ -143,3 +143,17 @@ def test_a_table_rebuilt_after_a_restart_records_its_start_and_people(tmp_path):
     assert row["seconds"] == record["meta"]["finished_at"] - first_at
     (named,) = import_records([source], tmp_path / "named", name_people=True).store.read_results()
     assert named["bots"] == ["person:ann", "person:bo"]
+
+
+def test_finished_tables_import_from_postgresql(postgres_url, tmp_path):
+    ids = asyncio.run(_play_bot_tables(postgres_url, tmp_path / "records",
+                                       [["random", "heuristic"]] * 2))
+    done = invoke("import", postgres_url, "--out", str(tmp_path / "run"))
+    assert done.exit_code == 0, done.output
+    run = RunStore.open(tmp_path / "run").run
+    assert sorted(g["origin"] for g in run["imported"]["games"]) == sorted(
+        f"table {i}" for i in ids)
+    again = invoke("import", str(tmp_path / "records"), "--out", str(tmp_path / "files"))
+    assert again.exit_code == 0, again.output
+    assert RunStore.open(tmp_path / "files").read_results() == RunStore.open(
+        tmp_path / "run").read_results()
