@@ -2,9 +2,9 @@
 replay records.
 
 One module per command group (``games``, ``playtest`` with ``report``, ``play``, ``replay``,
-``lab`` with ``ladder``, ``compare`` and ``sweep``, ``serve``); each imports only
-:mod:`meeple.cli.common`, never another command module, and this package registers their
-commands on :data:`app`.
+``lab`` with ``ladder``, ``compare`` and ``sweep``, ``imports`` with ``import``, ``serve``);
+each imports only :mod:`meeple.cli.common`, never another command module, and this package
+registers their commands on :data:`app`.
 Every deliberate error (an unknown game, a bad parameter, an unreadable record) is printed as a
 one-line message with exit code 2, never a traceback.
 """
@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import games, lab, play, playtest, replay, serve
+from meeple.cli import games, imports, lab, play, playtest, replay, serve
 
 app = typer.Typer(
     help="meeple: play tabletop game designs and playtest them with bots.",
@@ -31,6 +31,8 @@ COMMANDS = {
     "replay": (replay.replay_command, "Replay a record and check it; --show steps through it."),
     "playtest": (playtest.playtest, "Run many bot games and write a summary and report."),
     "report": (playtest.report, "Rebuild a playtest's summary and report from its store."),
+    "import": (imports.import_command, "Import finished games (records, a server's database) "
+               "as a lab run."),
     "ladder": (lab.ladder, "Play a skill ladder of bots, each tier against the one below."),
     "compare": (lab.compare, "Compare rule variants on the same seeds."),
     "sweep": (lab.sweep, "Play every point of a parameter grid and rank them."),

@@ -91,18 +91,24 @@ def progress_bar(quiet: bool) -> Progress:
 
 def summarize_run(game: Game, results: list[dict[str, Any]], store: Any) -> dict[str, Any]:
     """The summary of a stored run's ``results`` (the store's config and sessions give the
-    bots, seed, wall time and jobs)."""
+    bots, seed, wall time and jobs); an imported run's (``meeple import``) has ``seed`` None
+    and ``imported`` (run.json's: the sources and each game's origin)."""
     from meeple.lab.stats import summarize
 
     sessions = store.run.get("sessions") or [{}]
+    imported = store.run.get("imported")
     summary = summarize(
         results, game=game.name, variant=game.variant, players=game.players,
-        params=dict(game.params), seed=store.run["seed"], bots=list(store.run["bots"]),
+        params=dict(game.params), seed=store.run.get("seed") or 0,
+        bots=list(store.run["bots"]),
         seat_names=list(game.seat_names()), length_unit=game.capabilities.length_unit,
         elapsed_seconds=store.elapsed_seconds(), jobs=int(sessions[-1].get("jobs", 1)),
         cooperative=game.capabilities.cooperative,
     )
     summary["score"]["name"] = type(game).score_name
+    if imported is not None:  # games played elsewhere: no playtest seed
+        summary["seed"] = None
+        summary["imported"] = imported
     start = store.run.get("start")
     if start is not None:  # games from a position (--from): lengths count from it
         summary["start"] = {"file": start.get("file"), "length": start.get("length"),

@@ -11,10 +11,12 @@ from a position (``meeple playtest --from``) also keeps its ``start``
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meeple.engine.action import Action
 from meeple.engine.errors import MeepleError, RecordError
 from meeple.engine.game import Game
 from meeple.engine.registry import load_game
@@ -136,12 +138,16 @@ def initial_state(game: Game, record: Record) -> State:
         raise RecordError(f"the record's start position is invalid: {exc}") from None
 
 
-def replay(record: Record, verify: bool = True) -> State:
+def replay(record: Record, verify: bool = True,
+           on_step: Callable[[State, dict[int, Action]], None] | None = None) -> State:
     """Replay ``record`` from its seed and return the final state.
 
     Args:
         record: the playthrough to replay.
         verify: check the final state's digest against ``record.result["digest"]``.
+        on_step: called after every step with the new state and the step's actions by seat,
+            as :func:`meeple.engine.episode.play_episode` calls it (e.g.
+            :meth:`meeple.lab.trace.Trace.on_step`); it must not mutate the state.
     Raises:
         RecordError: a step does not parse or is illegal (naming the step), or the final state
             differs from the recorded one.
@@ -163,6 +169,8 @@ def replay(record: Record, verify: bool = True) -> State:
             raise RecordError(f"step {index} {step}: {exc}") from None
         except (AttributeError, TypeError, ValueError, KeyError) as exc:
             raise RecordError(f"step {index} {step} is malformed: {exc}") from None
+        if on_step is not None:
+            on_step(state, joint)
     if verify and record.result is not None:
         if state.digest() != record.result.get("digest"):
             raise RecordError(

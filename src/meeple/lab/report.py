@@ -49,7 +49,7 @@ from meeple.lab.render import (
     score_name,
     signed_pts,
 )
-from meeple.lab.report_extra import add_diagnostics
+from meeple.lab.report_extra import add_diagnostics, add_imported
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
@@ -76,8 +76,11 @@ def _team_line(summary: Mapping[str, Any]) -> str:
 def _run_line(summary: Mapping[str, Any]) -> str:
     """``variant · 4 players · 1000 games · seed 7 · bots heuristic, random``, and for games
     from a position ``· from position.json (at turns 12; lengths count from it)``."""
+    imported = summary.get("imported")
+    origin = (f"imported from {', '.join(imported.get('sources') or ['records'])}"
+              if imported else f"seed {summary['seed']}")
     line = (f"variant {summary['variant']} · {summary['players']} players · "
-            f"{summary['games']} games · seed {summary['seed']} · "
+            f"{summary['games']} games · {origin} · "
             f"bots {', '.join(map(str, summary['bots']))}")
     start = summary.get("start")
     if start:
@@ -144,10 +147,14 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
                    f"{num(score['margin_mean'], 1)}")
     table.add_row(f"final {score_name(summary)}", num(score["mean"], 1), "", spread)
     table.add_section()
-    gps = summary["games_per_second"]
-    table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
-                  f"{summary['jobs']} job{'s' if summary['jobs'] != 1 else ''}, "
-                  f"{summary['elapsed_seconds']:.2f} s")
+    gps, secs = summary["games_per_second"], summary["game_seconds"]
+    if summary.get("imported"):  # played elsewhere: no lab speed, the games' own time
+        table.add_row("game time", f"{num(secs['mean'], 1)} s", "",
+                      f"mean wall time per game; median {num(secs['median'], 1)} s")
+    else:
+        table.add_row("speed", "–" if gps is None else f"{gps:,.1f} games/s", "",
+                      f"{summary['jobs']} job{'s' if summary['jobs'] != 1 else ''}, "
+                      f"{summary['elapsed_seconds']:.2f} s")
     return table
 
 
@@ -369,6 +376,9 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
         ("jobs", summary["jobs"]), ("wall time", f"{summary['elapsed_seconds']:.2f} s"),
         ("games per second", "–" if gps is None else f"{gps:,.1f}"),
     ]
+    if summary.get("imported"):  # played elsewhere: where from, and the games' own time
+        run_rows[4] = ("imported from", ", ".join(summary["imported"].get("sources") or []))
+        run_rows[-3:] = [("mean game time", f"{num(summary['game_seconds']['mean'], 1)} s")]
     seat_rows = [(e_["name"], e_["seat"], e_["wins"], e_["games"], pct(e_["rate"]),
                   ci_range(e_["ci_low"], e_["ci_high"])) for e_ in summary["seat_win_rate"]]
     bot_rows = [(name, b["pairs"], b["wins"], pct(b["rate"]), ci_range(b["ci_low"], b["ci_high"]),
@@ -568,7 +578,8 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         ``out_dir`` holds the same game's ``ladder.json`` (``meeple ladder``), the page also
         has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
         the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
-        plots.
+        plots; an imported run's (``meeple import``) lists its games and where each came from
+        (:func:`meeple.lab.report_extra.add_imported`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -589,6 +600,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         (out_dir / LADDER_PLOT).write_bytes(plot)
         page = page.replace("<h2>Run</h2>", ladder_section(ladder, plot) + "\n<h2>Run</h2>", 1)
     page = add_diagnostics(page, summary, results, out_dir)
+    page = add_imported(page, summary, results)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,14 +38,16 @@ from meeple.lab.render import (
     signed_pts,
 )
 
-__all__ = ["DIAGNOSTIC_PLOTS", "KEY_ROWS", "add_diagnostics", "diagnostics_html",
-           "diagnostics_plots"]
+__all__ = ["DIAGNOSTIC_PLOTS", "IMPORTED_ROWS", "KEY_ROWS", "add_diagnostics", "add_imported",
+           "diagnostics_html", "diagnostics_plots"]
 
 #: The PNG files :func:`add_diagnostics` may save (only those with data are made).
 DIAGNOSTIC_PLOTS = ("margin.png", "lead_changes.png", "eliminations.png", "cards.png",
                     "actions.png")
 #: Most rows of a card or action table (every flagged key is listed in addition).
 KEY_ROWS = 25
+#: Most games listed in an imported run's "Imported games" table (run.json lists them all).
+IMPORTED_ROWS = 100
 _SECTION_CSS = """
 .diag td:last-child { text-align: left; }
 .diag.keys table { font-size: 0.85rem; }
@@ -351,6 +354,43 @@ def add_diagnostics(page: str, summary: Mapping[str, Any], results: Sequence[Map
     section = diagnostics_html(summary, images)
     marker = "<h2>Plots</h2>" if "<h2>Plots</h2>" in page else "</body>"
     return page.replace(marker, section + "\n" + marker, 1)
+
+
+def add_imported(page: str, summary: Mapping[str, Any],
+                 results: Sequence[Mapping[str, Any]]) -> str:
+    """``page`` with an "Imported games" section before ``</body>``: for an imported run
+    (``summary["imported"]``, :mod:`meeple.lab.imports`), the sources and the first
+    :data:`IMPORTED_ROWS` games, each with its index (``meeple replay DIR --index N``), where
+    it came from (a server table, a record file), when it finished, its seats' labels, its
+    winners and length. ``page`` unchanged for a run played by the lab."""
+    imported = summary.get("imported")
+    if not imported:
+        return page
+    e = html.escape
+    games = imported.get("games") or []
+    names = list(summary.get("seat_names") or [])
+    rows = []
+    for r in list(results)[:IMPORTED_ROWS]:
+        index = int(r["index"])
+        entry = games[index] if index < len(games) else {}
+        at = entry.get("finished_at")
+        when = (time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+                if isinstance(at, int | float) else "–")
+        winners = ", ".join(str(names[w]) if w < len(names) else str(w)
+                            for w in r["winners"]) or "none"
+        rows.append((index, entry.get("origin", "–"), when, ", ".join(map(str, r["bots"])),
+                     winners, r["length"]))
+    more = len(results) - len(rows)
+    note = (f"{len(results)} games imported from {', '.join(imported.get('sources') or [])}"
+            + (f"; {imported['duplicates']} duplicates left out" if imported.get("duplicates")
+               else "")
+            + (f"; the first {len(rows)} are listed, run.json lists all" if more > 0 else "")
+            + ". Each was replayed to its recorded final state; replay one with "
+            "meeple replay DIR --index N.")
+    section = f"""<h2>Imported games</h2>
+<p class="note">{e(note)}</p>
+{html_table(("#", "from", "finished", "seats", "winners", "length"), rows)}"""
+    return page.replace("</body>", section + "\n</body>", 1)
 
 
 def _article(word: str) -> str:

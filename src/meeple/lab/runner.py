@@ -28,6 +28,7 @@ from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
 from meeple.engine.scenario import check_position_matches
+from meeple.engine.state import State
 from meeple.lab.backends import Backend, make_backend
 from meeple.lab.store import RunStore, result_columns
 from meeple.lab.trace import Trace
@@ -68,15 +69,35 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
     state, record = play_episode(game, gseed, agents, on_step=trace.on_step,
                                  meta={"bots": names, "index": index}, start=start)
     seconds = time.perf_counter() - began
-    result = {
-        "index": index,
-        "seed": gseed,
-        "bots": names,
+    # from a position: counted from it (the position's own length is start["length"])
+    result = {"index": index, "seed": gseed, "bots": names,
+              **game_result(state, trace, seconds, (start or {}).get("length", 0))}
+    if keep_record:
+        result["record"] = record.to_json()
+    return result
+
+
+def game_result(state: State, trace: Trace, seconds: float,
+                start_length: int = 0) -> dict[str, Any]:
+    """The result fields of one finished game, as :func:`play_one` stores them (and
+    :mod:`meeple.lab.imports` for a replayed record).
+
+    Args:
+        state: the game's final state.
+        trace: the :class:`~meeple.lab.trace.Trace` that watched every step (not finished).
+        seconds: the game's wall time.
+        start_length: ``state.length()`` of the position the game started from (0 for a deal);
+            ``length`` counts from it.
+    Returns:
+        ``{"winners", "returns", "scores", "length", "truncated", "seconds"}``, ``"outcome"``
+        when the state gives a non-empty one, and the trace fields of
+        :meth:`~meeple.lab.trace.Trace.finish`, in that order.
+    """
+    result: dict[str, Any] = {
         "winners": list(state.winners()),
         "returns": list(state.returns()),
         "scores": list(state.scores()),
-        # from a position: counted from it (the position's own length is start["length"])
-        "length": state.length() - (start or {}).get("length", 0),
+        "length": state.length() - start_length,
         "truncated": state.is_truncated(),
         "seconds": seconds,
     }
@@ -84,8 +105,6 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
     if outcome:
         result["outcome"] = dict(outcome)
     result.update(trace.finish(state))
-    if keep_record:
-        result["record"] = record.to_json()
     return result
 
 

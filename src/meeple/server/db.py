@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,9 +136,9 @@ def normalise_url(url: str) -> str:
     raise ValueError(f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://...")
 
 
-def make_engine(url: str = DEFAULT_URL) -> Engine:
-    """A SQLAlchemy engine for ``url`` with the schema created (SQLite: WAL mode, a 10 s busy
-    timeout).
+def make_engine(url: str = DEFAULT_URL, create_schema: bool = True) -> Engine:
+    """A SQLAlchemy engine for ``url`` with the schema created (unless ``create_schema`` is
+    False, for a reader) (SQLite: WAL mode, a 10 s busy timeout).
 
     Raises:
         ValueError: for an unsupported URL; SQLAlchemy's errors if the database is unreachable.
@@ -155,7 +155,8 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
-    Base.metadata.create_all(engine)
+    if create_schema:
+        Base.metadata.create_all(engine)
     return engine
 
 
@@ -334,6 +335,25 @@ class Store:
         with Session(self.engine) as session:
             text = session.scalar(select(TableRow.record).where(TableRow.id == table_id))
         return None if text is None else json.loads(text)
+
+    def finished_records(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Every finished table's meeple record, oldest table first (by ``created_at``, then
+        id), read in batches.
+
+        Yields:
+            ``(table id, the record's JSON form)``.
+        Raises:
+            SQLAlchemy's errors (e.g. no ``tables`` table: not a meeple server database);
+            ``json.JSONDecodeError`` for a stored record that is not JSON.
+        """
+        with Session(self.engine) as session:
+            rows = session.execute(select(TableRow.id, TableRow.record)
+                                   .where(TableRow.status == "finished",
+                                          TableRow.record.is_not(None))
+                                   .order_by(TableRow.created_at, TableRow.id)
+                                   .execution_options(yield_per=200))
+            for table_id, text in rows:
+                yield table_id, json.loads(text)
 
     def dispose(self) -> None:
         """Close every pooled connection."""

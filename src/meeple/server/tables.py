@@ -106,6 +106,9 @@ class Table:
         self.talk = TalkLog(self.game.players, self.game.capabilities.talk_modes)
         self.seat_names = list(self.game.seat_names())
         self.steps: list[tuple[int, str, str]] = []   # (seat, text, source)
+        #: When the first action was accepted (Unix seconds; the stored first action's time
+        #: for a rebuilt table), None before it: the finished record's ``meta.started_at``.
+        self.started_at: float | None = stored.actions[0]["at"] if stored.actions else None
         self.resolved = 0                               # decisions resolved so far
         self.epoch = 0                                  # timer epoch (deadline resets)
         self.deadline: float | None = None
@@ -330,8 +333,9 @@ class Table:
                     now_public
                 change = (epoch, deadline)
         record = None
+        now = self.manager.clock()
         if state.is_terminal():
-            record = self._record(extra=(seat, canonical, source)).to_json()
+            record = self._record(extra=(seat, canonical, source), finished_at=now).to_json()
         row = dict(seq=len(self.steps), seat=seat, text=canonical, source=source,
                    digest=state.digest())
         try:
@@ -341,6 +345,8 @@ class Table:
             log.exception("table %s: storing an action failed", self.id)
             raise TableError("storage", f"the action could not be stored: {exc}") from None
         self.steps.append((seat, canonical, source))
+        if self.started_at is None:
+            self.started_at = now
         self.resolved += resolved
         self.epoch, self.deadline, self._public = epoch, deadline, public
         if record is not None:
@@ -350,15 +356,24 @@ class Table:
         self.resume()
         return canonical
 
-    def _record(self, extra: tuple[int, str, str] | None = None) -> Record:
+    def _record(self, extra: tuple[int, str, str] | None = None,
+                finished_at: float | None = None) -> Record:
+        """The game's record so far (with ``extra``, the step being committed, appended):
+        ``meta`` holds ``server_table``, each step's ``sources``, the ``seats`` (``kind``,
+        ``name``) and, for a finished game, ``started_at`` (the first action's time) and
+        ``finished_at`` (the last one's), Unix seconds by the manager's clock."""
         steps = self.steps + ([extra] if extra else [])
         game = self.game
+        meta: dict[str, Any] = {"server_table": self.id,
+                                "sources": [src for _, _, src in steps],
+                                "seats": [{"kind": s["kind"], "name": s["name"]}
+                                          for s in self.seats]}
+        if finished_at is not None:
+            meta["started_at"] = finished_at if self.started_at is None else self.started_at
+            meta["finished_at"] = finished_at
         record = Record(game.name, game.variant, game.players, dict(game.params), self.seed,
                         steps=[{str(s): t} for s, t, _ in steps],
-                        talk=[m.to_json() for m in self.talk.messages],
-                        meta={"server_table": self.id, "sources": [src for _, _, src in steps],
-                              "seats": [{"kind": s["kind"], "name": s["name"]}
-                                        for s in self.seats]})
+                        talk=[m.to_json() for m in self.talk.messages], meta=meta)
         record.finish(self.state)
         return record
 
