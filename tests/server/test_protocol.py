@@ -107,6 +107,19 @@ def test_the_browser_client_is_served(client: TestClient) -> None:
     assert "javascript" in script.headers["content-type"]
     assert client.get("/static/meeple.css").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
+    board = client.get("/static/js/boards/battle-of-the-four-gods.js")
+    assert board.status_code == 200 and "export function render" in board.text
+
+
+def test_board_content_is_the_games_public_content(client: TestClient) -> None:
+    from meeple import load_game
+
+    for game in ("battle-of-the-four-gods", "damocles"):
+        table = client.post("/api/tables", json={"game": game}).json()
+        got = client.get(f"/api/tables/{table['id']}/board")
+        assert got.status_code == 200
+        assert got.json() == load_game(game).board_content()
+    assert client.get("/api/tables/nope/board").status_code == 404
 
 
 # ----------------------------------------------------------------------------- websocket

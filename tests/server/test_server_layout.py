@@ -55,16 +55,18 @@ def test_meeple_serve_is_registered_and_checks_its_options() -> None:
 
 def test_the_browser_client_never_inserts_markup_and_ships_as_package_data() -> None:
     static = SERVER / "static"
-    scripts = sorted((static / "js").glob("*.js"))
-    assert {p.name for p in scripts} >= {"lobby.js", "table.js", "connection.js", "generic.js",
-                                         "fourgods.js", "talk.js"}
+    scripts = sorted((static / "js").rglob("*.js"))
+    assert {str(p.relative_to(static / "js")) for p in scripts} >= {
+        "lobby.js", "table.js", "connection.js", "generic.js", "talk.js",
+        "boards/battle-of-the-four-gods.js"}
     for path in scripts:
         text = path.read_text()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert sink not in text, f"{path.name} uses {sink}"
     # pyproject's package data names every file of the client (pip install . ships them)
     pyproject = (ROOT.parents[1] / "pyproject.toml").read_text()
-    patterns = ["server/static/*.html", "server/static/*.css", "server/static/js/*.js"]
+    patterns = ["server/static/*.html", "server/static/*.css", "server/static/js/*.js",
+                "server/static/js/boards/*.js", "server/static/js/boards/README.md"]
     assert all(f'"{p}"' in pyproject for p in patterns)
     shipped = {f for p in patterns for f in (ROOT).glob(p)}
     assert shipped == {f for f in static.rglob("*") if f.is_file()}

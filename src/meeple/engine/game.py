@@ -85,6 +85,10 @@ class Game(ABC):
     playtest_bots: ClassVar[tuple[str, ...]] = ("random",)
     #: "module:attribute" of the function drawing a view as terminal text ("" for none).
     renderer: ClassVar[str] = ""
+    #: "module:attribute" of ``content(game) -> dict``: the public, fixed content a board
+    #: drawing needs beside the views (card texts and patterns, the map's layout...; "" for
+    #: none). See :meth:`Game.board_content`.
+    board: ClassVar[str] = ""
     #: "module:attribute" of the game's state evaluator for search cut-offs ("" for none):
     #: ``evaluate(state) -> tuple[float, ...]``, one estimate per seat of its final return.
     evaluator: ClassVar[str] = ""
@@ -453,6 +457,17 @@ class Game(ABC):
         """A function drawing a seat's view as terminal text (rich markup allowed), or None;
         imported on demand from the ``renderer`` declaration."""
         return _import(self.renderer) if self.renderer else None
+
+    def board_content(self) -> dict[str, Any]:
+        """The public content a board drawing needs beside a seat's view: JSON-compatible data
+        fixed by the game spec (game, variant, players, parameters), such as card names, texts
+        and patterns or a map's layout, so views can name pieces by id. It must hold nothing
+        that a seat may not know (no deck order, no seed): the web server gives it to anyone
+        who can see the table (``GET /api/tables/{id}/board``). ``{}`` for a game without a
+        ``board`` declaration."""
+        if not self.board:
+            return {}
+        return _import(self.board)(self)
 
     def event_lines(self, view: Mapping[str, Any]) -> list[str]:
         """The event log a view shows, one line per event, oldest first: the view's

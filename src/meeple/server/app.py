@@ -5,7 +5,8 @@ the database (replaying actions from the seed, checking digests, re-arming deadl
 shutdown it stops the timers and closes the database.
 
 REST (JSON): ``GET /api/games``; ``GET /api/tables``; ``POST /api/tables`` (create);
-``GET /api/tables/{id}``; ``POST /api/tables/{id}/join`` (returns the seat's secret token,
+``GET /api/tables/{id}``; ``GET /api/tables/{id}/board`` (the game's public board content);
+``POST /api/tables/{id}/join`` (returns the seat's secret token,
 once); ``POST /api/tables/{id}/rematch``; ``GET /api/tables/{id}/record`` (a finished game's
 meeple record, talk filtered to what the caller may read). Pages: ``/`` (the lobby),
 ``/table/{id}`` and ``/static/`` (the browser client's files). Websocket: ``/ws/tables/{id}``,
@@ -239,6 +240,14 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
     @app.get("/api/tables/{table_id}", response_model=p.TableInfo)
     async def get_table(table_id: str, request: Request) -> p.TableInfo:
         return (await table_or_404(request, table_id)).info()
+
+    @app.get("/api/tables/{table_id}/board")
+    async def board(table_id: str, request: Request) -> JSONResponse:
+        """The table's game's public board content (:meth:`Game.board_content`); it depends
+        only on the game spec, so browsers may cache it for the table's life."""
+        table = await table_or_404(request, table_id)
+        return JSONResponse(table.game.board_content(),
+                            headers={"Cache-Control": "private, max-age=86400"})
 
     @app.post("/api/tables/{table_id}/join", response_model=p.Joined)
     async def join(table_id: str, body: p.JoinTable, request: Request) -> p.Joined:

@@ -1,20 +1,20 @@
 // The table page: one websocket (connection.js) with the seat's stored token (a spectator
-// without one); draws the seat's own view (Four Gods: its board; the others: the generic view),
-// the legal actions, whose turn it is, the timer, the log, the talk and the result.
+// without one); draws the seat's own view (with the game's board module, boards/GAME.js, where
+// there is one; otherwise the generic view), the legal actions, whose turn it is, the timer,
+// the log, the talk and the result.
 import {api, forgetSeat, heldSeat, keepSeat, playerName, seatLabel} from './api.js';
 import {TableConnection} from './connection.js';
 import {fill, h, showError} from './dom.js';
-import {renderFourGods, roundLines} from './fourgods.js';
 import {enableActions, renderActions, renderView} from './generic.js';
 import {TalkPanel} from './talk.js';
 
-const FOUR_GODS = 'battle-of-the-four-gods';
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(window.location.pathname.split('/').filter(Boolean).pop());
 
 const page = {
   table: null, seat: null, frame: null, receivedAt: 0, rematch: null,
   log: [], logKeys: new Set(), events: [], timeUpLogged: null,
+  board: null, content: {}, boardReady: false, boardLoading: null,
 };
 
 const seatName = (seat) => (page.table && page.table.seat_names[seat]) || `Seat ${seat}`;
@@ -63,8 +63,9 @@ function addLog(key, text, kind = '') {
 }
 
 function logEvents(view) {
-  if (view.game === FOUR_GODS) {
-    for (const line of roundLines(view)) addLog(line.key, line.text);
+  if (!page.boardReady) return;  // loadBoard logs the latest view once the board is in
+  if (page.board && page.board.logLines) {
+    for (const line of page.board.logLines(view, boardContext())) addLog(line.key, line.text);
     return;
   }
   const fresh = (view.events || []).map((e) => JSON.stringify(e));
@@ -130,9 +131,48 @@ function act(text) {
   }
 }
 
+/** What a board module gets beside the view (boards/README.md). */
+function boardContext() {
+  const table = page.table;
+  const frame = page.frame;
+  return {
+    mySeat: page.seat, status: frame ? frame.status : 'open', params: table.params,
+    players: table.players, game: table.game, variant: table.variant, content: page.content,
+    seatName, playerName: playerName_, redraw: render,
+  };
+}
+
+/**
+ * Load the table's board: `boards/GAME.js` and the game's board content
+ * (`GET /api/tables/ID/board`), once; a game without a board module is drawn by the generic
+ * view. Resolves when both are in (or known to be missing).
+ */
+function loadBoard(table) {
+  if (page.boardLoading) return page.boardLoading;
+  page.boardLoading = Promise.all([
+    import(`./boards/${table.game}.js`).catch(() => null),
+    fetch(`/api/tables/${encodeURIComponent(table.id)}/board`)
+      .then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
+  ]).then(([module, content]) => {
+    page.board = module;
+    page.content = content;
+    page.boardReady = true;
+    page.events = [];
+    page.logKeys = new Set();
+    fill($('log'));
+    if (page.frame) logEvents(page.frame.view);
+    render();
+  });
+  return page.boardLoading;
+}
+
 function render() {
   const table = page.table;
   if (!table) return;
+  if (!page.boardReady) {
+    loadBoard(table);
+    return;
+  }
   document.title = `meeple: ${table.title} (${table.id})`;
   fill($('table-title'), h('span', {class: 'game-title'}, table.title), ` · table ${table.id} · ${table.variant} · `,
     page.seat === null ? h('b', {}, 'watching')
@@ -143,13 +183,11 @@ function render() {
   renderTurn(frame);
   renderTimer();
   const view = frame.view;
-  const ctx = {
-    mySeat: page.seat, status: frame.status, params: table.params, players: table.players,
-    seatName, playerName: playerName_, redraw: render,
-  };
-  $('board').parentElement.classList.toggle('actions-first', view.game !== FOUR_GODS);
-  if (view.game === FOUR_GODS) {
-    renderFourGods($('board'), $('actions'), view, frame.legal, ctx, act);
+  const ctx = boardContext();
+  const board = page.board;
+  $('board').parentElement.classList.toggle('actions-first', !board || Boolean(board.actionsFirst));
+  if (board) {
+    board.render($('board'), $('actions'), view, frame.legal, ctx, act);
   } else {
     renderView($('board'), view, ctx);
     let note = page.seat === null ? 'You are watching.' : 'Not your turn.';

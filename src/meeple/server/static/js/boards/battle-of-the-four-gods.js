@@ -1,7 +1,7 @@
 // Battle of the Four Gods, the designer's layout (../shared/notes/battle-of-the-four-gods-online
 // .md): every god's energy, one attack and one defend toggle per opponent, a submit button, and
 // last round's results. Colours always come with their names, never alone.
-import {fill, h} from './dom.js';
+import {fill, h} from '../dom.js';
 
 let choice = {round: null, atk: new Set(), def: new Set(), reveal: false};
 
@@ -110,15 +110,16 @@ function chooser(view, legal, ctx, onAct) {
     }}, `Submit: ${text}`));
 }
 
-/** Draw the board and the chooser. `ctx`: mySeat, status, params, playerName(seat), redraw(). */
-export function renderFourGods(board, actions, view, legal, ctx, onAct) {
+/** Draw the board and the chooser (the board interface: boards/README.md). */
+export function render(board, actions, view, legal, ctx, onAct) {
   fill(board, energyPanel(view, ctx), lastRound(view, ctx),
     view.stall ? h('p', {class: 'hint'}, `Rounds without any energy change: ${view.stall}`) : null);
   fill(actions, chooser(view, legal, ctx, onAct));
 }
 
-/** The log lines of a finished round: who attacked and defended whom, and the energy changes. */
-export function roundLines(view) {
+/** The log lines of a finished round: who attacked and defended whom, and the energy changes
+ * (this view keeps no event list: it shows the last rounds whole). */
+export function logLines(view) {
   return (view.history || []).map(([round, picks, deltas, drain]) => {
     const parts = view.colours.map((colour, seat) => {
       const pick = picks[seat];
