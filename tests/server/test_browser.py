@@ -11,97 +11,29 @@ Debian's chromium; ``MEEPLE_CHROMIUM`` names another binary).
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.server.test_crash import Server
+from tests.server.browser_kit import (  # noqa: F401 (fixtures and marks used by pytest)
+    CHROMIUM,
+    SHOTS,
+    Browser,
+    Page,
+    Person,
+    PlaywrightTimeout,
+    Server,
+    browser,
+    expect,
+    finished,
+    pytestmark,
+    server,
+    shot,
+)
 
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-except ImportError:  # pragma: no cover - the skip below says why
-    sync_playwright = None
-
-CHROMIUM = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(__file__).parent / "screenshots"
 FOUR_GODS = "battle-of-the-four-gods"
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None,
-                       reason="playwright is not installed: pip install 'meeple[test]'"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason=f"no chromium at {CHROMIUM}: apt-get install chromium"),
-]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("browser")
-    running = Server(f"sqlite:///{folder / 'meeple.db'}", folder)
-    try:
-        yield running
-    finally:
-        running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    SHOTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-class Person:
-    """One browser context (its own localStorage: its own seat tokens) with one page; every
-    uncaught script error on the page fails the test."""
-
-    def __init__(self, browser: Browser, server: Server, name: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 860})
-        self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(15_000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.server, self.name = server, name
-
-    def lobby(self) -> Page:
-        self.page.goto(self.server.url + "/")
-        self.page.fill("#player-name", self.name)
-        self.page.locator("#player-name").dispatch_event("change")
-        return self.page
-
-    def join(self, table_id: str, seat_name: str) -> None:
-        page = self.lobby()
-        page.get_by_role("button", name=f"Join {table_id} as {seat_name}").click()
-        page.wait_for_url(f"**/table/{table_id}")
-        expect(page.locator("#table-title")).to_contain_text(f"you: {seat_name} ({self.name})")
-
-    def talk_texts(self) -> list[str]:
-        return self.page.locator(".talk-message .text").all_text_contents()
-
-    def close(self) -> None:
-        assert not self.errors, self.errors
-        self.context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
-
-
-def finished(page: Page) -> bool:
-    return page.locator("#result").is_visible()
 
 
 # ------------------------------------------------------------------ (a) Four Gods, four people

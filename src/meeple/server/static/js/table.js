@@ -149,6 +149,11 @@ function boardContext() {
  */
 function loadBoard(table) {
   if (page.boardLoading) return page.boardLoading;
+  // the board's own stylesheet, if it has one
+  const css = `/static/boards/${table.game}.css`;
+  fetch(css, {method: 'HEAD'}).then((r) => {
+    if (r.ok) document.head.appendChild(h('link', {rel: 'stylesheet', href: css}));
+  }).catch(() => {});
   page.boardLoading = Promise.all([
     import(`./boards/${table.game}.js`).catch(() => null),
     fetch(`/api/tables/${encodeURIComponent(table.id)}/board`)
