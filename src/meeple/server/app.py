@@ -38,7 +38,7 @@ from meeple.engine.registry import game_class, game_names, load_game
 from meeple.server import protocol as p
 from meeple.server.db import DEFAULT_URL, Store, make_engine
 from meeple.server.manager import TableManager
-from meeple.server.tables import Table, TableError
+from meeple.server.tables import Table, TableError, clean_text
 
 log = logging.getLogger("meeple.server")
 
@@ -283,6 +283,44 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
                         or (seat is not None and (seat == m["sender"]
                                                   or seat in m["recipients"]))]
         return JSONResponse(data)
+
+    def seat_from(table: Table, authorization: str | None) -> int:
+        """The seat of a ``Bearer`` token at ``table`` (403 without one that holds a seat)."""
+        seat = None
+        if authorization and authorization.startswith("Bearer "):
+            seat = table.seat_of(authorization[7:])
+        if seat is None:
+            raise _error(403, "bad_token", "send the seat's token: Authorization: Bearer TOKEN")
+        return seat
+
+    @app.post("/api/tables/{table_id}/survey", response_model=p.Survey)
+    async def post_survey(table_id: str, body: p.Survey, request: Request,
+                          authorization: str | None = Header(default=None)) -> p.Survey:
+        """A person's after-game survey (docs/server.md, "Human playtests")."""
+        table = await table_or_404(request, table_id)
+        seat = seat_from(table, authorization)
+        if table.status != "finished":
+            raise _error(409, "not_finished", "the survey opens when the game is over")
+        answers = body.model_dump()
+        for key in ("confusing", "comment"):
+            if answers[key] is not None:
+                answers[key] = clean_text(answers[key]) or None
+        manager = manager_of(request)
+        await manager.db(manager.store.set_survey, table.id, seat, table.seats[seat]["name"],
+                         answers)
+        return p.Survey(**answers)
+
+    @app.get("/api/tables/{table_id}/survey", response_model=p.Survey)
+    async def get_survey(table_id: str, request: Request,
+                         authorization: str | None = Header(default=None)) -> p.Survey:
+        """The caller's own survey answers (empty before it answered)."""
+        table = await table_or_404(request, table_id)
+        seat = seat_from(table, authorization)
+        manager = manager_of(request)
+        for row in await manager.db(manager.store.surveys, table.id):
+            if row["seat"] == seat:
+                return p.Survey(**row["answers"])
+        return p.Survey()
 
     @app.websocket("/ws/tables/{table_id}")
     async def websocket(websocket: WebSocket, table_id: str) -> None:

@@ -1,7 +1,7 @@
 """The server's database: SQLAlchemy 2 models, the engine, and every read and write the server
 makes (nothing else in the server issues SQL).
 
-Five tables, all keyed by the table's id:
+Seven tables, all keyed by the table's id:
 
 * ``tables``: the game spec (name, variant, players, parameters), the secret seed, the decision
   timer, the status (``open``, ``running``, ``finished``, ``broken``) and, once finished, the
@@ -14,6 +14,12 @@ Five tables, all keyed by the table's id:
   sent at and how many actions had been accepted when it was sent (to interleave with actions).
 * ``deadlines``: the running decision timer of a table (one row or none): the timer epoch it
   belongs to and when it expires (Unix seconds), so a restart re-arms it.
+* ``action_times``: per action, how long its seat took to decide (seconds), for the human
+  playtest statistics (``meeple report --people``).
+* ``surveys``: each person's answers to the after-game survey.
+
+Tables added in later versions are created on start; none of them changes an existing one, so
+an older database needs no migration.
 
 An action and the deadline it starts are written in one transaction, committed before anything
 is broadcast. SQLite (the default, a file in the working directory) runs in WAL mode, durable
@@ -108,6 +114,30 @@ class MessageRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class ActionTimeRow(Base):
+    """How long the acting seat took over one accepted action: seconds from the moment its
+    decision opened (it became a seat to act, or its previous action was accepted) to the
+    action. Its own table (not a column of ``actions``) so that databases made before it need
+    no migration."""
+
+    __tablename__ = "action_times"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    think: Mapped[float] = mapped_column(Float)
+
+
+class SurveyRow(Base):
+    """A person's answers to the after-game survey (``answers``: the fields of
+    :class:`meeple.server.protocol.Survey`), one per seat, replaced when answered again."""
+
+    __tablename__ = "surveys"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), default="")
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+
 class DeadlineRow(Base):
     """The running decision timer of a table."""
 
@@ -169,6 +199,8 @@ class StoredTable:
     actions: list[dict[str, Any]] = field(default_factory=list)
     messages: list[dict[str, Any]] = field(default_factory=list)
     deadline: dict[str, Any] | None = None
+    #: Decision times by action ``seq`` (seconds; missing for actions stored without one).
+    think: dict[int, float] = field(default_factory=dict)
 
 
 def _as_dict(obj: Base) -> dict[str, Any]:
@@ -271,7 +303,11 @@ class Store:
     def _w_add_action(session: Session, table_id: str, action: dict[str, Any],
                       deadline: tuple[int, float] | None | bool,
                       finished_record: dict[str, Any] | None) -> None:
+        action = dict(action)
+        think = action.pop("think", None)
         session.add(ActionRow(table_id=table_id, at=time.time(), **action))
+        if think is not None:
+            session.add(ActionTimeRow(table_id=table_id, seq=action["seq"], think=think))
         Store._w_set_deadline(session, table_id, deadline)
         if finished_record is not None:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(
@@ -293,6 +329,27 @@ class Store:
     def _w_add_message(session: Session, table_id: str, message: dict[str, Any]) -> None:
         session.add(MessageRow(table_id=table_id, **message))
         session.flush()
+
+    def set_survey(self, table_id: str, seat: int, name: str, answers: dict[str, Any]) -> None:
+        """Store (or replace) ``seat``'s survey answers for a table."""
+        with Session(self.engine) as session, session.begin():
+            session.merge(SurveyRow(table_id=table_id, seat=seat, name=name, answers=answers,
+                                    at=time.time()))
+
+    def surveys(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's survey answers, by seat: ``seat``, ``name``, ``answers``, ``at``."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(SurveyRow).where(SurveyRow.table_id == table_id)
+                                   .order_by(SurveyRow.seat))
+            return [_as_dict(r) for r in rows]
+
+    def action_times(self, table_id: str) -> dict[int, float]:
+        """A table's decision times: action ``seq`` -> seconds (actions stored before decision
+        times were kept have none)."""
+        with Session(self.engine) as session:
+            rows = session.execute(select(ActionTimeRow.seq, ActionTimeRow.think)
+                                   .where(ActionTimeRow.table_id == table_id))
+            return {seq: think for seq, think in rows}
 
     def set_rematch(self, table_id: str, rematch_id: str) -> None:
         """Link a finished table to the table of its rematch."""
@@ -326,9 +383,12 @@ class Store:
             messages = session.scalars(select(MessageRow).where(MessageRow.table_id == table_id)
                                        .order_by(MessageRow.seq))
             deadline = session.get(DeadlineRow, table_id)
+            think = {seq: secs for seq, secs in session.execute(
+                select(ActionTimeRow.seq, ActionTimeRow.think)
+                .where(ActionTimeRow.table_id == table_id))}
             return StoredTable(_as_dict(row), [_as_dict(s) for s in seats],
                                [_as_dict(a) for a in actions], [_as_dict(m) for m in messages],
-                               None if deadline is None else _as_dict(deadline))
+                               None if deadline is None else _as_dict(deadline), think)
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The stored meeple record of a finished table, or None."""

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from meeple.lab.people import AGAIN_ANSWERS, LENGTH_ANSWERS
+
 PROTOCOL_VERSION = 1
 #: Largest client frame accepted, in bytes (a larger one is refused with ``too_large``).
 MAX_FRAME_BYTES = 16_384
@@ -303,3 +305,17 @@ class Joined(BaseModel):
     table: TableInfo
     seat: int
     token: str
+
+
+
+class Survey(_Strict):
+    """``POST /api/tables/{id}/survey`` (a finished game, the seat's token as ``Authorization:
+    Bearer TOKEN``): the person's answers, every one optional. ``fun`` 1 (dull) .. 5 (great);
+    ``length`` one of :data:`LENGTH_ANSWERS`; ``confusing`` what was confusing; ``again``
+    one of :data:`AGAIN_ANSWERS`; ``comment`` anything else. Answering again replaces them."""
+
+    fun: Annotated[int, Field(ge=1, le=5)] | None = None
+    length: Literal[LENGTH_ANSWERS] | None = None  # type: ignore[valid-type]
+    confusing: Annotated[str, Field(max_length=MAX_TALK_CHARS)] | None = None
+    again: Literal[AGAIN_ANSWERS] | None = None  # type: ignore[valid-type]
+    comment: Annotated[str, Field(max_length=2000)] | None = None

@@ -120,8 +120,16 @@ class Table:
         self._texts: dict[int, tuple[Any, list[str]]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._public = _public_key(self.state) if self.timer_seconds else ""
+        #: Per step, the seconds its seat took to decide (None where unknown) and, per seat to
+        #: act now, when its decision opened (manager clock): see :meth:`_decided`.
+        self.think: list[float | None] = []
+        self.opened: dict[int, float] = {}
         for action in stored.actions:
             self._replay(action["seat"], action["text"], action["source"])
+            self.think.append(stored.think.get(action["seq"]))
+        if self.status == "running":  # rebuilt: decisions open again from the last action
+            since = stored.actions[-1]["at"] if stored.actions else self.manager.clock()
+            self.opened = {s: since for s in self.state.current_players()}
         if stored.actions and self.state.digest() != stored.actions[-1]["digest"]:
             raise RuntimeError(f"table {self.id}: replay reaches digest "
                                f"{self.state.digest()[:12]}, stored "
@@ -276,6 +284,8 @@ class Table:
     async def _start(self) -> None:
         """Mark running (the caller stored it), start the timer and the bots."""
         self.status = "running"
+        now = self.manager.clock()
+        self.opened = {s: now for s in self.state.current_players()}
         if self.timer_seconds:
             self.epoch += 1
             self.deadline = self.manager.clock() + self.timer_seconds
@@ -334,10 +344,12 @@ class Table:
                 change = (epoch, deadline)
         record = None
         now = self.manager.clock()
+        think = round(max(0.0, now - self.opened.get(seat, now)), 3)
         if state.is_terminal():
-            record = self._record(extra=(seat, canonical, source), finished_at=now).to_json()
+            record = self._record(extra=(seat, canonical, source, think),
+                                  finished_at=now).to_json()
         row = dict(seq=len(self.steps), seat=seat, text=canonical, source=source,
-                   digest=state.digest())
+                   digest=state.digest(), think=think)
         try:
             await self.manager.write("add_action", self.id, row, change, record)
         except Exception as exc:  # the database refused: undo in memory, tell the client
@@ -345,6 +357,8 @@ class Table:
             log.exception("table %s: storing an action failed", self.id)
             raise TableError("storage", f"the action could not be stored: {exc}") from None
         self.steps.append((seat, canonical, source))
+        self.think.append(think)
+        self._decided(seat, before, now)
         if self.started_at is None:
             self.started_at = now
         self.resolved += resolved
@@ -356,16 +370,28 @@ class Table:
         self.resume()
         return canonical
 
-    def _record(self, extra: tuple[int, str, str] | None = None,
+    def _decided(self, seat: int, before: tuple[int, ...], now: float) -> None:
+        """Restart the decision clocks after ``seat``'s accepted action: a seat that is to act
+        now and was not (or the seat that just acted: its next decision) opens at ``now``; a
+        seat no longer to act has none. (A decision time is how long a seat had its decision
+        open, whatever it did meanwhile, e.g. talk.)"""
+        current = self.state.current_players() if self.status == "running" else ()
+        self.opened = {s: (now if s == seat or s not in before else self.opened.get(s, now))
+                       for s in current}
+
+    def _record(self, extra: tuple[int, str, str, float] | None = None,
                 finished_at: float | None = None) -> Record:
         """The game's record so far (with ``extra``, the step being committed, appended):
-        ``meta`` holds ``server_table``, each step's ``sources``, the ``seats`` (``kind``,
+        ``meta`` holds ``server_table``, each step's ``sources`` and ``think_seconds`` (how
+        long its seat took to decide; None where unknown), the ``seats`` (``kind``,
         ``name``) and, for a finished game, ``started_at`` (the first action's time) and
         ``finished_at`` (the last one's), Unix seconds by the manager's clock."""
-        steps = self.steps + ([extra] if extra else [])
+        steps = self.steps + ([extra[:3]] if extra else [])
+        think = self.think + ([extra[3]] if extra else [])
         game = self.game
         meta: dict[str, Any] = {"server_table": self.id,
                                 "sources": [src for _, _, src in steps],
+                                "think_seconds": think,
                                 "seats": [{"kind": s["kind"], "name": s["name"]}
                                           for s in self.seats]}
         if finished_at is not None:

@@ -1,11 +1,11 @@
 // The REST lobby (docs/server.md) and what the browser keeps: the display name, and per table
 // the seat and its secret token (returned once by join; needed to reconnect).
 
-async function call(method, path, body) {
+async function call(method, path, body, token) {
+  const headers = body === undefined ? {} : {'Content-Type': 'application/json'};
+  if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : {'Content-Type': 'application/json'},
-    body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -28,6 +28,9 @@ export const api = {
   join: (id, name, seat) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`,
     seat === undefined || seat === null ? {name} : {name, seat}),
   rematch: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/rematch`),
+  survey: (id, token) => call('GET', `/api/tables/${encodeURIComponent(id)}/survey`, undefined, token),
+  answer: (id, token, answers) => call('POST', `/api/tables/${encodeURIComponent(id)}/survey`,
+    answers, token),
 };
 
 const NAME_KEY = 'meeple.name';

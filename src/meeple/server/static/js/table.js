@@ -6,6 +6,7 @@ import {api, forgetSeat, heldSeat, keepSeat, playerName, seatLabel} from './api.
 import {TableConnection} from './connection.js';
 import {fill, h, showError} from './dom.js';
 import {enableActions, renderActions, renderView} from './generic.js';
+import {surveyForm} from './survey.js';
 import {TalkPanel} from './talk.js';
 
 const $ = (id) => document.getElementById(id);
@@ -304,8 +305,16 @@ function renderResult(frame) {
       h('td', {}, String(result.returns[s.seat])))))),
     h('button', {class: 'primary rematch', onclick: rematch},
       rematchId ? 'Join the rematch' : 'Rematch'),
-    ' ', h('a', {href: '/'}, 'Back to the lobby'));
+    ' ', h('a', {href: '/'}, 'Back to the lobby'), survey());
   addLog('game-over', `Game over. ${headline}`, 'end');
+}
+
+/** The survey for a person who held a seat here (built once: answers typed are kept). */
+function survey() {
+  const mine = heldSeat(tableId);
+  if (page.seat === null || !mine) return null;
+  if (!page.survey) page.survey = surveyForm(tableId, mine.token);
+  return page.survey;
 }
 
 async function rematch() {
