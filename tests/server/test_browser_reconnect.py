@@ -50,7 +50,9 @@ class Proxy:
     """A TCP proxy on a free port forwarding bytes unchanged to ``127.0.0.1:target`` (so the
     Host header and the Origin both name the proxy: the server's origin check passes).
     :meth:`cut` closes every proxied connection and refuses new ones (accepted, then closed at
-    once) until :meth:`restore`."""
+    once) until :meth:`restore`; :meth:`hold` refuses new ones too but leaves the open ones
+    open, silently dropping whatever they carry from then on (a path that died without a word,
+    as when a phone changes network)."""
 
     def __init__(self, target: int) -> None:
         self.target = target
@@ -60,6 +62,7 @@ class Proxy:
         self.url = f"http://127.0.0.1:{self.port}"
         self.lock = threading.Lock()
         self.open: set[socket.socket] = set()
+        self.silent: set[socket.socket] = set()
         self.down = False
         self.closed = False
         self.refused = 0
@@ -96,7 +99,8 @@ class Proxy:
     def _pump(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
-                dst.sendall(data)
+                if src not in self.silent:
+                    dst.sendall(data)
         except OSError:
             pass
         finally:
@@ -118,6 +122,11 @@ class Proxy:
             doomed, self.open = list(self.open), set()
         for sock in doomed:
             self._drop(sock)
+
+    def hold(self) -> None:
+        with self.lock:
+            self.down = True
+            self.silent |= self.open
 
     def restore(self) -> None:
         with self.lock:
@@ -355,3 +364,34 @@ def test_a_closed_tab_comes_back_to_the_seat_and_what_was_missed(
     expect(page.locator(".last-round h3")).to_have_text("Round 2 results")
     blue.ws.close()
     ann.close()
+
+
+# -------------------------------- (4) a connection that died silently: the client's heartbeat
+def test_a_silently_dead_connection_is_noticed_and_rejoined(
+        browser: Browser, server: Server) -> None:
+    # Neither side of the page's websocket is closed: only its heartbeat (a ping every 10 s;
+    # no answer for 15 s: dead) can tell. Playwright's clock runs the page's timers ahead.
+    table = four_gods(server.url, [{}] + [{"bot": "random"}] * 3)
+    proxy = Proxy(server.port)
+    ann = Person(browser, proxy, "ann")
+    try:
+        ann.page.clock.install()
+        ann.join(table["id"], "RED")
+        page = ann.page
+        badge = page.locator("#connection")
+        expect(badge).to_have_text("connected")
+        # the bots are in: no frame is on its way (any frame would restart the silence)
+        expect(page.locator("#turn")).to_contain_text("Submitted: BLUE, GREEN, ORANGE.")
+        proxy.hold()
+        page.clock.run_for(50_000)  # a ping at 10 s, still unanswered at 30 s: dead
+        expect(badge).to_have_text(LOST)
+        shot(page, "reconnect-silent")
+        proxy.restore()
+        page.clock.run_for(20_000)
+        expect(badge).to_have_text("connected")
+        wait_until(lambda: red_connected(server.url, table["id"]), "RED back")
+        submit(page, ["Attack ORANGE"], "atk:O")
+        expect(page.locator(".last-round h3")).to_have_text("Round 1 results")
+        ann.close()
+    finally:
+        proxy.close()
