@@ -3,8 +3,10 @@ serve`` subprocess: the page finds its seat again by itself, with its token from
 ``localStorage``, after (1) the server is killed with SIGKILL and restarted on the same port and
 database, (2) the network is cut and comes back (a TCP proxy inside the test, between the
 browser and the server, drops every connection and refuses new ones), (3) the tab is closed
-while the others play on and a new one is opened. Each time the page shows the same seat and
-the server's current state (what changed meanwhile too), its talk, and the person can act again.
+while the others play on and a new one is opened, (4) the proxy goes silent without closing
+anything (only the client's heartbeat can tell; Playwright's clock runs the page's timers
+ahead). Each time the page shows the same seat and the server's current state (what changed
+meanwhile too), its talk, and the person can act again.
 
 The page's connection badge (``#connection``) is recorded with a MutationObserver, so the test
 also checks that it says the connection is lost and that the backoff grows from 1 s and starts
