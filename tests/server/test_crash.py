@@ -27,10 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Server:
-    """``meeple serve`` in a subprocess."""
+    """``meeple serve`` in a subprocess, on a free port or on ``port`` (a restart on the port
+    of a killed one, for the clients that reconnect to it)."""
 
-    def __init__(self, db_url: str, cwd: Path) -> None:
-        self.port = free_port()
+    def __init__(self, db_url: str, cwd: Path, port: int | None = None) -> None:
+        self.port = free_port() if port is None else port
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.proc = subprocess.Popen(

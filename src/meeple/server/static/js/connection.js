@@ -1,9 +1,13 @@
 // One websocket to a table (protocol version 1, docs/server.md): hello with the seat's token,
 // frames handed to `onFrame`, and reconnecting by itself with exponential backoff; each new
 // connection gets a full snapshot (welcome, state, history), so nothing else needs resyncing.
+// A heartbeat notices a connection that died without closing (a lost network sends no close):
+// a `ping` every 10 s, and one unanswered for 15 s (no frame at all since) ends the connection.
 
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
+const PING_EVERY_MS = 10000;
+const SILENCE_LIMIT_MS = 15000;
 
 export class TableConnection {
   /**
@@ -32,10 +36,26 @@ export class TableConnection {
     this.handlers.onStatus('connecting', this.attempt);
     const socket = new WebSocket(this.url());
     this.socket = socket;
+    let beat = null;
+    let waitingSince = null; // when the oldest ping not yet followed by any frame was sent
     socket.addEventListener('open', () => {
       socket.send(JSON.stringify({type: 'hello', v: 1, token: this.token}));
+      beat = setInterval(() => {
+        if (this.socket !== socket) {
+          clearInterval(beat);
+        } else if (waitingSince === null) {
+          waitingSince = performance.now();
+          this.send({type: 'ping'});
+        } else if (performance.now() - waitingSince > SILENCE_LIMIT_MS) {
+          clearInterval(beat);
+          this.socket = null; // its close event, whenever it comes, is ignored
+          socket.close();
+          this.scheduleReconnect();
+        }
+      }, PING_EVERY_MS);
     });
     socket.addEventListener('message', (event) => {
+      waitingSince = null;
       let frame;
       try {
         frame = JSON.parse(event.data);
@@ -49,6 +69,7 @@ export class TableConnection {
       this.handlers.onFrame(frame);
     });
     socket.addEventListener('close', (event) => {
+      clearInterval(beat);
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
