@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import games, imports, lab, play, playtest, replay, serve
+from meeple.cli import export, games, imports, lab, play, playtest, replay, serve
 
 app = typer.Typer(
     help="meeple: play tabletop game designs and playtest them with bots.",
@@ -33,6 +33,8 @@ COMMANDS = {
     "report": (playtest.report, "Rebuild a playtest's summary and report from its store."),
     "import": (imports.import_command, "Import finished games (records, a server's database) "
                "as a lab run."),
+    "export": (export.export_command, "Export one finished table's playtest from a server's "
+               "database as one file."),
     "ladder": (lab.ladder, "Play a skill ladder of bots, each tier against the one below."),
     "compare": (lab.compare, "Compare rule variants on the same seeds."),
     "sweep": (lab.sweep, "Play every point of a parameter grid and rank them."),

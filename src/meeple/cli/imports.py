@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -156,18 +156,16 @@ def _read_sources(sources: list[str]) -> tuple[list, list[str], list[str]]:
     return found, described, skipped
 
 
-def _database_records(url: str) -> tuple[str, list]:
-    """``(the URL without its password, a Source per finished table)`` of a server database.
+def open_server_store(url: str) -> tuple[str, Any]:
+    """``(the URL without its password, a Store reading it)`` of a server database (the caller
+    disposes of the store).
 
     Raises:
-        ParameterError: an unsupported URL, a missing SQLite file, a database that cannot be
-            read as a meeple server's.
+        ParameterError: an unsupported URL, a missing SQLite file.
     """
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from meeple.engine.record import Record
-    from meeple.lab.imports import Source
     from meeple.server.db import Store, make_engine, normalise_url
 
     if not url.startswith(DB_PREFIXES):
@@ -181,9 +179,31 @@ def _database_records(url: str) -> tuple[str, list]:
     if parsed.get_backend_name() == "sqlite":
         if not parsed.database or not Path(parsed.database).is_file():
             raise ParameterError(f"no SQLite database file at {parsed.database or url!r}")
-    store = None
     try:
-        store = Store(make_engine(url, create_schema=False))
+        return shown, Store(make_engine(url, create_schema=False))
+    except SQLAlchemyError as exc:
+        raise ParameterError(f"cannot open {shown}: {exc}") from None
+
+
+def _unreadable(shown: str, exc: Exception) -> ParameterError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ParameterError(f"cannot read finished games from {shown}: {first}")
+
+
+def _database_records(url: str) -> tuple[str, list]:
+    """``(the URL without its password, a Source per finished table)`` of a server database.
+
+    Raises:
+        ParameterError: an unsupported URL, a missing SQLite file, a database that cannot be
+            read as a meeple server's.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from meeple.engine.record import Record
+    from meeple.lab.imports import Source
+
+    shown, store = open_server_store(url)
+    try:
         records = []
         for table_id, data in store.finished_records():
             try:
@@ -191,9 +211,37 @@ def _database_records(url: str) -> tuple[str, list]:
             except RecordError as exc:
                 raise RecordError(f"table {table_id}: {exc}") from None
     except (SQLAlchemyError, json.JSONDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ParameterError(f"cannot read finished games from {shown}: {first}") from None
+        raise _unreadable(shown, exc) from None
     finally:
-        if store is not None:
-            store.dispose()
+        store.dispose()
     return shown, records
+
+
+def server_games(url: str, spec: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The finished games of one game ``spec`` (``game``, ``variant``, ``players``,
+    ``params`` as a record has them) in a server database, for ``meeple report --people``.
+
+    Returns:
+        ``(the URL without its password, [{"table", "record", "surveys"}...])``: each table's
+        record JSON and its survey answers (none from a database older than surveys).
+    Raises:
+        ParameterError: as :func:`_database_records`.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    shown, store = open_server_store(url)
+    games = []
+    try:
+        for table_id, data in store.finished_records():
+            if any(data.get(key) != value for key, value in spec.items()):
+                continue
+            try:
+                surveys = store.surveys(table_id)
+            except SQLAlchemyError:  # a database from before surveys were kept
+                surveys = []
+            games.append({"table": table_id, "record": data, "surveys": surveys})
+    except (SQLAlchemyError, json.JSONDecodeError) as exc:
+        raise _unreadable(shown, exc) from None
+    finally:
+        store.dispose()
+    return shown, games

@@ -170,6 +170,10 @@ def playtest(
 
 def report(
     directory: Annotated[Path, typer.Argument(help="a playtest's --out directory")],
+    people: Annotated[str | None, typer.Option(
+        "--people", help="a meeple serve database URL (sqlite:///meeple.db, postgresql://...): "
+        "add a People section with the human games of this run's game, variant, seats and "
+        "parameters played there, beside the run's bot games")] = None,
 ):
     """Rebuild summary.json and report.html from the games stored in DIRECTORY (no play)."""
     from meeple.lab.report import summary_table
@@ -187,6 +191,13 @@ def report(
             err_console.print(f"[yellow]note:[/] {len(results)} of {config['games']} games "
                               "are stored (an interrupted run; --resume finishes it)")
         summary = summarize_run(game, results, store)
+        if people is not None:
+            from meeple.cli.imports import server_games
+            from meeple.lab.people import people_summary
+
+            spec = {k: config[k] for k in ("game", "variant", "players", "params")}
+            shown, games = server_games(people, spec)
+            summary["people"] = {"source": shown, **people_summary(game, games, results)}
     except MeepleError as exc:
         raise fail(str(exc)) from None
     try:

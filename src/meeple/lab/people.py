@@ -24,8 +24,6 @@ from meeple.lab.stats import CONFIDENCE, wilson_interval
 #: The survey's fixed-choice answers, in display order (as ``meeple.server.protocol``).
 LENGTH_ANSWERS = ("too short", "about right", "too long")
 AGAIN_ANSWERS = ("yes", "maybe", "no")
-#: Free-text answers quoted per question, at most.
-MAX_QUOTES = 20
 
 
 def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE
@@ -87,15 +85,19 @@ def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
         bot_results: result dicts of bot games of the same spec (``RunStore.read_results``),
             for the comparison of length and seat balance.
     Returns:
-        A JSON-compatible dict: ``games`` (human, server-bot), ``length`` (human and bot
-        games: mean with interval), ``seat_wins`` (per seat, human games: Wilson share),
-        ``people_vs_bots`` (in games with both: the share of winners who were people, against
-        people's share of the seats, what it would be if people and bots played alike), ``decision_seconds`` (per decision kind, people and
-        bots: n, median, p90, mean), ``timeouts`` (share of people's decisions that timed
-        out, per seat), ``talk`` (messages per person per game, share private), ``survey``
-        (fun: mean with interval and counts; length and again: counts and shares with
-        intervals; ``confusing`` and ``comments``: quotes, at most :data:`MAX_QUOTES`
-        each), and ``tables`` (each human game: id, seats, winners, length, minutes).
+        A JSON-compatible dict:
+
+        * ``games``: human games and the server's all-bot games;
+        * ``length``: human and bot games, mean with interval;
+        * ``seat_wins``: per seat, in human games, a Wilson share (``fair_share`` beside);
+        * ``people_vs_bots``: in games with both, the share of winners who were people, and
+          people's share of the seats (what it would be if people and bots played alike);
+        * ``decision_seconds``: per decision kind, people and bots: n, median, p90, mean;
+        * ``timeouts``: per seat, the share of people's decisions that timed out;
+        * ``talk``: messages per person per game, and the share that was private;
+        * ``survey``: fun (mean with interval, counts 1..5); length and again (shares with
+          intervals); ``confusing`` and ``comments`` (every free-text answer);
+        * ``tables``: each human game: id, seat names and kinds, winners, length, minutes.
     """
     human = [g for g in games if is_human_game(g["record"])]
     players = game.players
@@ -173,6 +175,5 @@ def _survey(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for key, name in (("confusing", "confusing"), ("comment", "comments")):
         quotes = [{"seat": r["seat"], "name": r.get("name", ""), "text": r["answers"][key]}
                   for r in rows if r["answers"].get(key)]
-        out[name] = quotes[:MAX_QUOTES]
-        out[f"{name}_total"] = len(quotes)
+        out[name] = quotes
     return out

@@ -27,6 +27,7 @@ from rich.table import Table
 
 from meeple.lab.coop_stats import team_result
 from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
+from meeple.lab.people_page import add_people
 from meeple.lab.render import (
     BLUE,
     BOT_COLOURS,
@@ -579,7 +580,8 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
         the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
         plots; an imported run's (``meeple import``) lists its games and where each came from
-        (:func:`meeple.lab.report_extra.add_imported`).
+        (:func:`meeple.lab.report_extra.add_imported`); one with ``people`` (``meeple report
+        --people``) the People section (:mod:`meeple.lab.people_page`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -600,7 +602,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         (out_dir / LADDER_PLOT).write_bytes(plot)
         page = page.replace("<h2>Run</h2>", ladder_section(ladder, plot) + "\n<h2>Run</h2>", 1)
     page = add_diagnostics(page, summary, results, out_dir)
-    page = add_imported(page, summary, results)
+    page = add_people(add_imported(page, summary, results), summary)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
