@@ -127,7 +127,22 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
     for person in people:
         expect(person.page.locator("#result h2")).to_have_text("Game over")
         expect(person.page.locator("#turn")).to_have_text("Game over.")
+    # the after-game survey: GREEN answers; the answers are stored for GREEN's seat only
+    survey = green.page.get_by_role("form", name="After-game survey")
+    survey.get_by_label("4").check()
+    survey.get_by_label("too long").check()
+    survey.get_by_label("What was confusing?").fill("when <i>drain</i> starts")
+    survey.get_by_label("maybe").check()
+    survey.get_by_role("button", name="Send answers").click()
+    expect(survey.locator(".survey-status")).to_have_text("Thank you: your answers are saved.")
     shot(green.page, "four-gods-over")
+    token = green.page.evaluate(f"JSON.parse(localStorage.getItem('meeple.seat.{table_id}'))"
+                                ".token")
+    answers = httpx.get(f"{server.url}/api/tables/{table_id}/survey",
+                        headers={"Authorization": f"Bearer {token}"}).json()
+    assert answers == {"fun": 4, "length": "too long", "confusing": "when <i>drain</i> starts",
+                       "again": "maybe", "comment": None}
+    assert red.page.get_by_role("form", name="After-game survey").count() == 1  # RED's own
     state = httpx.get(f"{server.url}/api/tables/{table_id}").json()
     assert state["status"] == "finished"
     # a rematch: RED asks for it and lands in the same seat of the new table
