@@ -26,10 +26,11 @@ LENGTH_ANSWERS = ("too short", "about right", "too long")
 AGAIN_ANSWERS = ("yes", "maybe", "no")
 
 
-def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE
-                  ) -> dict[str, Any]:
-    """``{"n", "mean", "low", "high"}``: the mean of ``values`` with Student's t interval
-    (``low``/``high`` None below two values; all None for none)."""
+def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE,
+                  bounds: tuple[float, float] = (-math.inf, math.inf)) -> dict[str, Any]:
+    """``{"n", "mean", "low", "high"}``: the mean of ``values`` with Student's t interval,
+    clipped to ``bounds`` (the values' possible range: a count is never negative) (``low`` and
+    ``high`` None below two values; all None for none)."""
     n = len(values)
     if n == 0:
         return {"n": 0, "mean": None, "low": None, "high": None}
@@ -39,7 +40,8 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE
         return {"n": n, "mean": mean, "low": None, "high": None}
     sem = float(arr.std(ddof=1)) / math.sqrt(n)
     half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sem
-    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
+    return {"n": n, "mean": mean, "low": max(bounds[0], mean - half),
+            "high": min(bounds[1], mean + half)}
 
 
 def share(k: int, n: int) -> dict[str, Any]:
@@ -64,13 +66,14 @@ def is_human_game(record: Mapping[str, Any]) -> bool:
 
 
 def _action_kind(game: Game, seat: int, text: str) -> str:
-    """The kind of decision an action answers (its ``kind``, e.g. ``swap``, ``expand``, else
-    the first word of its text)."""
+    """The kind of decision an action answers: its ``kind`` (``swap``, ``expand``...), else
+    its class's name (Four Gods: ``selection``, its one decision)."""
     try:
-        kind = getattr(game.parse_action(text, seat), "kind", None)
+        action = game.parse_action(text, seat)
     except Exception:  # a record's texts replayed once already; this only labels
-        kind = None
-    return str(kind) if kind else (text.split() or ["?"])[0]
+        return "?"
+    kind = getattr(action, "kind", None)
+    return str(kind) if kind else type(action).__name__.lower()
 
 
 def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
@@ -103,8 +106,9 @@ def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
     players = game.players
     out: dict[str, Any] = {"games": {"human": len(human), "server_bots": len(games) - len(human)}}
     lengths = [g["record"]["result"]["length"] for g in human]
-    out["length"] = {"human": mean_interval(lengths),
-                     "bots": mean_interval([r["length"] for r in bot_results])}
+    out["length"] = {"human": mean_interval(lengths, bounds=(0, math.inf)),
+                     "bots": mean_interval([r["length"] for r in bot_results],
+                                           bounds=(0, math.inf))}
     seat_wins = [0] * players
     person_wins = person_seats = mixed_seats = mixed_winners = 0
     think: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -157,7 +161,7 @@ def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
     out["decision_seconds"] = [{"kind": kind, "who": who, **_quantiles(values)}
                                for (kind, who), values in sorted(think.items())]
     out["timeouts"] = [share(k, n) for k, n in timeouts]
-    out["talk"] = {"per_person_game": mean_interval(talk_per_person),
+    out["talk"] = {"per_person_game": mean_interval(talk_per_person, bounds=(0, math.inf)),
                    "private_share": share(private, total_talk)}
     out["survey"] = _survey([a for g in human for a in g.get("surveys") or ()])
     out["tables"] = tables
@@ -167,7 +171,7 @@ def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
 def _survey(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     answers = [r["answers"] for r in rows]
     fun = [a["fun"] for a in answers if a.get("fun") is not None]
-    out: dict[str, Any] = {"answered": len(answers), "fun": mean_interval(fun),
+    out: dict[str, Any] = {"answered": len(answers), "fun": mean_interval(fun, bounds=(1, 5)),
                            "fun_counts": [fun.count(v) for v in range(1, 6)]}
     for key, options in (("length", LENGTH_ANSWERS), ("again", AGAIN_ANSWERS)):
         given = [a.get(key) for a in answers if a.get(key) in options]

@@ -30,7 +30,9 @@ def _mean(entry: Mapping[str, Any], digits: int = 1) -> str:
 
 
 def _secs(value: float | None) -> str:
-    return "–" if value is None else f"{value:.1f} s"
+    if value is None:
+        return "–"
+    return f"{value:.2f} s" if value < 10 else f"{value:.0f} s"
 
 
 def people_section(summary: Mapping[str, Any]) -> str:
