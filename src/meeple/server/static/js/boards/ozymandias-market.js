@@ -22,7 +22,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 // the selection being built (reset when the decision changes)
 let sel = {key: null, mode: null, given: null, taken: null, first: null, order: [], sentAt: 0};
 
-const title = (c) => c.charAt(0) + c.slice(1).toLowerCase();
+const title = (c) => c.charAt(0).toUpperCase() + c.slice(1).toLowerCase();
 const cls = (c) => `c-${c.toLowerCase()}`;
 
 function cardInfo(id, ctx) {
@@ -325,18 +325,20 @@ function handPanel(view, p, ctx, mine) {
     let what = 'hand card';
     if (planning && p.plan.has(id)) { target = {act: p.plan.get(id)}; what = 'play as your secret plan'; }
     else if (swap) { target = givenTarget(swap, id); what = swap.kind === 'trade' ? 'give hand card' : 'swap hand card'; }
-    return card(id, ctx, target, what, () => { sel.given = sel.given === id ? null : id; ctx.redraw(); }, null, sel.given === id);
+    let extra = null;
+    if (swap && swap.kind === 'trade' && target && sel.taken && sel.taken !== 'deck') {
+      const gain = Math.max(0, view.values[cardInfo(id, ctx).colour] - view.values[cardInfo(sel.taken, ctx).colour]);
+      extra = h('span', {class: `ozm-gain${gain ? ' plus' : ''}`}, `trade: +${gain} VP`);
+    }
+    return card(id, ctx, target, what, () => { sel.given = sel.given === id ? null : id; ctx.redraw(); }, extra, sel.given === id);
   });
   const mine_ = view.played[ctx.mySeat];
   let played = null;
   if (mine_) {
     let target = null;
     if (swap && swap.kind === 'trade') target = givenTarget(swap, mine_);
-    const events = mine ? p.simple.filter((t) => SIMPLE_EVENTS.includes(t)) : [];
     played = h('div', {class: 'ozm-played'}, h('h4', {}, 'Your played card'),
-      card(mine_, ctx, target, 'give played card', () => { sel.given = sel.given === mine_ ? null : mine_; ctx.redraw(); }, null, sel.given === mine_),
-      events.map((t) => h('button', {class: 'ozm-event-btn ozm-live ozm-act', dataset: {act: t}, disabled: sending(),
-        'aria-label': `${t}: use the event of ${mine_}`, onclick: () => send(t, ctx.__act)}, `Use the event: ${title(t)}`)));
+      card(mine_, ctx, target, 'give played card', () => { sel.given = sel.given === mine_ ? null : mine_; ctx.redraw(); }, null, sel.given === mine_));
   } else if (view.phase === 'plan' && view.my_submission) {
     const id = view.my_submission.split(' ')[1];
     played = h('div', {class: 'ozm-played'}, h('h4', {}, 'Your secret plan'),
@@ -426,9 +428,10 @@ function promptPanel(view, p, ctx, mine, legal) {
       h('button', {class: 'ozm-cancel', onclick: () => { sel.first = null; sel.given = null; sel.taken = null; sel.order = []; ctx.redraw(); }}, 'Cancel')));
   }
   const words = {done: view.step === 'surge' ? 'Stop the Surge (done)' : 'Keep my played card (done)', pass: 'Pass (nothing else is legal)'};
+  for (const t of SIMPLE_EVENTS) words[t] = `Use the event: ${title(t)}${played && played.text ? ` (${played.text.replace(/^[A-Za-z]+: /, '')})` : ''}`;
   const simple = p.simple.filter((t) => words[t]);
   if (simple.length) {
-    parts.push(h('div', {class: 'ozm-simple'}, simple.map((t) => h('button', {class: 'ozm-live ozm-act', dataset: {act: t},
+    parts.push(h('div', {class: 'ozm-simple'}, simple.map((t) => h('button', {class: `ozm-live ozm-act${SIMPLE_EVENTS.includes(t) ? ' ozm-event-btn' : ''}`, dataset: {act: t},
       disabled: sending(), 'aria-label': words[t], onclick: () => send(t, ctx.__act)}, words[t]))));
   }
   return h('div', {class: `ozm-prompt${mine ? ' my-turn' : ''}`}, parts);
