@@ -133,7 +133,18 @@ def test_the_ozymandias_market_board_fits_a_phone(server: Server, browser: Brows
         if clicks == 6:
             shot(page, "ozymandias-market-board-phone")
     no_overflow(page, 390)
-    person.close()
+    # a spectator sees the public board and no controls, no hand
+    stranger = Person(browser, server, "di")
+    stranger.page.set_viewport_size({"width": 390, "height": 844})
+    stranger.page.goto(f"{server.url}/table/{table_id}")
+    expect(stranger.page.locator("#table-title")).to_contain_text("watching")
+    expect(stranger.page.locator("#board .ozm-prompt")).to_contain_text("You are watching")
+    expect(stranger.page.locator("#board .ozm-market .ozm-card").first).to_be_visible()
+    assert stranger.page.locator("#board button, #actions button").count() == 0
+    assert stranger.page.locator("#board .ozm-hand").count() == 0
+    no_overflow(stranger.page, 390)
+    for who in (person, stranger):
+        who.close()
 
 
 # ----------------------------------------------------------------------- (c) keyboard
