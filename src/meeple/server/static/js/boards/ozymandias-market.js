@@ -218,12 +218,12 @@ function empiresPanel(view) {
         h('th', {scope: 'col'}, 'Supply'), h('th', {scope: 'col', title: 'cards of this colour in the market'}, 'Market'))),
       h('tbody', {}, COLOURS.map((c) => {
         const n = counts[INITIALS[c]] || 0;
-        const danger = leaders.length === 1 && leaders[0] === c;
+        const danger = leaders.length === 1 && leaders[0] === c && view.phase !== 'over';
         return h('tr', {class: danger ? 'ozm-danger' : ''},
           h('th', {scope: 'row'}, chip(c)),
           h('td', {class: 'ozm-value'}, String(view.values[c])),
           h('td', {}, String(view.supply[c]), view.dead[c] ? h('span', {class: 'ozm-sub'}, ` (${view.dead[c]} dead)`) : null),
-          h('td', {}, String(n), danger ? h('span', {class: 'ozm-warn'}, ' ⚠ most: collapses') : null));
+          h('td', {}, String(n), danger ? h('span', {class: 'ozm-warn', title: 'the colour with the most market cards after the trades collapses: its top disks are destroyed'}, ' ⚠ most: collapse risk') : null));
       }))));
 }
 
@@ -255,7 +255,7 @@ function seatsPanel(view, ctx) {
         h('span', {class: 'ozm-seat-name'}, acting ? '▶ ' : '', ctx.seatName(seat), seat === ctx.mySeat ? ' (you)' : ''),
         h('span', {class: 'ozm-vp'}, `${view.vp[seat]} VP`),
         h('span', {class: 'ozm-sub'}, `${view.hand_sizes[seat]} in hand`),
-        place >= 0 && view.phase !== 'plan' ? h('span', {class: 'ozm-sub'}, `#${place + 1} to ${view.phase === 'trade' ? 'trade' : 'raise'}`) : null,
+        place >= 0 && (view.phase === 'raise' || view.phase === 'trade') ? h('span', {class: 'ozm-sub'}, `#${place + 1} to ${view.phase === 'trade' ? 'trade' : 'raise'}`) : null,
         plan ? h('div', {class: 'ozm-seat-plan'}, plan) : null);
     })));
 }
@@ -375,6 +375,12 @@ function promptPanel(view, p, ctx, mine, legal) {
   const phase = {plan: 'Secret plans', raise: 'Raise, lowest rank first', trade: 'Trade, highest rank first', over: 'Game over'}[view.phase] || view.phase;
   parts.push(h('p', {class: 'ozm-phase'}, h('b', {}, `Round ${view.round}`), ` · ${phase}`,
     view.acting !== null && view.acting !== undefined ? [' · ', h('b', {}, `${ctx.seatName(view.acting)}${view.acting === ctx.mySeat ? ' (you)' : ''}`), ' to act'] : null));
+  if (view.winners) {
+    const names = view.winners.map((s) => `${ctx.seatName(s)}${s === ctx.mySeat ? ' (you)' : ''}`);
+    parts.push(h('p', {class: 'ozm-ask'}, `${names.join(' and ')} ${names.length > 1 ? 'share the win' : 'wins'} with ${view.vp[view.winners[0]]} VP.`,
+      view.truncated ? ' (round cap reached)' : ''));
+    return h('div', {class: 'ozm-prompt'}, parts);
+  }
   if (ctx.mySeat === null) {
     parts.push(h('p', {class: 'hint'}, 'You are watching: hands and secret plans stay hidden.'));
     return h('div', {class: 'ozm-prompt'}, parts);
