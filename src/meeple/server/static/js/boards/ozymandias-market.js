@@ -121,27 +121,29 @@ function givenTarget(swap, id) {
 // ------------------------------------------------------------------ controls
 function control(target, attrs, ...children) {
   // a button sending `target.act`, or selecting `target.pick` (via attrs.onpick)
-  const {onpick, label, className, disabled, act} = attrs;
+  const {onpick, label, className, disabled} = attrs;
   if (!target) return h('div', {class: className, role: 'group', 'aria-label': label}, ...children);
   const base = {class: `${className} ozm-live${target.act ? ' ozm-act' : ' ozm-pick'}`,
     'aria-label': label, title: label, disabled: disabled || false};
   if (target.act) {
-    return h('button', {...base, dataset: {act: target.act}, onclick: () => send(target.act, act)}, ...children);
+    return h('button', {...base, dataset: {act: target.act}, onclick: () => send(target.act)}, ...children);
   }
   return h('button', {...base, dataset: {pick: String(target.pick)}, 'aria-pressed': 'false', onclick: onpick}, ...children);
 }
 
 let redraw = () => {};
-function send(text, act) {
+let play = () => {};
+/** Send a legal action text; the board's controls stay disabled until the next state. */
+function send(text) {
   sel.sentAt = Date.now();
   redraw();
   setTimeout(() => redraw(), 3100);  // an error frame leaves the decision open: enable again
-  act(text);
+  play(text);
 }
 const sending = () => Date.now() - sel.sentAt < 3000;
 
 // ------------------------------------------------------------------ the map
-function mapPanel(view, p, ctx, act, mine) {
+function mapPanel(view, p, ctx, mine) {
   const sectors = new Map(view.map.map(([q, r, stack]) => [`${q},${r}`, {q, r, stack}]));
   const targets = mine ? hexTargets(p) : new Map();
   const cells = [...sectors.values()];
@@ -192,7 +194,7 @@ function mapPanel(view, p, ctx, act, mine) {
     ];
     const className = `ozm-hex${isNew ? ' is-new' : ''}${selected ? ' is-selected' : ''}`;
     const node = control(target, {
-      className, label, act, disabled: sending(),
+      className, label, disabled: sending(),
       onpick: () => { sel.first = hx; ctx.redraw(); },
     }, ...body);
     node.setAttribute('style', style);
@@ -276,7 +278,7 @@ function card(id, ctx, target, what, onpick, extra, selected = false) {
   const label = target && target.act ? `${target.act}: ${what} ${id}, ${title(info.colour)} ${info.rank}, ${info.event}`
     : `${what} ${id}, ${title(info.colour)} ${info.rank}, ${info.event}${target ? ' (select)' : ''}`;
   const node = control(target, {className: `ozm-card ${cls(info.colour)}${selected ? ' is-selected' : ''}`,
-    label, act: ctx.__act, onpick, disabled: sending()}, ...cardBody(info, extra));
+    label, onpick, disabled: sending()}, ...cardBody(info, extra));
   if (target && target.pick !== undefined) node.setAttribute('aria-pressed', String(selected));
   return node;
 }
@@ -303,7 +305,7 @@ function marketPanel(view, p, ctx, mine) {
     const target = takenTarget(swap, 'deck');
     if (target) {
       deck = control(target, {className: 'ozm-deck', label: target.act ? `${target.act}: trade for the deck's top card (scores nothing)` : 'the deck top (select)',
-        act: ctx.__act, disabled: sending(), onpick: () => { sel.taken = sel.taken === 'deck' ? null : 'deck'; ctx.redraw(); }},
+        disabled: sending(), onpick: () => { sel.taken = sel.taken === 'deck' ? null : 'deck'; ctx.redraw(); }},
       h('span', {class: 'ozm-deck-count'}, String(view.deck_size)), ' cards in the deck', h('span', {class: 'ozm-sub'}, 'take the top card: no VP'));
       if (sel.taken === 'deck') deck.classList.add('is-selected');
     }
@@ -438,7 +440,7 @@ function promptPanel(view, p, ctx, mine, legal) {
   const simple = p.simple.filter((t) => words[t]);
   if (simple.length) {
     parts.push(h('div', {class: 'ozm-simple'}, simple.map((t) => h('button', {class: `ozm-live ozm-act${SIMPLE_EVENTS.includes(t) ? ' ozm-event-btn' : ''}`, dataset: {act: t},
-      disabled: sending(), 'aria-label': words[t], onclick: () => send(t, ctx.__act)}, words[t]))));
+      disabled: sending(), 'aria-label': words[t], onclick: () => send(t)}, words[t]))));
   }
   return h('div', {class: `ozm-prompt${mine ? ' my-turn' : ''}`}, parts);
 }
@@ -466,19 +468,19 @@ function resetIfNew(view, legal, p) {
 /** Draw the board and the seat's controls (the board interface: boards/README.md). */
 export function render(board, actions, view, legal, ctx, act) {
   redraw = ctx.redraw;
-  ctx.__act = act;
+  play = act;
   const p = parseLegal(legal);
   resetIfNew(view, legal, p);
   const mine = ctx.mySeat !== null && legal.length > 0 && ctx.status === 'running';
   fill(board, h('div', {class: `ozm${mine ? ' ozm-mine' : ''}`},
     promptPanel(view, p, ctx, mine, legal),
     auguryPanel(view, p, ctx, mine),
-    h('div', {class: 'ozm-top'}, mapPanel(view, p, ctx, act, mine),
+    h('div', {class: 'ozm-top'}, mapPanel(view, p, ctx, mine),
       h('div', {class: 'ozm-info'}, empiresPanel(view), seatsPanel(view, ctx))),
     marketPanel(view, p, ctx, mine),
     handPanel(view, p, ctx, mine)));
   const others = mine ? otherMoves(p) : [];
   fill(actions, others.length ? h('div', {class: 'ozm-other'}, h('h3', {}, 'Other moves'),
     h('div', {class: 'ozm-simple'}, others.map((t) => h('button', {class: 'ozm-live ozm-act', dataset: {act: t},
-      disabled: sending(), onclick: () => send(t, act)}, t)))) : null);
+      disabled: sending(), onclick: () => send(t)}, t)))) : null);
 }
