@@ -155,12 +155,12 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
 
 
 # ------------------------------------------------- (b) a person and bots, each other design
+# (a game with its own board is played by its board test: test_board_GAME.py)
 OTHERS = {
     "damocles": {"players": 2, "params": {"cycles": 1}, "bot": "random"},
     "epoch-ellipse": {"players": 2, "params": {"target_vp": 3}, "bot": "heuristic"},
     "ozymandias-campaign": {"players": 2, "params": {"target_vp": 5, "max_rounds": 4},
                             "bot": "random"},
-    "ozymandias-market": {"players": 2, "params": {"target_vp": 5}, "bot": "random"},
 }
 
 

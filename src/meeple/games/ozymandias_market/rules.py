@@ -39,6 +39,7 @@ class OzymandiasMarket(Game):
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
     renderer = "meeple.games.ozymandias_market.render:render_view"
+    board = "meeple.games.ozymandias_market.board:content"
     timeout_kinds = ("done", "pass")
     evaluator = "meeple.games.ozymandias_market.evaluate:evaluate"
     encoding = "meeple.games.ozymandias_market.encoding"
