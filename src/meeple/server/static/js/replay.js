@@ -187,7 +187,7 @@ function renderResult() {
       h('tbody', {}, page.table.seats.map((s) => h('tr', {class: s.seat === page.seat ? 'mine' : ''},
         h('th', {scope: 'row'}, seatLabel(page.table, s.seat)),
         h('td', {}, String((result.scores || [])[s.seat] ?? '')),
-        h('td', {}, String((result.returns || [])[s.seat] ?? ''))))))));
+        h('td', {}, String((result.returns || [])[s.seat] ?? '')))))));
 }
 
 function onKey(event) {
