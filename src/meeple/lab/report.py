@@ -49,7 +49,7 @@ from meeple.lab.render import (
     score_name,
     signed_pts,
 )
-from meeple.lab.report_extra import add_diagnostics, add_imported
+from meeple.lab.report_extra import add_diagnostics, add_imported, add_watch
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
@@ -579,7 +579,9 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
         the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
         plots; an imported run's (``meeple import``) lists its games and where each came from
-        (:func:`meeple.lab.report_extra.add_imported`).
+        (:func:`meeple.lab.report_extra.add_imported`). Every report names its games worth
+        watching (longest, shortest, closest and widest win, biggest upset) with the command
+        that replays each in a browser (:func:`meeple.lab.report_extra.add_watch`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -601,6 +603,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         page = page.replace("<h2>Run</h2>", ladder_section(ladder, plot) + "\n<h2>Run</h2>", 1)
     page = add_diagnostics(page, summary, results, out_dir)
     page = add_imported(page, summary, results)
+    page = add_watch(page, results, out_dir)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
