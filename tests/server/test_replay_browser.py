@@ -88,3 +88,70 @@ def test_a_finished_game_replays_from_the_lobby(server: Server, browser: Browser
     expect(step).to_have_text(f"Step {steps // 2} of {steps}")
     shot(page, "replay-spectator-middle")
     viewer.close()
+
+
+def test_private_talk_shows_only_to_its_recipients_browser(server: Server,
+                                                           browser: Browser) -> None:
+    from tests.server.test_crash import Seat
+
+    table = httpx.post(f"{server.url}/api/tables", json={
+        "game": FOUR_GODS, "params": {"start_energy": 7, "max_rounds": 8},
+        "seats": [{}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]}).json()
+    token = httpx.post(f"{server.url}/api/tables/{table['id']}/join",
+                       json={"name": "ann"}).json()["token"]
+    seat = Seat(server, table["id"], token)
+    seat.send({"type": "say", "text": "hello table", "id": "t1"})
+    seat.send({"type": "say", "text": "-b psst blue", "id": "t2"})
+    deadline = time.monotonic() + 60
+    while seat.state["status"] != "finished":
+        assert time.monotonic() < deadline
+        if seat.state["legal"]:
+            seat.send({"type": "act", "action": seat.state["legal"][0]})
+        else:
+            time.sleep(0.05)
+            seat.drain()
+    seat.ws.close()
+    url = f"{server.url}/replay/{table['id']}?seat=1"
+    ann = Person(browser, server, "ann")
+    ann.page.goto(server.url + "/")
+    ann.page.evaluate("([id, token]) => localStorage.setItem(`meeple.seat.${id}`, "
+                      "JSON.stringify({seat: 0, token}))", [table["id"], token])
+    ann.page.goto(url)
+    expect(ann.page.locator("#step")).to_contain_text("Step 0 of")
+    talk = ann.page.locator("#talk .text")
+    ann.page.keyboard.press("End")   # (the bots may have submitted before ann spoke)
+    expect(talk).to_have_text(["hello table", "psst blue"])
+    expect(ann.page.locator("#talk .is-private")).to_contain_text("to BLUE (private)")
+    ann.page.select_option("#perspective", "2")                # GREEN never saw it
+    expect(talk).to_have_text(["hello table"])
+    ann.page.select_option("#perspective", "1")
+    expect(talk).to_have_text(["hello table", "psst blue"])
+    shot(ann.page, "replay-private-talk")
+    stranger = Person(browser, server, "eve")
+    stranger.page.goto(url)
+    expect(stranger.page.locator("#step")).to_contain_text("Step 0 of")
+    stranger.page.keyboard.press("End")
+    expect(stranger.page.locator("#talk .text")).to_have_text(["hello table"])
+    ann.close()
+    stranger.close()
+
+
+def test_a_game_without_a_board_module_replays_in_the_generic_view(server: Server,
+                                                                  browser: Browser) -> None:
+    table = httpx.post(f"{server.url}/api/tables", json={
+        "game": "damocles", "players": 2, "params": {"cycles": 1},
+        "seats": [{"bot": "random"}, {"bot": "random"}]}).json()
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/tables/{table['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    viewer = Person(browser, server, "eve")
+    page = viewer.page
+    page.goto(f"{server.url}/replay/{table['id']}?seat=0&step=3")
+    expect(page.locator("#step")).to_contain_text("Step 3 of")
+    expect(page.locator("#board")).not_to_be_empty()
+    expect(page.locator("#table-title")).to_contain_text("as Seat 0")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step")).to_contain_text("Step 4 of")
+    shot(page, "replay-generic")
+    viewer.close()

@@ -25,6 +25,7 @@ Frames are computed once per (game, perspective) and kept in a bounded cache.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -163,16 +164,20 @@ class FrameCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
         self.items: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self.lock = threading.Lock()   # get() runs in worker threads
 
     def get(self, key: tuple[Any, ...], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The cached value for ``key``, or ``make()`` stored (evicting the oldest)."""
-        if key in self.items:
-            self.items.move_to_end(key)
-            return self.items[key]
-        value = make()
-        self.items[key] = value
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+        """The cached value for ``key``, or ``make()`` stored (evicting the oldest); ``make``'s
+        errors propagate and nothing is stored."""
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()   # outside the lock: two first requests may both compute it
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
         return value
 
 

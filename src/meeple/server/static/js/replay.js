@@ -150,8 +150,8 @@ function renderTalk() {
   fill($('talk'), said.length ? said.map((m) => {
     const to = m.recipients ? ` to ${m.recipients.map(seatName).join(', ')} (private)` : '';
     return h('li', {class: `talk-message${m.recipients ? ' is-private' : ''}`},
-      h('span', {class: 'at'}, `@${m.frame}`),
-      h('span', {class: 'sender'}, seatName(m.sender)), to, ': ', h('span', {class: 'text'}, m.text));
+      h('span', {class: 'at', title: `said after step ${m.frame}`}, `@${m.frame}`),
+      h('span', {class: `sender god-text-${seatName(m.sender).toLowerCase().replace(/\s+/g, '-')}`}, seatName(m.sender)), to, ': ', h('span', {class: 'text'}, m.text));
   }) : h('li', {class: 'hint'}, 'Nothing said yet.'));
 }
 
