@@ -1,5 +1,6 @@
 """``meeple replay``: replay a record from its seed and check it reaches the recorded end;
-``--show`` steps through it (next, back, jump N) showing the board and each action."""
+``--show`` steps through it (next, back, jump N) showing the board and each action; ``--web``
+serves it to a browser (the server's replay page, docs/server.md#replays)."""
 
 from __future__ import annotations
 
@@ -33,23 +34,27 @@ def replay_command(
         "stdin: next (or Enter), back, jump N, quit")] = False,
     seat: Annotated[int | None, typer.Option(
         "--seat", help="with --show: draw that seat's view (default: the spectator's)")] = None,
+    web: Annotated[bool, typer.Option(
+        "--web", help="serve the replay to a browser on a loopback port (step through it from "
+        "any seat's perspective, with the talk); Ctrl+C stops")] = False,
+    port: Annotated[int, typer.Option(
+        "--port", help="with --web: the port (0: any free one)")] = 0,
+    open_browser: Annotated[bool, typer.Option(
+        "--open", help="with --web: also open the page in the default browser")] = False,
 ):
     """Replay a record from its seed and check it reaches the recorded final state; --show
-    steps through it."""
+    steps through it; --web shows it in a browser."""
+    if web and (show or save is not None or at is not None):
+        raise fail("--web cannot be combined with --show, --save or --at: the browser page "
+                   "steps through the record itself")
+    if not web and (open_browser or port):
+        raise fail("--open and --port go with --web")
+    if not 0 <= port <= 65535:
+        raise fail(f"--port {port} must be 0..65535")
     try:
         if not file.exists():
             raise ParameterError(f"no such file: {file}")
-        if file.is_dir():
-            from meeple.lab.store import RunStore
-
-            rec = RunStore.open(file).record(index)
-        elif file.suffix == ".jsonl":
-            lines = file.read_text().splitlines()
-            if not 0 <= index < len(lines):
-                raise ParameterError(f"--index {index} out of range 0..{len(lines) - 1}")
-            rec = Record.from_json(json.loads(lines[index]))
-        else:
-            rec = Record.load(file)
+        rec = load_record(file, index)
         state = replay(rec)
         if save is not None:
             _save_position(rec, at, save)
@@ -59,6 +64,9 @@ def replay_command(
     except (MeepleError, json.JSONDecodeError) as exc:
         raise fail(str(exc)) from None
     game = state.game
+    if web:
+        _serve(file, index, rec, port, open_browser)
+        return
     if show:
         _step_through(rec, state, seat)
     names = game.seat_names()
@@ -69,6 +77,71 @@ def replay_command(
     console.print(f"replayed {len(rec.steps)} steps of {game.name} ({game.variant}), seed "
                   f"{rec.seed}: {state.length()} {game.capabilities.length_unit}, winners: "
                   f"{winners}; {verified} (digest {state.digest()[:16]})")
+
+
+def load_record(file: Path, index: int = 0) -> Record:
+    """The record in ``file``: a record ``.json``, line ``index`` of a ``.jsonl``, or game
+    ``index`` of a playtest run directory.
+
+    Raises:
+        ParameterError: ``index`` is out of range of a ``.jsonl`` file.
+        RecordError, StoreError (MeepleError): not a record, no such stored game.
+        json.JSONDecodeError: a ``.jsonl`` line is not JSON.
+    """
+    if file.is_dir():
+        from meeple.lab.store import RunStore
+
+        return RunStore.open(file).record(index)
+    if file.suffix == ".jsonl":
+        lines = file.read_text().splitlines()
+        if not 0 <= index < len(lines):
+            raise ParameterError(f"--index {index} out of range 0..{len(lines) - 1}")
+        return Record.from_json(json.loads(lines[index]))
+    return Record.load(file)
+
+
+def _serve(file: Path, index: int, rec: Record, port: int, open_browser: bool) -> None:
+    """``--web``: serve the replay page on 127.0.0.1:``port`` (0: a free one) with a temporary
+    database, print its address, and serve until interrupted. Other games of the same
+    ``.jsonl`` or run directory are served too, at ``/replay/local/N``."""
+    import socket
+    import tempfile
+    import webbrowser
+
+    import uvicorn
+
+    from meeple.server.app import create_app
+    from meeple.server.replays import LocalReplays
+
+    def load(key: str) -> Record:
+        if not key.isdigit():
+            raise KeyError(key)
+        if int(key) == index:
+            return rec
+        if not (file.is_dir() or file.suffix == ".jsonl"):
+            raise KeyError(key)
+        return load_record(file, int(key))
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise fail(f"cannot listen on 127.0.0.1:{port}: {exc}") from None
+    sock.listen(64)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/replay/local/{index}"
+    with tempfile.TemporaryDirectory(prefix="meeple-replay-") as tmp:
+        app = create_app(f"sqlite:///{Path(tmp) / 'replay.db'}",
+                         replays=LocalReplays(load, [str(index)]))
+        config = uvicorn.Config(app, log_level="warning", ws_per_message_deflate=False)
+        console.print(f"replay of {file} (game {index}): {url} ; Ctrl+C stops")
+        sys.stdout.flush()
+        if open_browser:
+            webbrowser.open(url)
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            sock.close()
 
 
 def _save_position(rec: Record, at: int | None, path: Path) -> None:

@@ -50,7 +50,7 @@ from meeple.lab.render import (
     score_name,
     signed_pts,
 )
-from meeple.lab.report_extra import add_diagnostics, add_imported
+from meeple.lab.report_extra import add_diagnostics, add_imported, add_watch
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
@@ -581,7 +581,9 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
         plots; an imported run's (``meeple import``) lists its games and where each came from
         (:func:`meeple.lab.report_extra.add_imported`); one with ``people`` (``meeple report
-        --people``) the People section (:mod:`meeple.lab.people_page`).
+        --people``) the People section (:mod:`meeple.lab.people_page`). Every report names its
+        games worth watching (longest, shortest, closest and widest win, biggest upset) with
+        the command that replays each in a browser (:func:`meeple.lab.report_extra.add_watch`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -603,6 +605,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         page = page.replace("<h2>Run</h2>", ladder_section(ladder, plot) + "\n<h2>Run</h2>", 1)
     page = add_diagnostics(page, summary, results, out_dir)
     page = add_people(add_imported(page, summary, results), summary)
+    page = add_watch(page, results, out_dir)
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -395,3 +395,78 @@ def add_imported(page: str, summary: Mapping[str, Any],
 
 def _article(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def worth_watching(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, int, str]]:
+    """The run's extreme games, as ``(what, game index, why)``: the longest and the shortest,
+    the closest and the widest sole win (by :func:`meeple.lab.stats.winning_margin`), and,
+    when the seats were played by different bots, the biggest upset: the sole win whose
+    winner's bot had the lowest win rate over the run compared with its opponents' bots (the
+    largest gap). A game is named once per entry; ``[]`` without results."""
+    from meeple.lab.stats import winning_margin
+
+    rs = [r for r in results if "index" in r]
+    if not rs:
+        return []
+    out: list[tuple[str, int, str]] = []
+    longest = max(rs, key=lambda r: (float(r["length"]), -int(r["index"])))
+    shortest = min(rs, key=lambda r: (float(r["length"]), int(r["index"])))
+    out.append(("longest", int(longest["index"]), f"length {longest['length']}"))
+    if shortest is not longest:
+        out.append(("shortest", int(shortest["index"]), f"length {shortest['length']}"))
+    sole = [(r, r["winners"][0]) for r in rs
+            if len(r.get("winners") or ()) == 1 and len(r.get("scores") or ()) > 1]
+    if sole:
+        margin = {int(r["index"]): winning_margin(r, w) for r, w in sole}
+        close = min(sole, key=lambda rw: (margin[int(rw[0]["index"])], int(rw[0]["index"])))
+        wide = max(sole, key=lambda rw: (margin[int(rw[0]["index"])], -int(rw[0]["index"])))
+        out.append(("closest win", int(close[0]["index"]),
+                    f"margin {margin[int(close[0]['index'])]:g}"))
+        if wide is not close:
+            out.append(("widest win", int(wide[0]["index"]),
+                        f"margin {margin[int(wide[0]['index'])]:g}"))
+    bots = {str(b) for r in rs for b in r.get("bots") or ()}
+    if sole and len(bots) > 1:
+        wins: dict[str, float] = dict.fromkeys(bots, 0.0)
+        seats: dict[str, int] = dict.fromkeys(bots, 0)
+        for r in rs:
+            for seat, bot in enumerate(r.get("bots") or ()):
+                seats[str(bot)] += 1
+                wins[str(bot)] += 1.0 if list(r.get("winners") or ()) == [seat] else 0.0
+        rate = {b: wins[b] / seats[b] for b in bots if seats[b]}
+        best: tuple[float, int, str] | None = None
+        for r, w in sole:
+            labels = [str(b) for b in r.get("bots") or ()]
+            if w >= len(labels):
+                continue
+            others = [rate[b] for i, b in enumerate(labels) if i != w]
+            gap = (sum(others) / len(others) if others else 0.0) - rate[labels[w]]
+            if gap > 0 and (best is None or gap > best[0]):
+                best = (gap, int(r["index"]), f"{labels[w]} (wins {rate[labels[w]]:.0%} of "
+                        f"its seats) beat bots that win {gap + rate[labels[w]]:.0%}")
+        if best is not None:
+            out.append(("biggest upset", best[1], best[2]))
+    return out
+
+
+def add_watch(page: str, results: Sequence[Mapping[str, Any]], out_dir: Path) -> str:
+    """``page`` with a "Games worth watching" section before its "Plots" heading (or
+    ``</body>``): each of :func:`worth_watching`'s games with the command that opens it in a
+    browser, ``meeple replay DIR --index N --web`` (a static page cannot link to a server that
+    may not be running). ``page`` unchanged when there are no results."""
+    games = worth_watching(results)
+    if not games:
+        return page
+    e = html.escape
+    where = str(out_dir)
+    rows = "".join(
+        f"<tr><td>{e(what)}</td><td>{index}</td><td>{e(why)}</td>"
+        f"<td><code>meeple replay {e(where)} --index {index} --web</code></td></tr>"
+        for what, index, why in games)
+    section = f"""<h2>Games worth watching</h2>
+<p class="note">Step through one in the browser, from any seat's perspective: run its command
+(it serves the replay on a local port and prints the address; add --open to open it).</p>
+<table><thead><tr><th>game</th><th>#</th><th>why</th><th>watch it</th></tr></thead>
+<tbody>{rows}</tbody></table>"""
+    marker = "<h2>Plots</h2>" if "<h2>Plots</h2>" in page else "</body>"
+    return page.replace(marker, section + "\n" + marker, 1)

@@ -9,7 +9,8 @@ REST (JSON): ``GET /api/games``; ``GET /api/tables``; ``POST /api/tables`` (crea
 ``POST /api/tables/{id}/join`` (returns the seat's secret token,
 once); ``POST /api/tables/{id}/rematch``; ``GET /api/tables/{id}/record`` (a finished game's
 meeple record, talk filtered to what the caller may read). Pages: ``/`` (the lobby),
-``/table/{id}`` and ``/static/`` (the browser client's files). Websocket: ``/ws/tables/{id}``,
+``/table/{id}`` and ``/static/`` (the browser client's files). Replays (finished tables and
+``meeple replay --web`` records): :mod:`meeple.server.replays`. Websocket: ``/ws/tables/{id}``,
 protocol in :mod:`meeple.server.protocol`.
 A refused request gets an ``error`` to the requesting connection only; a bad frame closes
 nothing. docs/server.md has the whole protocol.
@@ -28,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -38,6 +40,7 @@ from meeple.engine.registry import game_class, game_names, load_game
 from meeple.server import protocol as p
 from meeple.server.db import DEFAULT_URL, Store, make_engine
 from meeple.server.manager import TableManager
+from meeple.server.replays import LocalReplays, add_replay_routes
 from meeple.server.tables import Table, TableError, clean_text
 
 log = logging.getLogger("meeple.server")
@@ -150,7 +153,8 @@ def tune_collector() -> None:
 
 def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = (),
                records_dir: str | Path | None = None, bot_threads: int = 2,
-               limits: dict[str, float] | None = None, tune_gc: bool = False) -> FastAPI:
+               limits: dict[str, float] | None = None, tune_gc: bool = False,
+               replays: LocalReplays | None = None) -> FastAPI:
     """The meeple server as an ASGI app.
 
     Args:
@@ -163,6 +167,7 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
         tune_gc: tune the process's garbage collector at startup (:func:`tune_collector`;
             for a server process of its own, not for an app inside a test or another
             program).
+        replays: record files to serve as replays (``meeple replay FILE --web``).
     Raises:
         ValueError: for an unsupported database URL (at startup: SQLAlchemy's errors when the
             database cannot be reached).
@@ -184,6 +189,8 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
             await manager.stop()
 
     app = FastAPI(title="meeple", lifespan=lifespan)
+    # replays and the lobby's JSON can be large; websockets are not touched by this
+    app.add_middleware(GZipMiddleware, minimum_size=4096)
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         return request.app.state.manager
@@ -203,6 +210,7 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
         return FileResponse(STATIC / "table.html", headers=NO_CACHE)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_replay_routes(app, STATIC, replays)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:

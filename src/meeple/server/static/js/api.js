@@ -23,6 +23,7 @@ async function call(method, path, body, token) {
 export const api = {
   games: () => call('GET', '/api/games'),
   tables: () => call('GET', '/api/tables'),
+  recent: () => call('GET', '/api/recent'),
   table: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => call('POST', '/api/tables', body),
   join: (id, name, seat) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`,

@@ -60,7 +60,30 @@ function tableRow(table) {
     h('td', {class: 'row-actions'}, actions));
 }
 
+function recentRow(game) {
+  const seats = game.seats.map((s) => `${game.seat_names[s.seat] || `Seat ${s.seat}`}: ${s.kind === 'bot' ? `bot ${s.name}` : s.name}`);
+  const winners = game.winners.map((s) => game.seat_names[s] || `Seat ${s}`).join(', ') || 'none';
+  return h('tr', {dataset: {table: game.id}},
+    h('td', {}, game.id),
+    h('td', {}, game.title, h('div', {class: 'hint'}, `${game.variant}, ${game.steps} steps`)),
+    h('td', {}, h('ul', {class: 'seats'}, seats.map((s) => h('li', {}, s)))),
+    h('td', {}, winners),
+    h('td', {class: 'row-actions'}, h('a', {class: 'button', href: `/replay/${encodeURIComponent(game.id)}`,
+      'aria-label': `Replay ${game.id}`}, 'Replay')));
+}
+
+async function refreshRecent() {
+  try {
+    const recent = await api.recent();
+    fill($('recent').tBodies[0], recent.map(recentRow));
+    $('no-recent').hidden = recent.length > 0;
+  } catch (error) {
+    showError(`Could not list the recent games: ${error.message}`);
+  }
+}
+
 async function refresh() {
+  refreshRecent();
   try {
     const tables = await api.tables();
     tables.sort((a, b) => (a.status === b.status ? 0 : a.status === 'open' ? -1 : 1));

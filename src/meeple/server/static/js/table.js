@@ -305,6 +305,7 @@ function renderResult(frame) {
       h('td', {}, String(result.returns[s.seat])))))),
     h('button', {class: 'primary rematch', onclick: rematch},
       rematchId ? 'Join the rematch' : 'Rematch'),
+    ' ', h('a', {class: 'button secondary', href: `/replay/${encodeURIComponent(tableId)}`}, 'Replay'),
     ' ', h('a', {href: '/'}, 'Back to the lobby'), survey());
   addLog('game-over', `Game over. ${headline}`, 'end');
 }
