@@ -34,7 +34,8 @@ CONTROLS = """() => [...document.querySelectorAll(
   '#board [data-action], #actions [data-action], #board [data-select], #actions [data-select]')]
   .filter((n) => !n.disabled && n.getAttribute('aria-disabled') !== 'true')
   .map((n) => ({action: n.dataset.action || null, select: n.dataset.select || null,
-                other: n.classList.contains('oz-other-move')}))"""
+                other: n.classList.contains('oz-other-move'),
+                war: n.tagName === 'g' && Boolean(n.querySelector('.worker'))}))"""
 
 #: board moves first, in this order; the turn panel's step buttons last
 PRIORITY = ("play", "fight", "attach", "colony", "harvest", "lay", "cube", "move", "recover",
@@ -49,9 +50,12 @@ def new_table(server: Server) -> str:
 
 
 def choose(controls: list[dict], rng: random.Random) -> dict | None:
-    """A control to click: a board move by PRIORITY (sometimes skipped for variety), else a
-    cube to select, else a step button (a random mode)."""
+    """A control to click: a war if one can be made, else a board move by PRIORITY (a stand
+    only sometimes), else a cube to select, else a step button (a random mode)."""
     actions = [c for c in controls if c["action"] and not c["other"]]
+    wars = [c for c in actions if c["war"] and c["action"].split(" ")[0] in ("stand", "colony")]
+    if wars:  # a point with an enemy worker: make war, to see the reveal
+        return rng.choice(wars)
     for verb in PRIORITY:
         group = [c for c in actions if c["action"].split(" ")[0] == verb]
         if group and (verb != "stand" or rng.random() < 0.5):
@@ -87,7 +91,7 @@ def test_a_person_plays_to_the_end_by_clicking_the_board(server: Server,
     page.set_viewport_size({"width": 1280, "height": 800})
     expect(page.locator(".oz-map")).to_be_visible()
     rng = random.Random(20)
-    clicks, shots, verbs = 0, False, set()
+    clicks, shots, verbs, seen = 0, False, set(), set()
     deadline = time.monotonic() + 50
     while not finished(page):
         assert time.monotonic() < deadline, f"not over after {clicks} clicks"
@@ -104,6 +108,10 @@ def test_a_person_plays_to_the_end_by_clicking_the_board(server: Server,
             shot(page, "ozymandias-campaign-board-phone")
             page.set_viewport_size({"width": 1280, "height": 800})
             shots = True
+        for panel in (".oz-explore", ".oz-war.revealed"):
+            if panel not in seen and page.locator(panel).count():
+                seen.add(panel)
+                shot(page, f"ozymandias-campaign-{panel.split('.')[-1]}")
         try:
             click(page, control)
         except PlaywrightTimeout:
@@ -124,8 +132,8 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> str:
     """Press Tab until the focused element matches ``selector``; its action text."""
     for _ in range(limit):
         page.keyboard.press("Tab")
-        found = page.evaluate(f"(() => {{ const n = document.activeElement;"
-                              f" return n && n.matches({selector!r}) ? n.dataset.action : null; }})()")
+        found = page.evaluate("(sel) => { const n = document.activeElement;"
+                              " return n && n.matches(sel) ? n.dataset.action : null; }", selector)
         if found:
             return found
     raise AssertionError(f"Tab never reached {selector}")
@@ -144,16 +152,32 @@ def test_keyboard_play_and_a_phone_viewport(server: Server, browser: Browser) ->
     page.locator("body").focus()
     assert tab_to(page, '[data-action="campaign"]') == "campaign"
     page.keyboard.press("Enter")
-    # a colony on the map, then a card from the hand: Tab to an SVG point, Space; Tab, Enter
+    # a colony on the map (a free one if any), then a card from the hand: Tab to an SVG point
+    # and press Space, Tab to a hand card and press Enter (a war's card first, if it is one)
     expect(page.locator('#board g[data-action^="colony"]').first).to_be_attached()
+    free = '#board g[data-action^="colony"]:not(:has(.worker))'
     page.locator("body").focus()
-    colony = tab_to(page, 'g[data-action^="colony"]')
+    colony = tab_to(page, free if page.locator(free).count() else 'g[data-action^="colony"]')
     page.keyboard.press(" ")
+    cards = page.locator('#board button[data-action^="play"], #board button[data-action^="fight"]')
+    expect(cards.first).to_be_visible()
+    if page.locator('#board button[data-action^="fight"]').count():
+        page.locator("body").focus()
+        tab_to(page, 'button[data-action^="fight"]')
+        page.keyboard.press("Enter")
+        expect(page.locator(".oz-war.revealed")).to_be_visible()
     expect(page.locator('#board button[data-action^="play"]').first).to_be_visible()
     page.locator("body").focus()
     played = tab_to(page, 'button[data-action^="play"]')
     page.keyboard.press("Enter")
-    expect(page.locator("#log")).to_contain_text(f"lays a colony worker on {colony.split()[1]}")
+    expect(page.locator("#log")).to_contain_text(f"You played {colony}.")
     expect(page.locator("#log")).to_contain_text(f"plays {played.split()[1]} to the tableau")
     no_overflow(page)
+    # a spectator sees the public board and no controls
+    watcher = Person(browser, server, "cy")
+    watcher.page.goto(f"{server.url}/table/{table_id}")
+    expect(watcher.page.locator(".oz-map")).to_be_visible()
+    expect(watcher.page.locator("#actions")).to_contain_text("You are watching")
+    assert watcher.page.locator("[data-action], [data-select], .oz-hand").count() == 0
+    watcher.close()
     person.close()

@@ -12,8 +12,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 const SUITS = ['GOLD', 'RED', 'BLUE'];
 const LETTER = {GOLD: 'G', RED: 'R', BLUE: 'B'};
 const SUIT_OF = {G: 'GOLD', R: 'RED', B: 'BLUE'};
-const TILE = 240;   // a tile's side in map units
-const GAP = 56;     // between tiles
+const TILE = 280;   // a tile's side in map units
+const GAP = 60;     // between tiles
 const STEP_LABEL = {
   intake: 'Intake', migrate: 'Migration', campaign: 'Campaign', pass: 'Pass the rest on',
   done: 'Done recovering', end: 'End the campaign', keep: 'Keep the rest here',
@@ -129,7 +129,7 @@ function mapCells(view, content) {
           if (Math.max(Math.abs(dc), Math.abs(dr)) !== ring || !free(parent[0] + dc, parent[1] + dr)) continue;
           let diff = Math.abs(Math.atan2(dr, dc) - angle);
           if (diff > Math.PI) diff = 2 * Math.PI - diff;
-          options.push([diff + (dc && dr ? 0.3 : 0), dc, dr]);
+          options.push([diff + (dc && dr ? 0.9 : 0), dc, dr]);
         }
       }
       options.sort((a, b) => a[0] - b[0]);
@@ -208,12 +208,12 @@ function drawMap(view, ctx, ix, send) {
     for (const [id, p] of Object.entries(tile.points)) {
       const point = `${placement.tile}:${id}`;
       pointsLayer.append(drawPoint(point, p.kind, at(point), view, ix, send, {war: point === warAt,
-        exploring: point === exploringAt}));
+        exploring: point === exploringAt, side: p.x > 0.6 ? -1 : 1}));
     }
   }
   const svg = s('svg', {class: 'oz-map', viewBox: `0 0 ${width} ${height}`, role: 'group',
     'aria-label': `Sector map: ${view.map.length} tile${view.map.length === 1 ? '' : 's'}`,
-    style: `width: ${width}px; max-width: 100%; min-width: ${Math.min(width, 330)}px`},
+    style: `width: ${width}px; min-width: ${Math.round(Math.min(width, Math.max(300, width * 0.7)))}px`},
   tilesLayer, linesLayer, portsLayer, pointsLayer);
   return h('div', {class: 'oz-map-box'}, svg);
 }
@@ -221,6 +221,7 @@ function drawMap(view, ctx, ix, send) {
 const KIND_NAME = {COLONY: 'colony', INTERSECTION: 'intersection', HAZARD: 'hazard'};
 
 function drawPoint(point, kind, [x, y], view, ix, send, flags) {
+  // a colony's stack goes on the side facing the tile's centre (flags.side: 1 right, -1 left)
   const parts = [];
   const label = [`${point} (${KIND_NAME[kind]})`];
   if (kind === 'COLONY') {
@@ -231,14 +232,14 @@ function drawPoint(point, kind, [x, y], view, ix, send, flags) {
       label.push(`stack bottom to top: ${stack.map((seat) => `Seat ${seat}`).join(', ')}`);
       const shown = stack.slice(-5);
       shown.forEach((seat, i) => {
-        const cx = x + 24 + i * 13;
+        const cx = flags.side > 0 ? x + 24 + i * 13 : x - 24 - (shown.length - 1 - i) * 13;
         const top = i === shown.length - 1;
         parts.push(s('g', {class: `worker lying s${seat}${top ? ' top' : ''}`},
           s('rect', {x: cx - 7, y: y - 9, width: 14, height: 18, rx: 3}),
           s('text', {x: cx, y: y + 4, 'text-anchor': 'middle'}, String(seat))));
       });
       if (stack.length > shown.length) {
-        parts.push(s('text', {class: 'more', x: x + 24, y: y + 22}, `+${stack.length - shown.length} below`));
+        parts.push(s('text', {class: 'more', x: x - 20, y: y + 36}, `+${stack.length - shown.length} below`));
       }
     }
   } else if (kind === 'HAZARD') {
@@ -413,16 +414,19 @@ function tableauCard(card, pos, seat, view, ctx, ix, send, mine) {
   const cls = `oz-card c-${card.suit}${card.tapped ? ' tapped' : ''}${migrating ? ' migrating' : ''}`;
   let move = mine ? ix.card.get(n) : null;
   let label = '';
+  let verb = '';
   if (move) {
     label = {lay: `Lay a worker down on card ${n} (${card.card})`, harvest: `Put a harvest worker on tapped card ${n} (${card.card})`,
       recover: `Take back the harvest worker from card ${n} (${card.card})`}[move.verb];
+    verb = {lay: '+ lay a worker down', harvest: '+ harvest worker', recover: '↩ take back worker'}[move.verb];
   } else if (mine && suitSel && ix.cube.get(suitSel).has(String(n))) {
     move = ix.cube.get(suitSel).get(String(n));
     label = `${move.verb === 'cube' ? 'Put' : 'Move'} a ${suitSel} cube on card ${n} (${card.card})`;
+    verb = `+ ${LETTER[suitSel]} cube here`;
   }
   if (move && !migrating) {
     return h('li', {}, h('button', {class: `${cls} clickable v-${move.verb}`, 'data-action': move.text, 'aria-label': label,
-      onclick: () => send(move.text)}, body, h('span', {class: 'verb'}, label.split(' ').slice(0, 2).join(' '))));
+      onclick: () => send(move.text)}, body, h('span', {class: 'verb'}, verb)));
   }
   return h('li', {}, h('div', {class: cls, 'aria-label': `Card ${n}: ${card.card}${card.tapped ? ', tapped' : ''}`}, body));
 }
@@ -475,7 +479,7 @@ function playerPanel(seat, view, ctx, ix, send) {
       h('div', {}, h('dt', {}, 'VP'), h('dd', {}, `${p.vp}`)),
       h('div', {}, h('dt', {}, 'Unrest'), h('dd', {}, String(p.unrest))),
       h('div', {}, h('dt', {}, 'Workers'), h('dd', {}, `${p.supply} supply · ${p.bag} bag`)),
-      h('div', {}, h('dt', {}, 'Hand'), h('dd', {}, `${p.hand_size} cards`)),
+      h('div', {}, h('dt', {}, 'Hand'), h('dd', {}, `${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`)),
       h('div', {class: 'incoming'}, h('dt', {}, 'Incoming'), h('dd', {}, incoming.length ? incoming : h('span', {class: 'empty'}, 'none'))),
       h('div', {}, h('dt', {}, 'Passes right to'), h('dd', {}, ctx.seatName(right)))),
     h('ol', {class: 'oz-tableau', 'aria-label': `${ctx.seatName(seat)} tableau, left to right`},
