@@ -96,6 +96,8 @@ def test_a_person_plays_to_the_end_by_clicking_the_board(server: Server,
     while not finished(page):
         assert time.monotonic() < deadline, f"not over after {clicks} clicks"
         controls = page.evaluate(CONTROLS)
+        # every legal move is on the board or a turn-panel step button (rules page, WEB-10)
+        assert not any(c["other"] for c in controls), controls
         control = choose(controls, rng)
         if control is None:
             page.wait_for_timeout(40)

@@ -569,6 +569,18 @@ function header(view, ctx) {
       h('span', {class: 'lg'}, 'numbered tokens: seats\' workers'), h('span', {class: 'lg'}, 'dashed ring: you can click')));
 }
 
+/** A map wider than its box scrolls inside it: keep the person's scroll position across
+ * redraws, bring the first clickable point into view, and start at the opening tile. */
+function keepMapInView(box, scrolled) {
+  if (!box || box.scrollWidth <= box.clientWidth) return;
+  if (scrolled !== null) box.scrollLeft = scrolled;
+  const target = box.querySelector('g.hit') || (scrolled === null ? box.querySelector('rect.tile') : null);
+  if (!target) return;
+  const t = target.getBoundingClientRect();
+  const r = box.getBoundingClientRect();
+  if (t.left < r.left || t.right > r.right) box.scrollLeft += (t.left + t.right) / 2 - (r.left + r.right) / 2;
+}
+
 /** Draw the board and the turn panel (the board interface: boards/README.md). */
 export function render(board, actions, view, legal, ctx, act) {
   const mine = ctx.mySeat !== null;
@@ -578,6 +590,8 @@ export function render(board, actions, view, legal, ctx, act) {
   const ix = indexLegal(controls);
   const send = sender(act);
   board.classList.add('oz-board');
+  const oldBox = board.querySelector('.oz-map-box');
+  const scrolled = oldBox ? oldBox.scrollLeft : null;
   const order = view.players.map((_, i) => (mine ? (ctx.mySeat + i) % view.players.length : i));
   fill(board,
     header(view, ctx),
@@ -585,6 +599,7 @@ export function render(board, actions, view, legal, ctx, act) {
     explorePanel(view, ctx, ix, send),
     drawMap(view, ctx, ix, send),
     h('div', {class: 'oz-players'}, order.map((seat) => playerPanel(seat, view, ctx, ix, send))));
+  keepMapInView(board.querySelector('.oz-map-box'), scrolled);
   actions.classList.add('oz-turn-box');
   fill(actions, turnPanel(view, legal, ctx, ix, send));
 }
