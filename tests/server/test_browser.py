@@ -159,8 +159,6 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
 OTHERS = {
     "damocles": {"players": 2, "params": {"cycles": 1}, "bot": "random"},
     "epoch-ellipse": {"players": 2, "params": {"target_vp": 3}, "bot": "heuristic"},
-    "ozymandias-campaign": {"players": 2, "params": {"target_vp": 5, "max_rounds": 4},
-                            "bot": "random"},
 }
 
 

@@ -64,6 +64,7 @@ class OzymandiasCampaign(Game):
     bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
     renderer = "meeple.games.ozymandias_campaign.render:render_view"
+    board = "meeple.games.ozymandias_campaign.webboard:content"
     evaluator = "meeple.games.ozymandias_campaign.evaluate:evaluate"
     encoding = "meeple.games.ozymandias_campaign.encoding"
     #: ISMCTS settings (docs/bots.md): other seats play the heuristic bot, three heuristic
