@@ -168,6 +168,8 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
             if pair.count():
                 pair.first.click()
                 expect(page.locator(".dmc-building code")).to_contain_text("pair")
+                if "pair" not in kinds:
+                    shot(page, "damocles-board-pair")
                 kinds.add("pair")
                 _click(page, "button.dmc-card[aria-label^='Pair with']")
             elif manip.count():
