@@ -131,6 +131,7 @@ function codexCard(id, ctx, opts = {}) {
     matchText ? h('span', {class: 'dmc-match-badge'}, matchText) : null,
     opts.selected ? h('span', {class: 'dmc-selected-badge'}, 'selected') : null,
     opts.tag ? h('span', {class: 'dmc-tag'}, opts.tag) : null,
+    opts.onclick && opts.verb ? h('span', {class: 'dmc-verb', 'aria-hidden': 'true'}, `▸ ${opts.verb.replace(/:$/, '')}`) : null,
   ];
   const label = `${opts.verb ? `${opts.verb} ` : ''}${id} ${name}${codex ? ` (${codex.text})` : ''}` +
     `${matchText ? `, ${matchText.slice(2)}` : ''}${opts.selected ? ', selected' : ''}`;
