@@ -11,6 +11,7 @@ import random
 import time
 
 import httpx
+import pytest
 
 from meeple.games.damocles.codex import GODS
 from meeple.games.damocles.matching import match_mask
@@ -62,19 +63,20 @@ def _plan_swap(page: Page, content: dict, rng: random.Random) -> list[str]:
     bank = {g: int(page.locator(f".dmc-bank-god[data-god='{g}']").inner_text().split("×")[-1])
             for g in GODS}
     options = []
+    slot = ".dmc-slot[data-slot='{}']".format
     for a in range(7):
         for b in range(a + 1, 7):
             if circle[a] != circle[b]:
                 new = list(circle)
                 new[a], new[b] = new[b], new[a]
                 options.append((_pair_value(new, mine, content), rng.random(),
-                                [f".dmc-slot[data-slot='{a + 1}']", f".dmc-slot[data-slot='{b + 1}']"]))
+                                [slot(a + 1), slot(b + 1)]))
         for g in GODS:
             if g != circle[a] and bank[g] > 0:
                 new = list(circle)
                 new[a] = g
                 options.append((_pair_value(new, mine, content), rng.random(),
-                                [f".dmc-slot[data-slot='{a + 1}']", f".dmc-bank-god[data-god='{g}']"]))
+                                [slot(a + 1), f".dmc-bank-god[data-god='{g}']"]))
     return max(options)[2]
 
 
@@ -107,10 +109,11 @@ def _discard_by_keyboard(page: Page) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
-                                                           browser: Browser) -> None:
+@pytest.mark.parametrize("variant", ["seed", "future"])
+def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server, browser: Browser,
+                                                           variant: str) -> None:
     table = httpx.post(f"{server.url}/api/tables", json={
-        "game": "damocles", "players": 2, "params": {"cycles": 3},
+        "game": "damocles", "variant": variant, "players": 2, "params": {"cycles": 3},
         "seats": [{"bot": None}, {"bot": "random"}]}).json()
     content = httpx.get(f"{server.url}/api/tables/{table['id']}/board").json()
     person = Person(browser, server, "ann")
@@ -118,6 +121,7 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
     page = person.page
     page.set_viewport_size({"width": 1280, "height": 800})
     rng = random.Random(20)
+    suffix = "" if variant == "seed" else f"-{variant}"
     expect(page.locator(".dmc-hand button.dmc-card").first).to_be_visible()
     assert page.locator("#actions button.action").count() == 0  # no list of action texts
     _discard_by_keyboard(page)
@@ -128,7 +132,7 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
     deadline = time.monotonic() + 50
     while not finished(page):
         if time.monotonic() > deadline:
-            shot(page, "damocles-board-stuck")
+            shot(page, f"damocles-board-stuck{suffix}")
             raise AssertionError(f"not over; played {sorted(kinds)}")
         if not page.locator(".dmc-panel.mine").count() or not page.locator(LIVE).count():
             page.wait_for_timeout(40)
@@ -156,11 +160,11 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
                     page.locator(".dmc-cancel").click()
         elif prompt.startswith("Your move. Play"):
             if not shots_taken and page.locator(".dmc-match-badge").count():
-                shot(page, "damocles-board")
+                shot(page, f"damocles-board{suffix}")
                 page.set_viewport_size({"width": 390, "height": 844})
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-                shot(page, "damocles-board-phone")
+                shot(page, f"damocles-board-phone{suffix}")
                 page.set_viewport_size({"width": 1280, "height": 800})
                 shots_taken = True
             pair = page.locator("button.dmc-card[aria-label^='Select Production']")
@@ -169,7 +173,7 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
                 pair.first.click()
                 expect(page.locator(".dmc-building code")).to_contain_text("pair")
                 if "pair" not in kinds:
-                    shot(page, "damocles-board-pair")
+                    shot(page, f"damocles-board-pair{suffix}")
                 kinds.add("pair")
                 _click(page, "button.dmc-card[aria-label^='Pair with']")
             elif manip.count():
@@ -177,7 +181,12 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
                 manip.first.click()
             else:
                 _click(page, ".dmc-end")
+        elif prompt.startswith("Your move. Destroy"):
+            kinds.add("destroy")
+            _click(page, ".dmc-seat.target button.dmc-card")
         elif prompt.startswith("Your move. Oracle"):
+            if "keep" not in kinds:
+                shot(page, f"damocles-board-keep{suffix}")
             kinds.add("keep")
             while not page.locator(".dmc-confirm:enabled").count():
                 page.locator(".dmc-pool button.dmc-card[aria-pressed='false']").first.click()
@@ -189,7 +198,7 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server,
     expect(page.locator(".dmc-prompt")).to_have_text("Game over.")
     assert {"place", "swap"} <= kinds or {"place", "swap-bank"} <= kinds, kinds
     if not shots_taken:
-        shot(page, "damocles-board")
+        shot(page, f"damocles-board{suffix}")
     assert page.locator("#actions button").count() == 0
     done = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
     assert done["status"] == "finished"
@@ -212,3 +221,82 @@ def test_a_spectator_sees_the_board_without_controls(server: Server, browser: Br
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
     shot(watcher.page, "damocles-spectator-phone")
     watcher.close()
+
+
+# ------------------------------------- sub-decisions on real views, drawn outside a live table
+def _find(variant: str, want: str):
+    """A position (view, legal texts) of a heuristic-bot game where ``want`` is open for the
+    seat to act: ``keep`` (an Oracle's pool), ``destroy`` (a Destruction target) or ``annex``
+    (a legal pair using an opponent's tableau codex)."""
+    from meeple import load_game
+    from meeple.games.damocles.bot import HeuristicBot
+
+    game = load_game("damocles", variant=variant, players=3)
+    for seed in range(200):
+        state = game.new_initial_state(seed=seed)
+        bots = [HeuristicBot(game, i, seed) for i in range(3)]
+        while not state.is_terminal():
+            view = state.view(None)
+            seat = view["to_act"][0]
+            legal = [str(a) for a in state.legal_actions(seat)]
+            mine = state.view(seat)
+            others = {c for s, t in enumerate(view["tableaus"]) if s != seat for c in t}
+            if (want == "annex" and any(a.startswith("pair ") and any(
+                    w.rstrip("*") in others for w in a.split()[1:]) for a in legal)) or (
+                    view["phase"] == "turn" and view["turn"]["step"] == want):
+                return game, seat, mine, legal
+            state.apply_action(bots[seat].act(mine, state.legal_actions(seat)))
+    raise AssertionError(f"no {want} position in 200 games")
+
+
+HARNESS = """async ([view, legal, content, params, seat, players]) => {
+  const mod = await import('/static/js/boards/damocles.js');
+  document.head.appendChild(Object.assign(document.createElement('link'),
+    {rel: 'stylesheet', href: '/static/boards/damocles.css'}));
+  document.body.replaceChildren();
+  const main = document.createElement('main');
+  main.className = 'board';
+  const actions = document.createElement('div');
+  actions.id = 'actions';
+  document.body.append(main, actions);
+  window.__acts = [];
+  const ctx = {mySeat: seat, status: 'running', params, players, game: 'damocles',
+    variant: 'future', content, seatName: (s) => `Seat ${s}`, playerName: () => 'bot',
+    redraw: () => mod.render(main, actions, view, legal, ctx, (t) => window.__acts.push(t))};
+  ctx.redraw();
+  await new Promise((r) => setTimeout(r, 200));
+}"""
+
+
+@pytest.mark.parametrize("want", ["keep", "destroy", "annex"])
+def test_sub_decisions_send_legal_texts(server: Server, browser: Browser, want: str) -> None:
+    game, seat, view, legal = _find("future", want)
+    person = Person(browser, server, "ann")
+    page = person.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server.url + "/")
+    page.evaluate(HARNESS, [view, legal, game.board_content(), dict(game.params), seat,
+                            game.players])
+    assert page.locator("#actions button").count() == 0  # every legal text is on the board
+    if want == "keep":
+        expect(page.locator(".dmc-prompt")).to_contain_text("Oracle")
+        while not page.locator(".dmc-confirm:enabled").count():
+            page.locator(".dmc-pool button.dmc-card[aria-pressed='false']").first.click()
+        shot(page, "damocles-board-keep")
+        page.locator(".dmc-confirm").click()
+    elif want == "destroy":
+        expect(page.locator(".dmc-seat.target")).to_contain_text("destroy target")
+        shot(page, "damocles-board-destroy")
+        page.locator(".dmc-seat.target button.dmc-card").first.click()
+    else:
+        others = {c for s, t in enumerate(view["tableaus"]) if s != seat for c in t}
+        text = next(a for a in legal if a.startswith("pair ")
+                    and any(w.rstrip("*") in others for w in a.split()[1:]))
+        first, second = (w.rstrip("*") for w in text.split()[1:])
+        page.locator(f".dmc button.dmc-card[data-codex='{first}']").click()
+        expect(page.locator(".dmc-building code")).to_contain_text(f"pair {first}")
+        page.locator(f".dmc button.dmc-card[data-codex='{second}']").click()
+    acts = page.evaluate("window.__acts")
+    assert len(acts) == 1 and acts[0] in legal, (acts, legal)
+    assert acts[0].split()[0] == {"keep": "keep", "destroy": "destroy", "annex": "pair"}[want]
+    person.close()
