@@ -374,13 +374,13 @@ export function render(board, actions, view, legal, ctx, act) {
     } else prompt = view.active !== null ? `${name(view.active)} is playing (${stepName(view)}).` : 'Waiting.';
   } else if (m.discard.length) {
     const need = m.discard[0].split(' ').length - 1;
-    prompt = `Setup: choose ${need} codices of your hand to discard (click them), then confirm.`;
+    prompt = `Setup: choose ${codices(need)} of your hand to discard (click them), then confirm.`;
     const text = pickText('discard', sel.picks);
     building = `${text}${sel.picks.size < need ? ' …' : ''}`;
     buttons.push(h('button', {class: 'primary action dmc-confirm', disabled: !m.all.has(text),
       dataset: {fkey: 'confirm'}, onclick: send(text)}, `Confirm: ${text}`));
   } else if (m.keep.length) {
-    prompt = `Oracle: choose ${view.keep_count ?? ''} codices to keep (click them); the others go to the discard pile.`;
+    prompt = `Oracle: choose ${codices(view.keep_count ?? 0)} to keep (click them); the others go to the discard pile.`;
     const text = pickText('keep', sel.picks);
     building = text;
     buttons.push(h('button', {class: 'primary action dmc-confirm', disabled: !m.all.has(text),
@@ -390,7 +390,8 @@ export function render(board, actions, view, legal, ctx, act) {
     if (sel.slot !== null) building = `place … ${sel.slot}`;
     if (sel.god) building = `place ${sel.god} …`;
   } else if (m.destroy.size) {
-    prompt = `Destroy: click a codex in ${name(target)}'s tableau (marked ✕).`;
+    const left = turn.destroy_queue[0][1];
+    prompt = `Destroy: click a codex in ${name(target)}'s tableau (marked ✕); ${codices(left)} to destroy there.`;
   } else if (m.swaps.size || m.haste.size) {
     const second = turn.step === 'swap2';
     prompt = second ? 'Second swap (Haste): click two tokens, or a token and a bank god; or stop.'
@@ -442,6 +443,8 @@ export function render(board, actions, view, legal, ctx, act) {
     if (again && !again.disabled) again.focus();
   }
 }
+
+const codices = (n) => `${n} ${n === 1 ? 'codex' : 'codices'}`;
 
 function stepName(view) {
   if (view.phase === 'place') return 'placing a token';
