@@ -278,6 +278,12 @@ def test_sub_decisions_send_legal_texts(server: Server, browser: Browser, want: 
     page.evaluate(HARNESS, [view, legal, game.board_content(), dict(game.params), seat,
                             game.players])
     assert page.locator("#actions button").count() == 0  # every legal text is on the board
+    # the "matches now" mark agrees with the rules' matcher, for every codex drawn
+    content = game.board_content()
+    for card in page.locator(".dmc-hand .dmc-card, .dmc-seat .dmc-card").all():
+        cid = card.get_attribute("data-codex")
+        marked = "dmc-match-now" in (card.get_attribute("class") or "")
+        assert marked == _matches(view["circle"], content["codices"][cid]["pattern"]), cid
     if want == "keep":
         expect(page.locator(".dmc-prompt")).to_contain_text("Oracle")
         while not page.locator(".dmc-confirm:enabled").count():

@@ -367,11 +367,13 @@ export function render(board, actions, view, legal, ctx, act) {
   if (view.phase === 'over') {
     prompt = 'Game over.';
   } else if (!playing) {
-    if (me === null) prompt = 'You are watching.';
+    const who = view.active !== null && view.active !== undefined
+      ? `${name(view.active)} is playing (${stepName(view)}).` : 'Every seat discards at once.';
+    if (me === null) prompt = `You are watching. ${who}`;
     else if (view.phase === 'discard') {
       prompt = view.my_submission ? `You discard ${view.my_submission.replace(/^discard /, '')}. Waiting for the others.`
         : 'Waiting for the others to discard.';
-    } else prompt = view.active !== null ? `${name(view.active)} is playing (${stepName(view)}).` : 'Waiting.';
+    } else prompt = who;
   } else if (m.discard.length) {
     const need = m.discard[0].split(' ').length - 1;
     prompt = `Setup: choose ${codices(need)} of your hand to discard (click them), then confirm.`;
