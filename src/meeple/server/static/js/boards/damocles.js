@@ -427,8 +427,8 @@ export function render(board, actions, view, legal, ctx, act) {
 
   fill(board, h('div', {class: 'dmc'},
     panel,
-    h('div', {class: 'dmc-top'}, ring, h('div', {class: 'dmc-side'}, bank, extras)),
-    pool, hand, seats));
+    h('div', {class: 'dmc-top'}, ring, h('div', {class: 'dmc-side'}, bank, extras, pool, hand)),
+    seats));
 
   // ---- other moves: legal actions no board control sends (should be none)
   const rest = playing ? legal.filter((t) => !reached.has(t)) : [];
