@@ -88,14 +88,19 @@ def _click(page: Page, selector: str, index: int = 0) -> bool:
         return False
 
 
+def _tab_to(page: Page, selector: str, key: str = "Tab") -> None:
+    """Press Tab (or ``key``) until the focused element matches ``selector``."""
+    for _ in range(80):
+        if page.evaluate(f"!!document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"Tab never reached {selector}")
+
+
 def _discard_by_keyboard(page: Page) -> None:
     """The setup discard played with Tab, Space and Enter only."""
     def focus(selector: str, key: str = "Tab") -> None:
-        for _ in range(80):
-            if page.evaluate(f"!!document.activeElement.matches({selector!r})"):
-                return
-            page.keyboard.press(key)
-        raise AssertionError(f"Tab never reached {selector}")
+        _tab_to(page, selector, key)
 
     first = page.locator(".dmc-hand button.dmc-card").first.get_attribute("data-codex")
     page.locator("#table-title").click()  # start from the top of the page
@@ -138,8 +143,16 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server, browser
             page.wait_for_timeout(40)
             continue
         prompt = page.locator(".dmc-prompt").inner_text()
-        if prompt.startswith("Your move. Placement"):
+        if prompt.startswith("Your move. Placement") and "place" not in kinds:
+            # the first placement by keyboard: a slot, then a god (Enter on each)
             kinds.add("place")
+            _tab_to(page, ".dmc-slot.action")
+            page.keyboard.press("Enter")
+            expect(page.locator(".dmc-building code")).to_contain_text("place …")
+            _tab_to(page, ".dmc-bank-god.action")
+            page.keyboard.press("Enter")
+            expect(page.locator("#log")).to_contain_text("You played place")
+        elif prompt.startswith("Your move. Placement"):
             slots = page.locator(".dmc-slot.action:enabled").count()
             if _click(page, ".dmc-slot.action", rng.randrange(slots)):
                 _click(page, ".dmc-bank-god.action", rng.randrange(5))

@@ -12,6 +12,9 @@ const SLOTS = 7;
 
 // The selection being built: reset whenever the legal actions change.
 let sel = {key: '', slot: null, god: null, codex: null, picks: new Set()};
+// After an action is sent from the board, focus goes to the turn panel's prompt on the next
+// drawing (the control that had it is gone), so Tab goes on from the top of the board.
+let refocus = false;
 
 const title = (word) => word.charAt(0) + word.slice(1).toLowerCase();
 const strip = (id) => id.replace(/\*$/, '');
@@ -156,6 +159,7 @@ export function render(board, actions, view, legal, ctx, act) {
   const reached = new Set();  // legal texts some board control sends
 
   const send = (text) => (event) => {
+    refocus = board.contains(document.activeElement) || actions.contains(document.activeElement);
     for (const b of document.querySelectorAll('.dmc button, #actions button')) b.disabled = true;
     if (event && event.currentTarget) event.currentTarget.classList.add('sent');
     act(text);
@@ -278,8 +282,9 @@ export function render(board, actions, view, legal, ctx, act) {
       return {verb: 'Play Haste', onclick: send(m.haste.get(id))};
     }
     if (where === 'hand' && m.play.has(id)) {
-      reached.add(m.play.get(id));
-      return {verb: 'Play', onclick: send(m.play.get(id))};
+      const text = m.play.get(id);
+      reached.add(text);
+      return {verb: text.endsWith('*') ? 'Play, spending a Reflex token:' : 'Play', onclick: send(text)};
     }
     if (where.startsWith('tableau') && m.destroy.has(id)) {
       reached.add(m.destroy.get(id));
@@ -291,7 +296,8 @@ export function render(board, actions, view, legal, ctx, act) {
     if (sel.codex === id) return {verb: 'Unselect', pressable: true, onclick: () => { sel.codex = null; redraw(); }};
     if (sel.codex) {
       const pair = partners.find((p) => p.p === sel.codex || p.n === sel.codex);
-      return pair ? {verb: `Pair with ${sel.codex}:`, onclick: send(pair.text)} : null;
+      return pair ? {verb: `Pair with ${sel.codex}${pair.text.includes('*') ? ' (spends a Reflex token)' : ''}:`,
+        onclick: send(pair.text)} : null;
     }
     const role = partners.some((p) => p.p === id) ? 'Production' : 'Number';
     return {verb: `Select ${role} for a pair:`, pressable: true,
@@ -408,14 +414,15 @@ export function render(board, actions, view, legal, ctx, act) {
   }
   if (m.stop) {
     reached.add(m.stop);
-    buttons.push(h('button', {class: 'action dmc-stop', dataset: {fkey: 'stop'}, onclick: send(m.stop)}, 'Stop: no second swap'));
+    buttons.push(h('button', {class: 'action dmc-stop', dataset: {fkey: 'stop'}, onclick: send(m.stop)},
+      turn.swaps_done ? 'Stop: no second swap' : 'Stop: no swap this turn'));
   }
   if (m.end) {
     reached.add(m.end);
     buttons.push(h('button', {class: 'primary action dmc-end', dataset: {fkey: 'end'}, onclick: send(m.end)}, 'End turn'));
   }
   const panel = h('section', {class: `dmc-panel${playing ? ' mine' : ''}`, 'aria-live': 'polite'},
-    h('p', {class: 'dmc-prompt'}, playing ? h('b', {}, 'Your move. ') : null, prompt),
+    h('p', {class: 'dmc-prompt', tabindex: '-1', dataset: {fkey: 'prompt'}}, playing ? h('b', {}, 'Your move. ') : null, prompt),
     facts.length ? h('p', {class: 'dmc-facts'}, facts.join(' · ')) : null,
     building ? h('p', {class: 'dmc-building'}, 'Building: ', h('code', {}, building), ' ',
       sel.slot !== null || sel.god || sel.codex || sel.picks.size ? cancel() : null) : null,
@@ -440,10 +447,10 @@ export function render(board, actions, view, legal, ctx, act) {
   } else {
     fill(actions);
   }
-  if (focused) {
-    const again = document.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
-    if (again && !again.disabled) again.focus();
-  }
+  const again = focused ? document.querySelector(`[data-fkey="${CSS.escape(focused)}"]`) : null;
+  if (again && !again.disabled) again.focus();
+  else if (refocus || focused) board.querySelector('.dmc-prompt').focus();
+  refocus = false;
 }
 
 const codices = (n) => `${n} ${n === 1 ? 'codex' : 'codices'}`;
