@@ -168,6 +168,8 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server, browser
             first, second = _plan_swap(page, content, rng)
             if _click(page, first):
                 expect(page.locator(".dmc-building code")).to_contain_text("swap")
+                if not kinds & {"swap", "swap-bank"}:
+                    shot(page, f"damocles-board-swap{suffix}")
                 kinds.add("swap-bank" if "bank" in second else "swap")
                 if not _click(page, second):
                     page.locator(".dmc-cancel").click()
