@@ -50,6 +50,7 @@ class Damocles(Game):
     score_name = "points"
     bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
     renderer = "meeple.games.damocles.render:render_view"
+    board = "meeple.games.damocles.board:content"
     evaluator = "meeple.games.damocles.evaluate:evaluate"
     encoding = "meeple.games.damocles.encoding"
     #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
