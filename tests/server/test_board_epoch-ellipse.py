@@ -86,44 +86,49 @@ def test_a_person_plays_epoch_ellipse_to_the_end_on_the_board(server: Server,
     expect(page.locator(".ee-board .ee-phases")).to_be_visible()
     expect(page.locator(".ee-board .ee-progress")).to_contain_text("VP Recovered")
 
-    # (c) keyboard only: Tab until a legal control of the board has the focus, then Enter
-    page.wait_for_selector("#board button.action:enabled")
-    focused = ""
-    for _ in range(120):
-        page.keyboard.press("Tab")
-        focused = page.evaluate(
-            "(() => { const b = document.activeElement;"
-            " return b && b.matches('#board button.action:enabled') ? b.dataset.action : ''; })()")
-        if focused:
-            break
-    assert focused, "no legal control of the board is reachable with Tab"
-    page.keyboard.press("Enter")
-    expect(page.locator("#log")).to_contain_text(f"You played {focused}.")
+    # day 1, PLAN: a trade built by two clicks on cards, one of mine, then one of the partner's
+    page.wait_for_selector("#board button.ee-select")
+    page.locator("#board .ee-player.mine button.ee-select").first.click()
+    page.locator("#board .ee-player:not(.mine) button.ee-select").first.click()
+    built = page.locator("#board .ee-building").inner_text()
+    assert re.fullmatch(r"trade 1 [a-z-]+ [a-z-]+", built), built
+    send = page.get_by_role("button", name=re.compile("^Offer Seat 1 your"))
+    expect(send).to_have_attribute("data-action", built)
+    send.click()
+    expect(page.locator("#log")).to_contain_text(f"You played {built}.")
     wait_settled(page)
 
-    clicks, traded, shots = 0, False, False
+    # (c) keyboard only: Tab until a legal control of the board has the focus, then Enter;
+    # the next decision the same way with Space
+    for key in ("Enter", "Space"):
+        page.wait_for_selector("#board button.action:enabled")
+        focused = ""
+        for _ in range(150):
+            page.keyboard.press("Tab")
+            focused = page.evaluate(
+                "(() => { const b = document.activeElement; return b && b.matches("
+                "'#board button.action:enabled') ? b.dataset.action : ''; })()")
+            if focused:
+                break
+        assert focused, "no legal control of the board is reachable with Tab"
+        page.keyboard.press(key)
+        expect(page.locator("#log")).to_contain_text(f"You played {focused}.")
+        wait_settled(page)
+        if finished(page):
+            break
+
+    clicks, shots = 0, False
     deadline = time.monotonic() + 50
     while not finished(page):
         assert time.monotonic() < deadline, f"not over after {clicks} clicks"
+        # every legal action has a place on the board: no "Other moves" group
+        assert page.locator("#actions .ee-other").count() == 0
         texts = board_actions(page)
         if not texts:
             page.wait_for_timeout(30)
             continue
-        # a trade, built by two clicks on cards: one of mine, then one of the partner's
-        if not traded and page.locator("#board button.ee-select").count():
-            page.locator("#board .ee-player.mine button.ee-select").first.click()
-            page.locator("#board .ee-player:not(.mine) button.ee-select").first.click()
-            built = page.locator("#board .ee-building").inner_text()
-            assert re.fullmatch(r"trade 1 [a-z-]+ [a-z-]+", built), built
-            send = page.get_by_role("button", name=re.compile("^Offer Seat 1 your"))
-            expect(send).to_have_attribute("data-action", built)
-            send.click()
-            expect(page.locator("#log")).to_contain_text(f"You played {built}.")
-            traded = True
-            wait_settled(page)
-            continue
         # (b) screenshots mid-game, while an exploration is being resolved
-        if not shots and (page.locator("#board .ee-current").count() or clicks >= 25):
+        if not shots and (page.locator("#board .ee-current").count() or clicks >= 6):
             shot(page, "epoch-ellipse-board")
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(100)
@@ -140,8 +145,6 @@ def test_a_person_plays_epoch_ellipse_to_the_end_on_the_board(server: Server,
         clicks += 1
         wait_settled(page)
     assert shots, "the game ended before the screenshots"
-    # the "Other moves" group was never needed: every legal action had a place on the board
-    assert page.locator("#actions .ee-other").count() == 0
     expect(page.locator("#result .headline")).not_to_be_empty()
     expect(page.locator(".ee-prompt.over")).to_contain_text("The team")
     expect(page.locator("#log")).to_contain_text("Game over")
