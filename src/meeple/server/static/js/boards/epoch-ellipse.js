@@ -141,7 +141,7 @@ function stepper(view) {
       const state = at < 0 ? '' : i < at ? 'done' : i === at ? 'current' : 'later';
       const mark = state === 'current' ? '▶ ' : state === 'done' ? '✓ ' : '';
       return h('li', {class: `ee-phase ${state}`, 'aria-current': state === 'current' ? 'step' : null},
-        h('span', {class: 'ee-phase-name'}, `${mark}${i + 1}. ${label}`),
+        h('span', {class: 'ee-phase-name'}, h('span', {class: 'ee-phase-num'}, `${mark}${i + 1}.`), ' ', label),
         key === 'rest' ? h('span', {class: 'ee-phase-note'},
           lastNight ? `last night: ${lastNight}` : 'night card, discard, shuffle')
           : state === 'current' ? h('span', {class: 'ee-phase-note'}, STEP_NAMES[view.step] || view.step) : null);
@@ -252,7 +252,9 @@ function explorationPanel(view, ctx, parsed) {
       h('h4', {}, 'Resolving now'),
       h('div', {class: 'ee-card big'}, cardFace(ctx, expl.current),
         combat ? h('div', {class: 'ee-paid'}, `Weapon paid ${expl.paid} of ${expl.difficulty}`) : null,
-        parsed.simple.has('suffer') ? actButton('suffer', 'Suffer it', `Suffer ${expl.current}: it goes into your discard pile`, 'danger') : null)));
+        parsed.simple.has('suffer') ? actButton('suffer', 'Suffer it', `Suffer ${expl.current}: it goes into your discard pile`, 'danger') : null),
+      payable(parsed) ? h('p', {class: 'hint ee-pay-hint'}, combat ? 'Pay Weapon with the buttons on your cards (your hand, below).'
+        : 'Avoid it with the buttons on your cards (your hand, below).') : null));
   }
   if (expl.rescue && expl.rescue.length) {
     parts.push(h('div', {class: 'ee-rescue'},
@@ -273,6 +275,13 @@ function explorationPanel(view, ctx, parsed) {
       actButton('resolve', 'Resolve the flipped cards', 'Resolve the flipped cards', 'primary')) : null,
     h('div', {class: 'ee-expl-body'}, parts),
     (expl.waiting || []).length ? h('p', {class: 'hint'}, `Then: ${expl.waiting.map((s) => who(ctx, s)).join(', ')}.`) : null);
+}
+
+/** Whether some card of the hand or a Mournful card can pay now. */
+function payable(parsed) {
+  for (const texts of parsed.byCard.values()) if (texts.some((t) => t.startsWith('use '))) return true;
+  for (const texts of parsed.ms.values()) if (texts.some((t) => t.startsWith('use '))) return true;
+  return false;
 }
 
 function salvageRow(ctx, names, parsed) {
