@@ -7,6 +7,7 @@ mid-game at 1280x800 and 390x844, and the phone-sized page does not scroll sidew
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -171,3 +172,43 @@ def test_a_spectator_sees_the_public_board_without_controls(server: Server,
     assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 390
     for person in (ann, watcher):
         person.close()
+
+
+def test_random_clicks_find_every_legal_action_on_the_board(server: Server,
+                                                            browser: Browser) -> None:
+    # Under d6 (explore L roll), with random bots and a person clicking any board control at
+    # random (charms, stabilization, gifts, returns...), games one after another until 100
+    # clicks: at every decision every legal action has a control on the board, so the "Other
+    # moves" safety net stays empty.
+    person = Person(browser, server, "ann")
+    page = person.page
+    rng = random.Random(20)
+    clicks, kinds, games = 0, set(), 0
+    deadline = time.monotonic() + 40
+    while clicks < 100 and time.monotonic() < deadline:
+        table = httpx.post(f"{server.url}/api/tables", json={
+            "game": GAME, "players": 3, "variant": "d6", "params": {"max_days": 4},
+            "seats": [{"bot": None}, {"bot": "random"}, {"bot": "random"}]}).json()
+        person.join(table["id"], "Seat 0")
+        games += 1
+        while not finished(page) and time.monotonic() < deadline:
+            texts = board_actions(page)
+            assert page.locator("#actions .ee-other").count() == 0, \
+                page.locator("#actions .ee-other").inner_text()
+            if not texts:
+                page.wait_for_timeout(30)
+                continue
+            text = rng.choice(sorted(set(texts)))
+            try:
+                page.locator(f'#board button.action[data-action="{text}"]').first.click(
+                    timeout=2000)
+            except PlaywrightTimeout:
+                continue
+            clicks += 1
+            kinds.add(text.split()[0])
+            wait_settled(page)
+        if finished(page):
+            expect(page.locator(".ee-prompt.over")).to_contain_text("team")
+    print(f"{clicks} clicks in {games} games; kinds: {sorted(kinds)}")
+    assert clicks >= 40 and {"explore", "pass", "use"} <= kinds
+    person.close()
