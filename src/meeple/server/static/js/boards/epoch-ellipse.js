@@ -462,9 +462,10 @@ export function render(board, actions, view, legal, ctx, act) {
       stepper(view), prompt(view, ctx), progress(view), stepControls(view, ctx, parsed)),
     offerPanel(view, ctx, parsed),
     explorationPanel(view, ctx, parsed),
+    view.step === 'pick' ? poolPanel(view, ctx, parsed) : null,  // the decision, up front
     locationsPanel(view, ctx, parsed),
     h('div', {class: 'ee-players'}, order.map((s) => playerPanel(view, ctx, s, parsed))),
-    poolPanel(view, ctx, parsed),
+    view.step === 'pick' ? null : poolPanel(view, ctx, parsed),
     decksPanel(view, ctx));
   fill(board, content);
   // legal actions the board has no place for: a small, labelled group (rules page, Web board)
