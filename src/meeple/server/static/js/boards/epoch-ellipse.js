@@ -204,10 +204,16 @@ function tradeBuilder(view, ctx, parsed) {
   const ready = parsed.trades.find((t) => t.text === text);
   return h('div', {class: 'ee-trade-builder', role: 'group', 'aria-label': 'Trade offer being built'},
     h('span', {}, 'Trade offer: ', h('code', {class: 'ee-building'}, text)),
-    ready ? actButton(text, 'Send offer', `Offer ${ctx.seatName(sel.seat)} your ${sel.give} for their ${sel.get}`, 'primary')
+    ready ? actButton(text, 'Send offer', `Offer ${ctx.seatName(sel.seat)} your ${nameOf(ctx, sel.give)} for their ${nameOf(ctx, sel.get)}`, 'primary')
       : h('span', {class: 'hint'}, sel.give === null ? ' now pick one of your salvage cards (Offer)'
         : ' now pick a partner\'s salvage card (Ask for)'),
     h('button', {type: 'button', class: 'ee-cancel', onclick: () => { clearSel(); ctx.redraw(); }}, 'Cancel'));
+}
+
+/** The card name of a slug (`tinned-ham` -> `TINNED HAM`), from the board content. */
+function nameOf(ctx, slug) {
+  for (const [name, card] of Object.entries(ctx.content.cards || {})) if (card.slug === slug) return name;
+  return slug;
 }
 
 function clearSel() {
