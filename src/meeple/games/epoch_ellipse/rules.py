@@ -54,6 +54,7 @@ class EpochEllipse(Game):
     bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
     renderer = "meeple.games.epoch_ellipse.render:render_view"
+    board = "meeple.games.epoch_ellipse.board:content"
     evaluator = "meeple.games.epoch_ellipse.evaluate:evaluate"
     encoding = "meeple.games.epoch_ellipse.encoding"
     #: ISMCTS settings (docs/bots.md): teammates play the heuristic bot, ten heuristic steps
