@@ -36,7 +36,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from meeple.engine.errors import MeepleError
-from meeple.engine.record import Record, initial_state
+from meeple.engine.record import Record, initial_state, replay
 from meeple.engine.registry import load_game
 from meeple.engine.state import State
 from meeple.engine.talk import Message
@@ -53,15 +53,6 @@ class ReplayError(Exception):
 
 class BadSeat(ReplayError):
     """A perspective that is not a seat of the game."""
-
-
-def _apply(state: State, game: Any, step: dict[str, str]) -> None:
-    joint = {int(s): game.parse_action(text, int(s)) for s, text in step.items()}
-    if len(joint) == 1:
-        ((seat, action),) = joint.items()
-        state.apply_action(action, seat)
-    else:
-        state.apply_actions(joint)
 
 
 def _talk_frames(record: Record, lengths: list[int],
@@ -99,22 +90,22 @@ def frames(record: Record, seat: int | None, after: list[int] | None = None) -> 
         ReplayError: the game cannot be loaded, the seat is not one of it, or a step does not
             apply.
     """
-    try:
+    if seat is not None and not 0 <= seat < record.players:
+        raise BadSeat(f"seat {seat} is not a seat of this game (0..{record.players - 1})")
+    views: list[Any] = []
+    lengths: list[int] = []
+    actions: list[list[dict[str, Any]]] = []
+
+    def keep(state: State, joint: dict[int, Any] | None) -> None:
+        views.append(state.view(seat))
+        lengths.append(state.length())
+        if joint is not None:
+            actions.append([{"seat": s, "text": str(a)} for s, a in joint.items()])
+
+    try:  # the engine's replay, watched step by step (its digest check is the caller's)
         game = load_game(record.game, record.variant, record.players, **record.params)
-        if seat is not None and not 0 <= seat < game.players:
-            raise BadSeat(f"seat {seat} is not a seat of this game (0..{game.players - 1})")
-        state = initial_state(game, record)
-        views = [state.view(seat)]
-        lengths = [state.length()]
-        actions = []
-        for index, step in enumerate(record.steps):
-            try:
-                _apply(state, game, step)
-            except (MeepleError, AttributeError, TypeError, ValueError, KeyError) as exc:
-                raise ReplayError(f"step {index} {step}: {exc}") from None
-            views.append(state.view(seat))
-            lengths.append(state.length())
-            actions.append([{"seat": int(s), "text": t} for s, t in step.items()])
+        keep(initial_state(game, record), None)
+        state = replay(record, verify=False, on_step=keep)
     except MeepleError as exc:
         raise ReplayError(str(exc)) from None
     at = _talk_frames(record, lengths, after)
@@ -256,6 +247,17 @@ def _recent(store: Any, limit: int) -> list[tuple[str, float]]:
         return [(r[0], r[1]) for r in rows]
 
 
+async def _cached(cache: Any, key: tuple[Any, ...], make: Any) -> dict[str, Any]:
+    """``cache.get(key, make)`` off the event loop; a bad perspective is a 400 ``bad_seat``, a
+    record that does not replay a 404 ``bad_replay``."""
+    try:
+        return await asyncio.to_thread(cache.get, key, make)
+    except BadSeat as exc:
+        raise HTTPException(400, detail={"code": "bad_seat", "message": str(exc)}) from None
+    except ReplayError as exc:
+        raise _not_found("bad_replay", str(exc)) from None
+
+
 def add_replay_routes(app: FastAPI, static: Any, local: LocalReplays | None = None) -> None:
     """Add the replay endpoints and pages (module docstring) to ``app``.
 
@@ -307,12 +309,7 @@ def add_replay_routes(app: FastAPI, static: Any, local: LocalReplays | None = No
             out["table"] = describe(record, table_id)
             return out
 
-        try:
-            out = await asyncio.to_thread(cache.get, ("table", table_id, perspective), make)
-        except BadSeat as exc:
-            raise HTTPException(400, detail={"code": "bad_seat", "message": str(exc)}) from None
-        except ReplayError as exc:
-            raise _not_found("bad_replay", str(exc)) from None
+        out = await _cached(cache, ("table", table_id, perspective), make)
         reply = dict(out, talk=[m for m in out["talk"] if _viewer_can_read(m, viewer)],
                      viewer=viewer)
         return JSONResponse(reply)
@@ -363,12 +360,7 @@ def add_replay_routes(app: FastAPI, static: Any, local: LocalReplays | None = No
             out["table"] = describe(record, key)
             return out
 
-        try:
-            out = await asyncio.to_thread(cache.get, ("local", key, perspective), make)
-        except BadSeat as exc:
-            raise HTTPException(400, detail={"code": "bad_seat", "message": str(exc)}) from None
-        except ReplayError as exc:
-            raise _not_found("bad_replay", str(exc)) from None
+        out = await _cached(cache, ("local", key, perspective), make)
         return JSONResponse(dict(out, viewer=None))
 
     @router.get("/api/replays/{key}/board")
