@@ -6,6 +6,7 @@ message with exit code 2. Command modules import this module and nothing else of
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import threading
 import time
@@ -288,3 +289,72 @@ def staged_run(quiet: bool, title: str, stages: list[Any], jobs: int,
     if not quiet:
         err_console.print(f"took {format_duration(time.perf_counter() - start)} "
                           f"(estimated about {format_duration(estimate.seconds)})")
+
+
+# ------------------------------------------------------------------ a meeple serve database
+#: URL prefixes of the databases ``meeple serve`` keeps (read by import, report, export).
+DB_PREFIXES = ("sqlite:", "postgresql:", "postgres:", "postgresql+")
+
+
+def open_server_store(url: str) -> tuple[str, Any]:
+    """``(the URL without its password, a Store reading it)`` of a server database (the caller
+    disposes of the store).
+
+    Raises:
+        ParameterError: an unsupported URL, a missing SQLite file.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from meeple.server.db import Store, make_engine, normalise_url
+
+    if not url.startswith(DB_PREFIXES):
+        raise ParameterError(f"unsupported database URL scheme {url.split(':', 1)[0]!r}: use "
+                             "sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+    try:
+        parsed = make_url(normalise_url(url))
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (ValueError, SQLAlchemyError) as exc:
+        raise ParameterError(str(exc)) from None
+    if parsed.get_backend_name() == "sqlite":
+        if not parsed.database or not Path(parsed.database).is_file():
+            raise ParameterError(f"no SQLite database file at {parsed.database or url!r}")
+    try:
+        return shown, Store(make_engine(url, create_schema=False))
+    except SQLAlchemyError as exc:
+        raise ParameterError(f"cannot open {shown}: {exc}") from None
+
+
+def unreadable_database(shown: str, exc: Exception) -> ParameterError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ParameterError(f"cannot read finished games from {shown}: {first}")
+
+
+def server_games(url: str, spec: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The finished games of one game ``spec`` (``game``, ``variant``, ``players``,
+    ``params`` as a record has them) in a server database, for ``meeple report --people``.
+
+    Returns:
+        ``(the URL without its password, [{"table", "record", "surveys"}...])``: each table's
+        record JSON and its survey answers (none from a database older than surveys).
+    Raises:
+        ParameterError: as :func:`_database_records`.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    shown, store = open_server_store(url)
+    games = []
+    try:
+        for table_id, data in store.finished_records():
+            if any(data.get(key) != value for key, value in spec.items()):
+                continue
+            try:
+                surveys = store.surveys(table_id)
+            except SQLAlchemyError:  # a database from before surveys were kept
+                surveys = []
+            games.append({"table": table_id, "record": data, "surveys": surveys})
+    except (SQLAlchemyError, json.JSONDecodeError) as exc:
+        raise unreadable_database(shown, exc) from None
+    finally:
+        store.dispose()
+    return shown, games

@@ -10,8 +10,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import console, fail
-from meeple.cli.imports import open_server_store
+from meeple.cli.common import console, fail, open_server_store
 from meeple.engine.errors import MeepleError, ParameterError
 
 #: The export file's format tag.

@@ -7,14 +7,21 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from meeple.cli.common import PlayersOpt, VariantOpt, console, err_console, fail
+from meeple.cli.common import (
+    DB_PREFIXES,
+    PlayersOpt,
+    VariantOpt,
+    console,
+    err_console,
+    fail,
+    open_server_store,
+    unreadable_database,
+)
 from meeple.engine.errors import MeepleError, ParameterError, RecordError
-
-DB_PREFIXES = ("sqlite:", "postgresql:", "postgres:", "postgresql+")
 
 
 def import_command(
@@ -156,40 +163,6 @@ def _read_sources(sources: list[str]) -> tuple[list, list[str], list[str]]:
     return found, described, skipped
 
 
-def open_server_store(url: str) -> tuple[str, Any]:
-    """``(the URL without its password, a Store reading it)`` of a server database (the caller
-    disposes of the store).
-
-    Raises:
-        ParameterError: an unsupported URL, a missing SQLite file.
-    """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from meeple.server.db import Store, make_engine, normalise_url
-
-    if not url.startswith(DB_PREFIXES):
-        raise ParameterError(f"unsupported database URL scheme {url.split(':', 1)[0]!r}: use "
-                             "sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
-    try:
-        parsed = make_url(normalise_url(url))
-        shown = make_url(url).render_as_string(hide_password=True)
-    except (ValueError, SQLAlchemyError) as exc:
-        raise ParameterError(str(exc)) from None
-    if parsed.get_backend_name() == "sqlite":
-        if not parsed.database or not Path(parsed.database).is_file():
-            raise ParameterError(f"no SQLite database file at {parsed.database or url!r}")
-    try:
-        return shown, Store(make_engine(url, create_schema=False))
-    except SQLAlchemyError as exc:
-        raise ParameterError(f"cannot open {shown}: {exc}") from None
-
-
-def _unreadable(shown: str, exc: Exception) -> ParameterError:
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return ParameterError(f"cannot read finished games from {shown}: {first}")
-
-
 def _database_records(url: str) -> tuple[str, list]:
     """``(the URL without its password, a Source per finished table)`` of a server database.
 
@@ -211,37 +184,7 @@ def _database_records(url: str) -> tuple[str, list]:
             except RecordError as exc:
                 raise RecordError(f"table {table_id}: {exc}") from None
     except (SQLAlchemyError, json.JSONDecodeError) as exc:
-        raise _unreadable(shown, exc) from None
+        raise unreadable_database(shown, exc) from None
     finally:
         store.dispose()
     return shown, records
-
-
-def server_games(url: str, spec: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    """The finished games of one game ``spec`` (``game``, ``variant``, ``players``,
-    ``params`` as a record has them) in a server database, for ``meeple report --people``.
-
-    Returns:
-        ``(the URL without its password, [{"table", "record", "surveys"}...])``: each table's
-        record JSON and its survey answers (none from a database older than surveys).
-    Raises:
-        ParameterError: as :func:`_database_records`.
-    """
-    from sqlalchemy.exc import SQLAlchemyError
-
-    shown, store = open_server_store(url)
-    games = []
-    try:
-        for table_id, data in store.finished_records():
-            if any(data.get(key) != value for key, value in spec.items()):
-                continue
-            try:
-                surveys = store.surveys(table_id)
-            except SQLAlchemyError:  # a database from before surveys were kept
-                surveys = []
-            games.append({"table": table_id, "record": data, "surveys": surveys})
-    except (SQLAlchemyError, json.JSONDecodeError) as exc:
-        raise _unreadable(shown, exc) from None
-    finally:
-        store.dispose()
-    return shown, games

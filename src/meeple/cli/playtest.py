@@ -192,7 +192,7 @@ def report(
                               "are stored (an interrupted run; --resume finishes it)")
         summary = summarize_run(game, results, store)
         if people is not None:
-            from meeple.cli.imports import server_games
+            from meeple.cli.common import server_games
             from meeple.lab.people import people_summary
 
             spec = {k: config[k] for k in ("game", "variant", "players", "params")}
