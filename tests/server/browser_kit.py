@@ -2,9 +2,10 @@
 ``meeple serve`` subprocess per test module, a :class:`Person` (one browser context and page),
 screenshots to tests/server/screenshots/ (gitignored).
 
-A browser test module does ``from tests.server.browser_kit import *`` (the fixtures ``server``
-and ``browser``, the skip marks as ``pytestmark``, and the helpers) and skips, saying so, only
-when Playwright or chromium cannot be found (``.ci/run`` installs Debian's chromium;
+The fixtures ``server`` and ``browser`` are registered for every module of tests/server by its
+conftest.py; a browser test module takes them as arguments and imports only the helpers it uses
+(``Person``, ``shot``, ``expect``...). A test that uses them skips, saying so, only when
+Playwright or chromium cannot be found (``.ci/run`` installs Debian's chromium;
 ``MEEPLE_CHROMIUM`` names another binary).
 """
 
@@ -25,23 +26,28 @@ try:
 except ImportError:  # pragma: no cover - the skip below says why
     sync_playwright = None
 
-__all__ = ["CHROMIUM", "SHOTS", "Browser", "Page", "Person", "PlaywrightTimeout", "Server",
-           "browser", "expect", "finished", "pytestmark", "server", "shot"]
+__all__ = ["CHROMIUM", "FOUR_GODS", "SHOTS", "Browser", "Page", "Person", "PlaywrightTimeout",
+           "Server", "browser", "expect", "finished", "server", "shot",
+           "skip_without_a_browser"]
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
 FOUR_GODS = "battle-of-the-four-gods"
 
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None,
-                       reason="playwright is not installed: pip install 'meeple[test]'"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason=f"no chromium at {CHROMIUM}: apt-get install chromium"),
-]
+
+
+def skip_without_a_browser() -> None:
+    """Skip the calling test, saying why, when Playwright or chromium is missing."""
+    if sync_playwright is None:
+        pytest.skip("playwright is not installed: pip install 'meeple[test]'")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM}: apt-get install chromium")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``meeple serve`` for the module's browser tests (a temporary SQLite file)."""
+    skip_without_a_browser()
     folder = tmp_path_factory.mktemp("browser")
     running = Server(f"sqlite:///{folder / 'meeple.db'}", folder)
     try:
@@ -52,6 +58,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """One headless chromium for the module."""
+    skip_without_a_browser()
     SHOTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

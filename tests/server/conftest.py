@@ -200,3 +200,8 @@ def serving(url: str, **options: Any) -> Iterator[TestClient]:
 def client(sqlite_url: str) -> Iterator[TestClient]:
     with serving(sqlite_url) as c:
         yield c
+
+
+# The browser tests' fixtures (browser_kit.py imports test_crash, which imports free_port from
+# here: so this comes last).
+from tests.server.browser_kit import browser, server  # noqa: E402, F401

@@ -15,17 +15,14 @@ import pytest
 
 from meeple.games.damocles.codex import GODS
 from meeple.games.damocles.matching import match_mask
-from tests.server.browser_kit import (  # noqa: F401 (fixtures and marks used by pytest)
+from tests.server.browser_kit import (
     Browser,
     Page,
     Person,
     PlaywrightTimeout,
     Server,
-    browser,
     expect,
     finished,
-    pytestmark,
-    server,
     shot,
 )
 

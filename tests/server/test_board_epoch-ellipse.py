@@ -13,17 +13,14 @@ import time
 
 import httpx
 
-from tests.server.browser_kit import (  # noqa: F401 (fixtures and marks used by pytest)
+from tests.server.browser_kit import (
     Browser,
     Page,
     Person,
     PlaywrightTimeout,
     Server,
-    browser,
     expect,
     finished,
-    pytestmark,
-    server,
     shot,
 )
 

@@ -17,19 +17,13 @@ import time
 import httpx
 import pytest
 
-from tests.server.browser_kit import (  # noqa: F401 (fixtures and marks used by pytest)
-    CHROMIUM,
-    SHOTS,
+from tests.server.browser_kit import (
     Browser,
-    Page,
     Person,
     PlaywrightTimeout,
     Server,
-    browser,
     expect,
     finished,
-    pytestmark,
-    server,
     shot,
 )
 

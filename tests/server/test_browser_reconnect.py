@@ -25,19 +25,16 @@ from typing import Any
 
 import httpx
 
-from tests.server import test_browser
-from tests.server.test_browser import FOUR_GODS, Person, shot
+from tests.server.browser_kit import FOUR_GODS, Person, shot
 from tests.server.test_crash import Seat, Server
 
 try:
     from playwright.sync_api import Browser, Page, expect
-except ImportError:  # pragma: no cover - test_browser's skip marks say why
+except ImportError:  # pragma: no cover - the fixtures skip, saying why
     pass
 
-pytestmark = test_browser.pytestmark
-# the module's fixtures (one chromium, one `meeple serve` for the tests that do not kill it)
-browser = test_browser.browser
-server = test_browser.server
+# the fixtures `browser` and `server` (one chromium, one `meeple serve` for the tests that do not
+# kill it) come from conftest.py (browser_kit.py)
 
 LOST = re.compile(r"connection lost|reconnecting")
 WATCH_STATUS = """() => {

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from browser_kit are taken as arguments)
 """The replay page in a real Chromium against a real ``meeple serve``: an all-bot Four Gods
 table finishes, the lobby lists it under *Recent games*, and its replay steps forward and back
 by buttons and keys and switches perspective, the board following. Screenshots go to
@@ -10,14 +9,11 @@ import time
 
 import httpx
 
-from tests.server.browser_kit import (  # noqa: F401 (fixtures and marks used by pytest)
+from tests.server.browser_kit import (
     Browser,
     Person,
     Server,
-    browser,
     expect,
-    pytestmark,
-    server,
     shot,
 )
 
