@@ -28,7 +28,8 @@ def _typed(value: Any) -> str:
 
 def _params(game: Game) -> list[tuple[str, str, bool]]:
     defaults = {p.name: p.default for p in type(game).parameters}
-    return [(name, _typed(value), name in defaults and value != defaults[name])
+    return [(name, _typed(value) if value != "" else "(the packaged file)",
+             name in defaults and value != defaults[name])
             for name, value in game.params.items()]
 
 
@@ -139,6 +140,9 @@ def ozymandias_campaign(game: Game) -> PrintSpec:
     spec = _spec(game)
     content = game.board_content()
     suits = list(content["suits"])
+    cap = ""
+    if game.params.get("card_cap") == "rank":
+        cap = " Holds at most as many cubes as its rank."
     for card in game.cards:  # type: ignore[attr-defined]
         suit = suits[card.suit]
         faction = content["suits"][suit]["faction"]
@@ -146,7 +150,9 @@ def ozymandias_campaign(game: Game) -> PrintSpec:
             group=f"{suit.title()} card", title=f"{suit.title()} {card.rank}",
             colour=HEX.get(suit.lower(), "#888888"), colour_name=suit.title(),
             subtitle=f"{faction} ({suit.title()}), rank {card.rank}",
-            corner=str(card.rank), text=card.text, ident=card.id))
+            corner=str(card.rank), text=(f"War strength {card.rank}, doubled on a "
+                                         f"{suit.title()} tile.{cap}\n{card.text}").strip(),
+            ident=card.id))
     for ident, tile in content["tiles"].items():
         suit = tile["suit"]
         spec.tiles.append(TileFace(
@@ -166,6 +172,17 @@ EPOCH_KINDS = {"SALVAGE": "green", "SURVIVOR": "blue", "CATASTROPHE": "red",
                "NIGHT": "navy", "LOCATION": "brown"}
 
 
+_SMALL = {"a", "an", "and", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+          "to", "too", "with"}
+
+
+def _title(name: str) -> str:
+    """``THE BUTCHER OF ELM STREET`` -> ``The Butcher of Elm Street``."""
+    words = name.title().split(" ")
+    return " ".join(w.lower() if 0 < i < len(words) - 1 and w.lower().strip(",") in _SMALL else w
+                    for i, w in enumerate(words))
+
+
 def _epoch_card(card: dict[str, Any], name: str, group: str, starter: bool = False) -> CardFace:
     kind = card["kind"]
     colour = EPOCH_KINDS.get(kind, "grey")
@@ -175,7 +192,7 @@ def _epoch_card(card: dict[str, Any], name: str, group: str, starter: bool = Fal
         sub += f", difficulty {corner}"
     if starter:
         sub += " (starting deck)"
-    return CardFace(group=group, title=name.title(), colour=HEX[colour],
+    return CardFace(group=group, title=_title(name), colour=HEX[colour],
                     colour_name=colour, subtitle=sub, corner=corner, text=card["text"],
                     ident=card["slug"])
 
@@ -199,7 +216,7 @@ def epoch_ellipse(game: Game) -> PrintSpec:
         text = (f"Build: {loc['catastrophes']} catastrophes, {loc['salvage']} salvage, "
                 f"{loc['survivors']} survivors.\n{loc['text']}")
         spec.cards.append(CardFace(
-            group="Location", title=name.title(), colour=HEX["brown"], colour_name="brown",
+            group="Location", title=_title(name), colour=HEX["brown"], colour_name="brown",
             subtitle="Location" + (", in play from the start" if loc["fixed"] else ""),
             text=text.strip(), points=f"{loc['vp']} VP", ident="location"))
     return spec

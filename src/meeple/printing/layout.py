@@ -381,7 +381,7 @@ def _draw_cover(c: Canvas, spec: PrintSpec, paper: str, pages: list[Page], date:
     col_w = (width - 2 * x) / 2
     for i, (name, value, changed) in enumerate(spec.params):
         col, row = divmod(i, half)
-        text = f"{'*' if changed else ' '} {name} = {value if value != '' else '(default)'}"
+        text = f"{'*' if changed else ' '} {name} = {value}"
         text = simpleSplit(text, FONT, size, col_w - 4 * mm)[0]
         c.drawString(x + 4 * mm + col * col_w, y - row * size * 1.35, text)
     c.setFont(FONT, 8)
