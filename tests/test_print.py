@@ -122,12 +122,16 @@ def test_a_small_custom_deck_prints_exactly_that_deck_on_letter(tmp_path: Path) 
 
 def test_a_variant_and_players_change_the_count() -> None:
     # Epoch Ellipse's hard deck at five players: the decks of that difficulty and five
-    # starting decks; Four Gods at two players prints two gods.
+    # starting decks; Four Gods at two players prints two gods; a Damocles variant its deck.
     hard = load_game("epoch-ellipse", players=5, difficulty="hard")
     from meeple.printing import print_spec
 
     assert len(print_spec(hard).cards) == _expected_cards(hard) != DEFAULTS["epoch-ellipse"][0]
     assert len(print_spec(load_game("battle-of-the-four-gods", players=2)).cards) == 2
+    # Damocles' destruction variant adds its seven codices (Lyse 3, Sacrifice 2, Eviscerate 2).
+    codices = print_spec(load_game("damocles", variant="destruction")).cards
+    assert len(codices) == 87
+    assert sum(card.group == "Codex: Eviscerate" for card in codices) == 2
 
 
 def test_the_same_spec_prints_the_same_bytes(tmp_path: Path) -> None:
