@@ -5,6 +5,11 @@ Every builder reads the game spec it is given (so the variant, the players and t
 a custom deck or card file included, are exactly those of the game the lab ran) through the
 game's public board content (``Game.board_content()``) and the deck the spec holds, never by
 importing a game's modules: this package sees games only through the registry.
+
+Every builder takes a loaded game of its kind (``load_game(NAME, ...)``) and returns a
+:class:`~meeple.printing.layout.PrintSpec` (cover facts, cards in print order, tiles,
+reference); it raises nothing of its own (a game of another kind gives a ``KeyError`` or
+``AttributeError``: :data:`BUILDERS` picks the builder by the game's name).
 """
 
 from __future__ import annotations
