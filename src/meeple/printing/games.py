@@ -81,22 +81,6 @@ DAMOCLES_CLASS = {"Production": "green", "Number": "blue", "Manipulation": "purp
                   "Destruction": "red"}
 
 
-#: What each codex type does, as the rules page's codex table says it (docs/rules/damocles.md,
-#: section 2, *Codices*); the engine keeps these as rules, not as text.
-DAMOCLES_EFFECTS = {
-    "GENERATE": "With a Number: draw N.",
-    "COMBUST": "With a Number: draw N + 1.",
-    "ORACLE": "With a Number: look at N + 2, keep N.",
-    "ONE": "N = 1.", "TWO": "N = 2.", "THREE": "N = 3.",
-    "HASTE": "Before swapping: two swaps this turn.",
-    "REFLEX": "One later match this turn may shrink blank gaps.",
-    "ANNEX": "Borrow one opponent's played Production or Number.",
-    "LYSE": "Destroy 1 played codex of each opponent.",
-    "SACRIFICE": "Discard 1 own played codex, destroy 2 of each opponent.",
-    "EVISCERATE": "Destroy 2 played codices of each opponent.",
-}
-
-
 def damocles(game: Game) -> PrintSpec:
     """One card per codex of the game's deck (its pattern on the seven positions)."""
     spec = _spec(game)
@@ -110,7 +94,7 @@ def damocles(game: Game) -> PrintSpec:
         for position, god in codex["pattern"]:
             boxes[position - 1] = (gods[god]["letter"], HEX.get(gods[god]["colour"], "#888888"))
         life = "permanent" if info["permanent"] else "consumed"
-        effect = DAMOCLES_EFFECTS.get(codex["type"], "")
+        effect = types[codex["type"]].get("effect", "")
         spec.cards.append(CardFace(
             group=f"Codex: {info['name']}", title=info["name"], colour=HEX[colour],
             colour_name=f"{colour} ({info['class']})",
