@@ -1,7 +1,7 @@
 """Reports of a playtest run: terminal tables, PNG plots and a self-contained HTML page.
 
-Everything here reads the summary dict made by :func:`meeple.lab.stats.summarize` (and, for the
-distributions, the per-game result dicts it was made from); nothing is recomputed that the
+Everything here reads the summary dict made by :func:`meeple.lab.analysis.stats.summarize` (and,
+for the distributions, the per-game result dicts it was made from); nothing is recomputed that the
 summary already states, so the page, the plots and the terminal agree.
 
 Plots are drawn on :class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI
@@ -25,10 +25,10 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.coop_stats import team_result
-from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
-from meeple.lab.people_page import add_people
-from meeple.lab.render import (
+from meeple.lab.analysis.coop_stats import team_result
+from meeple.lab.pages.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
+from meeple.lab.pages.people_page import add_people
+from meeple.lab.pages.render import (
     BLUE,
     BOT_COLOURS,
     CSS,
@@ -50,7 +50,7 @@ from meeple.lab.render import (
     score_name,
     signed_pts,
 )
-from meeple.lab.report_extra import add_diagnostics, add_imported, add_watch
+from meeple.lab.pages.report_extra import add_diagnostics, add_imported, add_watch
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
@@ -96,7 +96,7 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     """The run's key numbers as one rich table for the terminal.
 
     Args:
-        summary: a dict from :func:`meeple.lab.stats.summarize`.
+        summary: a dict from :func:`meeple.lab.analysis.stats.summarize`.
     Returns:
         A :class:`rich.table.Table` with columns *metric, value, 95% CI, detail* and sections
         for seats (sole-win rate with Wilson CI), bots (win rate, CI, edge over the fair share
@@ -564,7 +564,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
     """Write ``report.html`` and the four plots into ``out_dir`` (created if missing).
 
     Args:
-        summary: a dict from :func:`meeple.lab.stats.summarize`.
+        summary: a dict from :func:`meeple.lab.analysis.stats.summarize`.
         results: the per-game result dicts the summary was made from (for the length and score
             distributions).
         out_dir: the directory to write into; existing files of the same names are replaced.
@@ -578,12 +578,13 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         with ``loss_causes.png`` (first), and the seat and bot plots show survival. When
         ``out_dir`` holds the same game's ``ladder.json`` (``meeple ladder``), the page also
         has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
-        the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
+        the designer's section (:func:`meeple.lab.pages.report_extra.add_diagnostics`) and its
         plots; an imported run's (``meeple import``) lists its games and where each came from
-        (:func:`meeple.lab.report_extra.add_imported`); one with ``people`` (``meeple report
-        --people``) the People section (:mod:`meeple.lab.people_page`). Every report names its
+        (:func:`meeple.lab.pages.report_extra.add_imported`); one with ``people`` (``meeple report
+        --people``) the People section (:mod:`meeple.lab.pages.people_page`). Every report names its
         games worth watching (longest, shortest, closest and widest win, biggest upset) with
-        the command that replays each in a browser (:func:`meeple.lab.report_extra.add_watch`).
+        the command that replays each in a browser
+        (:func:`meeple.lab.pages.report_extra.add_watch`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
