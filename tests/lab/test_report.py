@@ -193,12 +193,12 @@ def test_a_real_four_gods_report_reads_right(tmp_path: Path,
     or in any plot's titles, axis labels, ticks and legends; no negative winning margin."""
     from typer.testing import CliRunner
 
-    import meeple.lab.pages.report as report_mod
     import meeple.lab.pages.report_extra as extra_mod
+    import meeple.lab.pages.report_plots as plots_mod
     from meeple.cli import app
 
     labels: list[str] = []
-    for mod in (report_mod, extra_mod):
+    for mod in (plots_mod, extra_mod):
         original = mod.png
 
         def spy(fig: Any, _original: Any = original) -> bytes:

@@ -3,6 +3,8 @@
 * :mod:`~meeple.lab.pages.render`: shared pieces (palette, number formatting, figure helpers,
   the HTML table, the style sheet);
 * :mod:`~meeple.lab.pages.report`: the playtest report (terminal table, ``report.html``);
+* :mod:`~meeple.lab.pages.report_plots`: the playtest report's plots (seat and bot win rates,
+  length, scores, a co-op's loss causes);
 * :mod:`~meeple.lab.pages.report_extra`: the report's designer sections (diagnostics, imported
   games, games worth watching);
 * :mod:`~meeple.lab.pages.people_page`: the report's "People" section;
