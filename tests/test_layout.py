@@ -129,6 +129,13 @@ def test_lab_packages_import_only_downwards(package: str) -> None:
         assert not wrong, f"{path.relative_to(LAB_DIR)} imports meeple.lab.{sorted(wrong)}"
 
 
+def test_run_takes_only_the_trace_from_analysis() -> None:
+    for path in sorted((LAB_DIR / "run").glob("*.py")):
+        taken = {n for n in _imports(path) if n.startswith("meeple.lab.analysis")}
+        assert taken <= {"meeple.lab.analysis.trace", "meeple.lab.analysis.trace.Trace"}, \
+            f"{path.name} imports {sorted(taken)}"
+
+
 def test_engine_games_and_bots_never_import_the_lab() -> None:
     root = Path(meeple.__file__).parent
     for part in ("engine", "games", "bots"):
