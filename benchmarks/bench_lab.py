@@ -42,8 +42,8 @@ from pathlib import Path
 from bench_playouts import machine_info
 
 from meeple.engine.registry import load_game
-from meeple.lab.runner import run_playtest
-from meeple.lab.store import RunStore, run_config
+from meeple.lab.run.runner import run_playtest
+from meeple.lab.run.store import RunStore, run_config
 
 GAME = "battle-of-the-four-gods"
 BOTS = ["random"]

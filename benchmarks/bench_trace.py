@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Overhead of the lab's per-game trace (meeple.lab.trace.Trace) on whole bot games.
+"""Overhead of the lab's per-game trace (meeple.lab.analysis.trace.Trace) on whole bot games.
 
     python benchmarks/bench_trace.py [--games N] [--repeats R] [--game NAME] [--bots B]
 
@@ -24,7 +24,7 @@ import time
 from meeple.bots import make_bot
 from meeple.engine.episode import play_episode
 from meeple.engine.registry import load_game
-from meeple.lab.trace import Trace
+from meeple.lab.analysis.trace import Trace
 
 
 def _run(game, bots: list[str], games: int, traced: bool) -> float:

@@ -281,7 +281,7 @@ def _results_without_seconds(path):
 
 
 def test_playtest_stores_every_game_as_parquet_with_its_run(playtest_dir):
-    from meeple.lab.store import connect
+    from meeple.lab.run.store import connect
 
     run = json.loads((playtest_dir / "run.json").read_text())
     assert (run["game"], run["seed"], run["games"], run["bots"]) == (
@@ -309,12 +309,12 @@ def test_report_rebuilds_the_summary_and_page_from_the_store_without_playing(
     import shutil
 
     import meeple.engine.episode
-    import meeple.lab.runner
+    import meeple.lab.run.runner
 
     def no_play(*args, **kwargs):
         raise AssertionError("meeple report must not play")
 
-    monkeypatch.setattr(meeple.lab.runner, "play_one", no_play)
+    monkeypatch.setattr(meeple.lab.run.runner, "play_one", no_play)
     monkeypatch.setattr(meeple.engine.episode, "play_episode", no_play)
     out = tmp_path / "copy"
     shutil.copytree(playtest_dir, out)
@@ -396,7 +396,7 @@ def test_a_terminated_playtest_keeps_its_finished_games(tmp_path):
         proc.kill()
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "--resume" in err
-    from meeple.lab.store import RunStore
+    from meeple.lab.run.store import RunStore
 
     store = RunStore.open(out)
     kept = store.count()

@@ -105,7 +105,7 @@ def test_check_arms_names_the_arm_whose_game_a_bot_cannot_play(monkeypatch):
     import meeple.bots
     from meeple.engine.errors import ParameterError
     from meeple.engine.registry import load_game
-    from meeple.lab.compare import check_arms
+    from meeple.lab.experiments.compare import check_arms
 
     real = meeple.bots.make_bot
 

@@ -13,7 +13,7 @@ from meeple.bots.ismcts import ISMCTSBot, ismcts_from_name
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import load_game
-from meeple.lab.runner import run_playtest
+from meeple.lab.run.runner import run_playtest
 from tests.bots.duel_example import HighCard, Pick
 from tests.coop_example import CoopExample
 

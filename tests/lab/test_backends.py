@@ -1,4 +1,4 @@
-"""Backends (meeple.lab.backends): the same results whatever the backend and job count."""
+"""Backends (meeple.lab.run.backends): the same results whatever the backend and job count."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import pytest
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.registry import load_game
-from meeple.lab.backends import (
+from meeple.lab.run.backends import (
     ProcessBackend,
     SerialBackend,
     check_backend,
     make_backend,
     resolve_jobs,
 )
-from meeple.lab.runner import chunk_size, run_playtest
-from meeple.lab.store import RunStore, run_config
+from meeple.lab.run.runner import chunk_size, run_playtest
+from meeple.lab.run.store import RunStore, run_config
 
 GAME = "battle-of-the-four-gods"
 

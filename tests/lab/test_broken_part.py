@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from meeple.cli import app
 from meeple.engine.registry import load_game
-from meeple.lab.runner import run_playtest
-from meeple.lab.store import BrokenPartError, RunStore, run_config
+from meeple.lab.run.runner import run_playtest
+from meeple.lab.run.store import BrokenPartError, RunStore, run_config
 
 GAME = "battle-of-the-four-gods"
 GAMES, SEED = 40, 3

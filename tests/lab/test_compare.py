@@ -1,4 +1,4 @@
-"""Tests of meeple.lab.compare and its page (compare_page)."""
+"""Tests of meeple.lab.experiments.compare and its page (compare_page)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from scipy import stats as sps
 
 from meeple import load_game
 from meeple.engine.errors import ParameterError
-from meeple.lab.compare import (
+from meeple.lab.analysis.stats import difference_interval
+from meeple.lab.experiments.compare import (
     Arm,
     compare_arms,
     default_bots,
@@ -19,8 +20,7 @@ from meeple.lab.compare import (
     run_compare,
     skilled_bot,
 )
-from meeple.lab.compare_page import write_compare
-from meeple.lab.ladder import difference_interval
+from meeple.lab.pages.compare_page import write_compare
 
 GAME = "battle-of-the-four-gods"
 
@@ -112,7 +112,7 @@ def test_run_compare_refuses_a_single_arm_and_repeated_labels():
 
 
 def test_a_loss_cause_seen_in_one_arm_only_is_compared_as_zero_in_the_other():
-    from meeple.lab.compare import _align_causes
+    from meeple.lab.experiments.compare import _align_causes
 
     base = {"truncated": _share(0, 10), "loss:combat": _share(2, 10, "team")}
     other = {"truncated": _share(0, 12), "loss:curse": _share(6, 12, "team")}

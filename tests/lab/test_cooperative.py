@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 
 from meeple.cli import app
 from meeple.engine.registry import game_names, load_game
-from meeple.lab.report import LOSS_CAUSES_PLOT, PLOT_FILES, summary_table, write_report
-from meeple.lab.report_extra import DIAGNOSTIC_PLOTS
-from meeple.lab.runner import play_one, run_playtest
-from meeple.lab.stats import summarize, wilson_interval
-from meeple.lab.trace import TRACE_FIELDS
+from meeple.lab.analysis.stats import summarize, wilson_interval
+from meeple.lab.analysis.trace import TRACE_FIELDS
+from meeple.lab.pages.report import LOSS_CAUSES_PLOT, PLOT_FILES, summary_table, write_report
+from meeple.lab.pages.report_extra import DIAGNOSTIC_PLOTS
+from meeple.lab.run.runner import play_one, run_playtest
 from tests.coop_example import NAME, CoopExample, registered
 
 TEAM_KEYS = ("team_win_rate", "loss_causes", "survival")

@@ -1,4 +1,4 @@
-"""Tests of meeple.lab.diagnostics and the report's diagnostics section (report_extra)."""
+"""Tests of meeple.lab.analysis.diagnostics and the report's diagnostics section (report_extra)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 from scipy import stats as sps
 
-from meeple.lab.diagnostics import diagnose, holm, mantel_haenszel, margins
-from meeple.lab.ladder import difference_interval
-from meeple.lab.report import write_report
-from meeple.lab.report_extra import DIAGNOSTIC_PLOTS
-from meeple.lab.stats import summarize, wilson_interval
+from meeple.lab.analysis.diagnostics import diagnose, holm, mantel_haenszel, margins
+from meeple.lab.analysis.stats import difference_interval, summarize, wilson_interval
+from meeple.lab.pages.report import write_report
+from meeple.lab.pages.report_extra import DIAGNOSTIC_PLOTS
 
 SEATS = ["RED", "BLUE"]
 

@@ -1,4 +1,4 @@
-"""The run-time estimate (meeple.lab.estimate): a probe game timed per decision."""
+"""The run-time estimate (meeple.lab.run.estimate): a probe game timed per decision."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import meeple.bots
 from meeple.engine.agent import Bot
 from meeple.engine.registry import load_game
-from meeple.lab.estimate import Stage, estimate_run, format_duration, game_seconds
-from meeple.lab.runner import run_playtest
+from meeple.lab.run.estimate import Stage, estimate_run, format_duration, game_seconds
+from meeple.lab.run.runner import run_playtest
 
 GAME = "battle-of-the-four-gods"
 

@@ -1,4 +1,4 @@
-"""Records imported as a lab run (meeple.lab.imports): the same result rows as the playtest's
+"""Records imported as a lab run (meeple.lab.run.imports): the same result rows as the playtest's
 own store for the same games, a replayable store DuckDB reads, and the refusals (a mix of
 game specs, a record that does not reach its digest, an unfinished game)."""
 
@@ -12,16 +12,16 @@ import pytest
 from meeple.engine.record import Record, replay
 from meeple.engine.registry import load_game
 from meeple.engine.scenario import check_position_matches
-from meeple.lab.imports import (
+from meeple.lab.analysis.trace import TRACE_FIELDS
+from meeple.lab.run.imports import (
     RecordImportError,
     Source,
     import_records,
     order_records,
     seat_labels,
 )
-from meeple.lab.runner import play_one
-from meeple.lab.store import RunStore, connect, result_columns, run_config
-from meeple.lab.trace import TRACE_FIELDS
+from meeple.lab.run.runner import play_one
+from meeple.lab.run.store import RunStore, connect, result_columns, run_config
 
 FOUR_GODS = "battle-of-the-four-gods"
 COMPARED = ("index", "seed", "bots", "winners", "returns", "scores", "length", "truncated",

@@ -12,15 +12,14 @@ import examples.pig  # noqa: F401  (registers "pig")
 from meeple.cli import app
 from meeple.engine.errors import ParameterError
 from meeple.engine.registry import load_game
-from meeple.lab.ladder import (
+from meeple.lab.analysis.stats import difference_interval, wilson
+from meeple.lab.experiments.ladder import (
     default_budgets,
     default_tiers,
-    difference_interval,
     run_ladder,
     skill_depth,
-    wilson,
 )
-from meeple.lab.ladder_report import write_ladder
+from meeple.lab.pages.ladder_report import write_ladder
 from tests.coop_example import CoopExample, registered
 
 
@@ -153,7 +152,7 @@ def test_ladder_saves_every_step_and_resume_reuses_finished_steps(monkeypatch) -
     # resume from the ladder saved after the first step, with that step marked so reuse shows
     saved = partials[0]
     saved["steps"][0]["upper_share"] = 0.123
-    import meeple.lab.ladder as ladder_module
+    import meeple.lab.experiments.ladder as ladder_module
 
     played: list[list[str]] = []
     real = ladder_module.run_playtest

@@ -1,4 +1,4 @@
-"""Tests of meeple.lab.report: the HTML page, the PNG plots and the terminal table."""
+"""Tests of meeple.lab.pages.report: the HTML page, the PNG plots and the terminal table."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from meeple.lab.report import PLOT_FILES, summary_table, write_report
-from meeple.lab.report_extra import DIAGNOSTIC_PLOTS
-from meeple.lab.stats import summarize
+from meeple.lab.analysis.stats import summarize
+from meeple.lab.pages.report import PLOT_FILES, summary_table, write_report
+from meeple.lab.pages.report_extra import DIAGNOSTIC_PLOTS
 
 SEATS = ["RED", "BLUE", "GREEN", "ORANGE"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -193,12 +193,12 @@ def test_a_real_four_gods_report_reads_right(tmp_path: Path,
     or in any plot's titles, axis labels, ticks and legends; no negative winning margin."""
     from typer.testing import CliRunner
 
-    import meeple.lab.report as report_mod
-    import meeple.lab.report_extra as extra_mod
+    import meeple.lab.pages.report_extra as extra_mod
+    import meeple.lab.pages.report_plots as plots_mod
     from meeple.cli import app
 
     labels: list[str] = []
-    for mod in (report_mod, extra_mod):
+    for mod in (plots_mod, extra_mod):
         original = mod.png
 
         def spy(fig: Any, _original: Any = original) -> bytes:

@@ -1,4 +1,4 @@
-"""Tests of meeple.lab.stats.summarize on synthetic results whose answers are known."""
+"""Tests of meeple.lab.analysis.stats.summarize on synthetic results whose answers are known."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from meeple.lab.stats import summarize, wilson_interval
+from meeple.lab.analysis.stats import summarize, wilson_interval
 
 SEATS = ["RED", "BLUE", "GREEN", "ORANGE"]
 
@@ -229,7 +229,7 @@ def test_verdict_with_too_few_games_says_so_and_how_many_are_needed() -> None:
     verdict must not conclude "cannot show skill" but say how many games would do: the fewest
     at which heuristic's Wilson half-width at the fair share (25%, one pair a game) is 5
     points, 1.96^2 * 0.25 * 0.75 / 0.05^2 ~ 288 by the normal approximation."""
-    from meeple.lab.precision import games_needed, wilson_half_width
+    from meeple.lab.analysis.precision import games_needed, wilson_half_width
 
     s = run(skilled_results(20, 4), bots=["heuristic", "random"])
     svl = s["skill_vs_luck"]

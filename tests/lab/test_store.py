@@ -1,4 +1,4 @@
-"""The stored records of a playtest (meeple.lab.store): Parquet parts, run.json, read-back equal
+"""The stored records of a playtest (meeple.lab.run.store): Parquet parts, run.json, read-back equal
 to the played results, exact replay, resume after an interruption, DuckDB queries."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from meeple.engine.errors import RecordError
 from meeple.engine.record import replay
 from meeple.engine.registry import load_game
-from meeple.lab.runner import run_playtest
-from meeple.lab.store import (
+from meeple.lab.run.runner import run_playtest
+from meeple.lab.run.store import (
     RunStore,
     StoreError,
     connect,

@@ -1,4 +1,4 @@
-"""Tests of meeple.lab.sweep and its page (sweep_page)."""
+"""Tests of meeple.lab.experiments.sweep and its page (sweep_page)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from meeple.engine.errors import MeepleError, ParameterError
-from meeple.lab.sweep import parse_param, parse_target, rank, run_sweep
-from meeple.lab.sweep_page import write_sweep
+from meeple.lab.experiments.sweep import parse_param, parse_target, rank, run_sweep
+from meeple.lab.pages.sweep_page import write_sweep
 
 GAME = "battle-of-the-four-gods"
 

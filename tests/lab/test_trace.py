@@ -1,4 +1,5 @@
-"""Tests of meeple.lab.trace: the per-game trace fields (lead changes, eliminations, counts)."""
+"""Tests of meeple.lab.analysis.trace: the per-game trace fields (lead changes, eliminations,
+counts)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from types import SimpleNamespace
 from meeple import load_game
 from meeple.bots import make_bot
 from meeple.engine.episode import play_episode
-from meeple.lab.trace import TRACE_FIELDS, Trace, action_key
+from meeple.lab.analysis.trace import TRACE_FIELDS, Trace, action_key
 
 FOUR_GODS = "battle-of-the-four-gods"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.lab.backends import exit_with_parent
+from meeple.lab.run.backends import exit_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "battle-of-the-four-gods"
@@ -88,7 +88,7 @@ def test_watchdog_fallback_exits_when_the_parent_changes():
     # and must be gone soon after that parent is.
     code = (
         "import os, sys, time\n"
-        "from meeple.lab import backends\n"
+        "from meeple.lab.run import backends\n"
         "backends.sys.platform = 'other'\n"  # force the portable fallback
         "r, w = os.pipe()\n"
         "pid = os.fork()\n"
@@ -114,7 +114,7 @@ def test_watchdog_fallback_exits_when_the_parent_changes():
 def test_exit_with_parent_uses_pdeathsig_on_linux():
     if not sys.platform.startswith("linux"):
         pytest.skip("prctl is Linux's")
-    code = ("import os\nfrom meeple.lab.backends import exit_with_parent\n"
+    code = ("import os\nfrom meeple.lab.run.backends import exit_with_parent\n"
             "print(exit_with_parent(os.getppid()))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -134,7 +134,7 @@ def test_a_resumed_run_records_the_killed_session(tmp_path):
     run = json.loads((out / "run.json").read_text())
     assert [s["status"] for s in run["sessions"]] == ["running"]
     assert run["sessions"][0]["finished"] is None
-    from meeple.lab.store import RunStore
+    from meeple.lab.run.store import RunStore
 
     store = RunStore.resume(out, RunStore.open(out).config)
     kept = store.count()

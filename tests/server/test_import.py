@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from meeple.cli import app
 from meeple.engine.record import Record
-from meeple.lab.imports import Source, import_records
-from meeple.lab.store import RunStore
+from meeple.lab.run.imports import Source, import_records
+from meeple.lab.run.store import RunStore
 from meeple.server import protocol as p
 from meeple.server.db import Store, make_engine
 from meeple.server.manager import TableManager

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from meeple.cli import app
 from meeple.engine.record import Record
-from meeple.lab.report_extra import worth_watching
+from meeple.lab.pages.report_extra import worth_watching
 from tests.server.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def test_web_serves_a_run_directory_game_and_a_record_file(run_dir: Path,
         page = httpx.get(url, timeout=10)
         assert page.status_code == 200 and "/static/js/replay.js" in page.text
         frames = httpx.get(f"{base}/api/replays/2?seat=1", timeout=30).json()
-        from meeple.lab.store import RunStore
+        from meeple.lab.run.store import RunStore
 
         record = RunStore.open(run_dir).record(2)
         assert frames["steps"] == len(record.steps) and frames["seat"] == 1

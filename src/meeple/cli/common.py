@@ -94,7 +94,7 @@ def summarize_run(game: Game, results: list[dict[str, Any]], store: Any) -> dict
     """The summary of a stored run's ``results`` (the store's config and sessions give the
     bots, seed, wall time and jobs); an imported run's (``meeple import``) has ``seed`` None
     and ``imported`` (run.json's: the sources and each game's origin)."""
-    from meeple.lab.stats import summarize
+    from meeple.lab.analysis.stats import summarize
 
     sessions = store.run.get("sessions") or [{}]
     imported = store.run.get("imported")
@@ -118,7 +118,7 @@ def summarize_run(game: Game, results: list[dict[str, Any]], store: Any) -> dict
 
 
 def write_report(summary: dict[str, Any], results: list[dict[str, Any]], out: Path) -> Path:
-    from meeple.lab.report import write_report
+    from meeple.lab.pages.report import write_report
 
     return write_report(summary, results, out)
 
@@ -188,7 +188,7 @@ class EtaColumn(ProgressColumn):
         super().__init__(table_column=Column(no_wrap=True, min_width=14))
 
     def render(self, task: Any) -> Text:
-        from meeple.lab.estimate import format_duration
+        from meeple.lab.run.estimate import format_duration
 
         if task.finished:
             return Text("done", style="green")
@@ -248,7 +248,7 @@ class StagedRun:
         self.progress.update(self.total, advance=k, work=work)
 
     def _close(self) -> None:
-        from meeple.lab.estimate import format_duration
+        from meeple.lab.run.estimate import format_duration
 
         if self.task is None:
             return
@@ -267,10 +267,10 @@ class StagedRun:
 @contextlib.contextmanager
 def staged_run(quiet: bool, title: str, stages: list[Any], jobs: int,
                seed: int = 0) -> Iterator[StagedRun]:
-    """Estimate the run of ``stages`` (:func:`meeple.lab.estimate.estimate_run`), print the
+    """Estimate the run of ``stages`` (:func:`meeple.lab.run.estimate.estimate_run`), print the
     estimate line, show the progress bars while inside, and print the actual time at the end.
     ``quiet``: no estimate (nothing is measured), bars or lines."""
-    from meeple.lab.estimate import estimate_run, format_duration
+    from meeple.lab.run.estimate import estimate_run, format_duration
 
     if quiet:
         seconds = [0.0] * len(stages)

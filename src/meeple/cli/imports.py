@@ -1,5 +1,5 @@
 """``meeple import``: finished games from record files or a server's database into a lab run
-(:mod:`meeple.lab.imports`), for ``meeple report``, ``meeple replay DIR --index N`` and
+(:mod:`meeple.lab.run.imports`), for ``meeple report``, ``meeple replay DIR --index N`` and
 DuckDB."""
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def import_command(
 ):
     """Import finished games (meeple records) as a lab run in --out: each is replayed and
     checked against its recorded final state, then stored like a playtest's games."""
-    from meeple.lab.imports import import_records, spec_key, spec_label
-    from meeple.lab.store import RUN_JSON
+    from meeple.lab.run.imports import import_records, spec_key, spec_label
+    from meeple.lab.run.store import RUN_JSON
 
     try:
         found, described, skipped = _read_sources(sources)
@@ -81,7 +81,7 @@ def import_command(
 def _spec_message(found: list, chosen: list, groups: Counter, game: str | None,
                   variant: str | None, players: int | None) -> str:
     """Why the selected records are not exactly one game spec, with the specs and counts."""
-    from meeple.lab.imports import spec_key, spec_label
+    from meeple.lab.run.imports import spec_key, spec_label
 
     asked = " ".join(f"{flag} {value}" for flag, value in
                      (("--game", game), ("--variant", variant), ("--players", players))
@@ -114,7 +114,7 @@ def _read_sources(sources: list[str]) -> tuple[list, list[str], list[str]]:
         .jsonl line that is not); a database that cannot be read.
     """
     from meeple.engine.record import Record
-    from meeple.lab.imports import Source
+    from meeple.lab.run.imports import Source
 
     found: list[Source] = []
     described: list[str] = []
@@ -173,7 +173,7 @@ def _database_records(url: str) -> tuple[str, list]:
     from sqlalchemy.exc import SQLAlchemyError
 
     from meeple.engine.record import Record
-    from meeple.lab.imports import Source
+    from meeple.lab.run.imports import Source
 
     shown, store = open_server_store(url)
     try:

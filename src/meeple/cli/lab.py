@@ -64,8 +64,8 @@ def ladder(
     interrupted ladder can be continued with --resume."""
     import json
 
-    from meeple.lab.ladder import default_tiers, ladder_stages, run_ladder
-    from meeple.lab.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
+    from meeple.lab.experiments.ladder import default_tiers, ladder_stages, run_ladder
+    from meeple.lab.pages.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
 
     try:
         game = load(game_name, variant, players, param)
@@ -139,8 +139,8 @@ def compare(
     """Play rule variants (or parameter sets) on the same seeds and write compare.json and
     compare.html: every metric side by side, the difference with its 95% interval, and a flag
     where it really differs (Holm-adjusted)."""
-    from meeple.lab.compare import Arm, compare_stages, parse_arm, run_compare
-    from meeple.lab.compare_page import compare_terminal_table, write_compare
+    from meeple.lab.experiments.compare import Arm, compare_stages, parse_arm, run_compare
+    from meeple.lab.pages.compare_page import compare_terminal_table, write_compare
 
     existed = out.exists()
     try:
@@ -191,8 +191,8 @@ def sweep(
 ):
     """Play every point of a parameter grid and write sweep.json and sweep.html: the metrics
     per point with 95% intervals, a plot per metric, and the ranking by --target."""
-    from meeple.lab.sweep import parse_param, parse_target, run_sweep, sweep_stages
-    from meeple.lab.sweep_page import metric_names, write_sweep
+    from meeple.lab.experiments.sweep import parse_param, parse_target, run_sweep, sweep_stages
+    from meeple.lab.pages.sweep_page import metric_names, write_sweep
 
     existed = out.exists()
     try:

@@ -71,10 +71,10 @@ def playtest(
 ):
     """Run bot games, store them under --out/records (Parquet), and write summary.json,
     results.jsonl and report.html to --out."""
-    from meeple.lab.backends import check_backend, resolve_jobs
-    from meeple.lab.report import summary_table
-    from meeple.lab.runner import run_playtest
-    from meeple.lab.store import RUN_JSON, RunStore, run_config
+    from meeple.lab.pages.report import summary_table
+    from meeple.lab.run.backends import check_backend, resolve_jobs
+    from meeple.lab.run.runner import run_playtest
+    from meeple.lab.run.store import RUN_JSON, RunStore, run_config
 
     try:
         origin = None  # the start position (--from)
@@ -176,8 +176,8 @@ def report(
         "parameters played there, beside the run's bot games")] = None,
 ):
     """Rebuild summary.json and report.html from the games stored in DIRECTORY (no play)."""
-    from meeple.lab.report import summary_table
-    from meeple.lab.store import RunStore
+    from meeple.lab.pages.report import summary_table
+    from meeple.lab.run.store import RunStore
 
     try:
         store = RunStore.open(directory)
@@ -193,7 +193,7 @@ def report(
         summary = summarize_run(game, results, store)
         if people is not None:
             from meeple.cli.common import server_games
-            from meeple.lab.people import people_summary
+            from meeple.lab.analysis.people import people_summary
 
             spec = {k: config[k] for k in ("game", "variant", "players", "params")}
             shown, games = server_games(people, spec)

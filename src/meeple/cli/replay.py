@@ -89,7 +89,7 @@ def load_record(file: Path, index: int = 0) -> Record:
         json.JSONDecodeError: a ``.jsonl`` line is not JSON.
     """
     if file.is_dir():
-        from meeple.lab.store import RunStore
+        from meeple.lab.run.store import RunStore
 
         return RunStore.open(file).record(index)
     if file.suffix == ".jsonl":

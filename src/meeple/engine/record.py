@@ -147,7 +147,7 @@ def replay(record: Record, verify: bool = True,
         verify: check the final state's digest against ``record.result["digest"]``.
         on_step: called after every step with the new state and the step's actions by seat,
             as :func:`meeple.engine.episode.play_episode` calls it (e.g.
-            :meth:`meeple.lab.trace.Trace.on_step`); it must not mutate the state.
+            :meth:`meeple.lab.analysis.trace.Trace.on_step`); it must not mutate the state.
     Raises:
         RecordError: a step does not parse or is illegal (naming the step), or the final state
             differs from the recorded one.

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from meeple.lab.people import AGAIN_ANSWERS, LENGTH_ANSWERS
+from meeple.lab.analysis.people import AGAIN_ANSWERS, LENGTH_ANSWERS
 
 PROTOCOL_VERSION = 1
 #: Largest client frame accepted, in bytes (a larger one is refused with ``too_large``).

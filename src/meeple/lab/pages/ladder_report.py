@@ -1,8 +1,9 @@
 """The ladder's part of the report: a terminal table, a plot and an HTML section.
 
-Everything reads the dict made by :func:`meeple.lab.ladder.run_ladder` (``ladder.json``).
-``meeple ladder`` writes the ladder's own page; a playtest report written into a directory that
-holds a ``ladder.json`` carries the same section (see :func:`meeple.lab.report.write_report`).
+Everything reads the dict made by :func:`meeple.lab.experiments.ladder.run_ladder`
+(``ladder.json``). ``meeple ladder`` writes the ladder's own page; a playtest report written into a
+directory that holds a ``ladder.json`` carries the same section (see
+:func:`meeple.lab.pages.report.write_report`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.render import BLUE, CSS, GREY, INK, html_table, new_figure, pct, png
+from meeple.lab.pages.render import BLUE, CSS, GREY, INK, html_table, new_figure, pct, png
 
 LADDER_JSON = "ladder.json"
 LADDER_PLOT = "ladder.png"
@@ -124,7 +125,7 @@ def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
     playtest was written there before (``summary.json`` and ``results.jsonl``), else a page
     with the ladder alone. Returns the report's path.
     """
-    from meeple.lab.report import write_report
+    from meeple.lab.pages.report import write_report
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

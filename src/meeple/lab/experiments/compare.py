@@ -10,7 +10,8 @@ Metrics (:func:`arm_metrics`) and their tests, all at 95% / 5%:
 
 * shares (truncation, draws, each seat's sole-win rate, a co-op's team win rate and loss
   causes, the last elimination deciding the winner): the difference with Newcombe's hybrid
-  score interval (:func:`meeple.lab.ladder.difference_interval`), two-sided Fisher exact test;
+  score interval (:func:`meeple.lab.analysis.stats.difference_interval`), two-sided Fisher exact
+  test;
 * edges over a fair share (first-seat advantage; the skill edge: the skilled bot's sole-win
   rate per seat it played minus the fair share ``(1 - draw rate) / players``): the Newcombe
   interval of the rates shifted by the change in the fair share, Wald z-test of the difference
@@ -40,11 +41,17 @@ from scipy import stats as sps
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import load_game
-from meeple.lab.diagnostics import holm, margins
-from meeple.lab.estimate import Stage
-from meeple.lab.ladder import difference_interval
-from meeple.lab.runner import run_playtest
-from meeple.lab.stats import ALPHA, CONFIDENCE, _clean, summarize, wilson_interval
+from meeple.lab.analysis.diagnostics import holm, margins
+from meeple.lab.analysis.stats import (
+    ALPHA,
+    CONFIDENCE,
+    _clean,
+    difference_interval,
+    summarize,
+    wilson_interval,
+)
+from meeple.lab.run.estimate import Stage
+from meeple.lab.run.runner import run_playtest
 
 __all__ = ["COMPARE_FORMAT", "Arm", "arm_metrics", "compare_arms", "compare_stages",
            "default_bots", "parse_arm", "play_arm", "run_compare", "skilled_bot"]

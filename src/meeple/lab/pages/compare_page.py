@@ -1,8 +1,8 @@
 """The comparison's page: ``compare.json`` and a one-page ``compare.html`` with its plots.
 
-Reads the dict made by :func:`meeple.lab.compare.run_compare`; the page opens with what changed
-in length, seat balance and the edge of skill over luck, then the flagged differences, the plots
-and the full table.
+Reads the dict made by :func:`meeple.lab.experiments.compare.run_compare`; the page opens with what
+changed in length, seat balance and the edge of skill over luck, then the flagged differences, the
+plots and the full table.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.render import (
+from meeple.lab.pages.render import (
     BLUE,
     CSS,
     GREEN,
@@ -34,7 +34,7 @@ from meeple.lab.render import (
     p_value,
     png,
 )
-from meeple.lab.report_extra import _img
+from meeple.lab.pages.report_extra import _img
 
 __all__ = ["ARM_COLOURS", "compare_table", "compare_terminal_table", "format_value",
            "write_compare"]
@@ -367,7 +367,7 @@ def write_compare(data: Mapping[str, Any], out_dir: Path) -> Path:
     ``compare_seats.png``, ``compare_differences.png``) into ``out_dir`` (created if missing).
 
     Args:
-        data: from :func:`meeple.lab.compare.run_compare`.
+        data: from :func:`meeple.lab.experiments.compare.run_compare`.
         out_dir: the folder; files of the same names are replaced.
     Returns:
         The path of ``compare.html``.

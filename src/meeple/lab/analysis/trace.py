@@ -3,8 +3,8 @@
 The playtest runner plays each game with :func:`meeple.engine.episode.play_episode`; a
 :class:`Trace` made for that game watches every step through ``play_episode``'s ``on_step``
 hook and, at the end, gives a few JSON-ready fields that the runner merges into the game's
-result dict (``result.update(trace.finish(state))``). :mod:`meeple.lab.diagnostics` turns those
-fields, over many games, into first-seat advantage, lead changes, per-card and per-action win
+result dict (``result.update(trace.finish(state))``). :mod:`meeple.lab.analysis.diagnostics` turns
+those fields, over many games, into first-seat advantage, lead changes, per-card and per-action win
 rates and elimination statistics.
 
 What an action counts as (its *key*), by a generic rule with a small per-game table:

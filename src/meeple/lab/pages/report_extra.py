@@ -1,8 +1,8 @@
 """The playtest report's designer sections: the summary's ``diagnostics`` as HTML and plots.
 
-:func:`add_diagnostics` is called by :func:`meeple.lab.report.write_report`; it reads
-``summary["diagnostics"]`` (made by :func:`meeple.lab.diagnostics.diagnose`) and, for the margin
-histogram, the per-game results. Nothing is recomputed that the summary states.
+:func:`add_diagnostics` is called by :func:`meeple.lab.pages.report.write_report`; it reads
+``summary["diagnostics"]`` (made by :func:`meeple.lab.analysis.diagnostics.diagnose`) and, for the
+margin histogram, the per-game results. Nothing is recomputed that the summary states.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from matplotlib.ticker import PercentFormatter
 
-from meeple.lab.diagnostics import margins
-from meeple.lab.render import (
+from meeple.lab.analysis.diagnostics import margins
+from meeple.lab.pages.render import (
     BLUE,
     GREY,
     INK,
@@ -56,7 +56,7 @@ _SECTION_CSS = """
 
 
 def _rate_text(entry: Mapping[str, Any] | None) -> tuple[str, str, str]:
-    """``(rate, CI, k/n)`` cells of a :func:`meeple.lab.diagnostics.rate` dict."""
+    """``(rate, CI, k/n)`` cells of a :func:`meeple.lab.analysis.diagnostics.rate` dict."""
     if not entry or entry.get("rate") is None:
         return "–", "–", "–"
     return (pct(entry["rate"]), ci_range(entry["ci_low"], entry["ci_high"]),
@@ -359,7 +359,7 @@ def add_diagnostics(page: str, summary: Mapping[str, Any], results: Sequence[Map
 def add_imported(page: str, summary: Mapping[str, Any],
                  results: Sequence[Mapping[str, Any]]) -> str:
     """``page`` with an "Imported games" section before ``</body>``: for an imported run
-    (``summary["imported"]``, :mod:`meeple.lab.imports`), the sources and the first
+    (``summary["imported"]``, :mod:`meeple.lab.run.imports`), the sources and the first
     :data:`IMPORTED_ROWS` games, each with its index (``meeple replay DIR --index N``), where
     it came from (a server table, a record file), when it finished, its seats' labels, its
     winners and length. ``page`` unchanged for a run played by the lab."""
@@ -399,11 +399,11 @@ def _article(word: str) -> str:
 
 def worth_watching(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, int, str]]:
     """The run's extreme games, as ``(what, game index, why)``: the longest and the shortest,
-    the closest and the widest sole win (by :func:`meeple.lab.stats.winning_margin`), and,
+    the closest and the widest sole win (by :func:`meeple.lab.analysis.stats.winning_margin`), and,
     when the seats were played by different bots, the biggest upset: the sole win whose
     winner's bot had the lowest win rate over the run compared with its opponents' bots (the
     largest gap). A game is named once per entry; ``[]`` without results."""
-    from meeple.lab.stats import winning_margin
+    from meeple.lab.analysis.stats import winning_margin
 
     rs = [r for r in results if "index" in r]
     if not rs:

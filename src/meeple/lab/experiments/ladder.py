@@ -23,17 +23,14 @@ doubling pays rewards thinking; one where none does is close to a game of luck.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scipy.stats import norm
-
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
-from meeple.lab.estimate import Stage
-from meeple.lab.runner import run_playtest
-from meeple.lab.stats import CONFIDENCE
+from meeple.lab.analysis.stats import difference_interval, wilson
+from meeple.lab.run.estimate import Stage
+from meeple.lab.run.runner import run_playtest
 
 #: The ladder's search budgets as multiples of the game's default ISMCTS iterations.
 BUDGET_SCALES = (0.125, 0.25, 0.5, 1, 2)
@@ -62,34 +59,6 @@ def default_tiers(game: Game, budgets: Sequence[int] | None = None,
         tiers.append("heuristic")
     suffix = f"-{rollout}" if rollout else ""
     return tiers + [f"ismcts-{b}{suffix}" for b in budgets]
-
-
-def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of ``successes / n``; ``successes`` may be fractional (shared
-    wins count as fractions of a win).
-
-    Raises:
-        ValueError: if ``n < 1`` or ``successes`` is outside ``[0, n]``.
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}, {n}")
-    z = float(norm.ppf(0.5 + confidence / 2))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def difference_interval(k1: float, n1: int, k2: float, n2: int,
-                        confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (from the two Wilson
-    intervals; Newcombe 1998, method 10)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1, confidence)
-    l2, u2 = wilson(k2, n2, confidence)
-    d = p1 - p2
-    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
-            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
 def ladder_stages(game: Game, tiers: Sequence[str], games: int,

@@ -3,8 +3,8 @@
 ``meeple sweep GAME --param NAME=V1,V2 [--param ...] [--target METRIC=VALUE ...]`` plays the
 cartesian product of the values (``players`` and ``variant`` may be swept like any parameter),
 every point with the same games, bots and seed, and reports each point's metrics (those of
-:func:`meeple.lab.compare.arm_metrics`) with 95% intervals: Wilson for shares (shifted by the
-fair share for edges), Student's t for means, none for the median.
+:func:`meeple.lab.experiments.compare.arm_metrics`) with 95% intervals: Wilson for shares (shifted
+by the fair share for edges), Student's t for means, none for the median.
 
 Targets rank the points by closeness: for each target ``METRIC=VALUE`` the distance of a point is
 ``|value - target| / |target|`` (relative), or ``|value|`` divided by the largest ``|value|``
@@ -25,9 +25,9 @@ from scipy import stats as sps
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
-from meeple.lab.compare import Arm, arm_metrics, check_arms, default_bots, play_arm
-from meeple.lab.estimate import Stage
-from meeple.lab.stats import ALPHA, CONFIDENCE, _clean, wilson_interval
+from meeple.lab.analysis.stats import ALPHA, CONFIDENCE, _clean, wilson_interval
+from meeple.lab.experiments.compare import Arm, arm_metrics, check_arms, default_bots, play_arm
+from meeple.lab.run.estimate import Stage
 
 __all__ = ["METRICS", "SWEEP_FORMAT", "parse_param", "parse_target", "point_metrics", "rank",
            "run_sweep",
@@ -159,8 +159,8 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
         grid: ``[(name, [values...]), ...]``: parameters (or ``players``, ``variant``) and
             their values as text; names must not repeat.
         variant, players: the defaults of the points that do not sweep them.
-        bots: the line-up (``None``: :func:`meeple.lab.compare.default_bots` of the first
-            point); games (>= 1), seed, jobs: as for a playtest, for every point.
+        bots: the line-up (``None``: :func:`meeple.lab.experiments.compare.default_bots` of the
+            first point); games (>= 1), seed, jobs: as for a playtest, for every point.
         targets: ``{metric: value}`` (names of :data:`METRICS` values) to rank by.
         on_point: called before each point with its label and game; may return an
             ``on_progress`` callback.
@@ -172,7 +172,7 @@ def run_sweep(game_name: str, grid: Sequence[tuple[str, Sequence[str]]], *,
         (:func:`rank`; empty without targets).
     Raises:
         ParameterError: an empty grid, a repeated name, games < 1, a bot that cannot play
-            some point (:func:`meeple.lab.compare.check_arms`).
+            some point (:func:`meeple.lab.experiments.compare.check_arms`).
         MeepleError: a point's game cannot be loaded (checked before any game is played).
     """
     arms, lineup = _grid_arms(game_name, grid, variant, players, bots, games)

@@ -1,14 +1,14 @@
 """Turning meeple records into a lab run: games played elsewhere (on the server, in the
-terminal, in another playtest) become a :class:`~meeple.lab.store.RunStore` that every lab
+terminal, in another playtest) become a :class:`~meeple.lab.run.store.RunStore` that every lab
 reader takes unchanged (``meeple report DIR``, ``meeple replay DIR --index N``,
-:meth:`RunStore.read_results`, :func:`~meeple.lab.store.connect`).
+:meth:`RunStore.read_results`, :func:`~meeple.lab.run.store.connect`).
 
 All records of one import share one game spec (game, variant, players, parameters and, for
 games played from a position, the start). Each is replayed with verification, its final state
 must match the recorded digest and be terminal, and its result row is computed from the replay
-by :func:`meeple.lab.runner.game_result` with a :class:`~meeple.lab.trace.Trace` watching every
-step, exactly as a playtest computes its own games'. Nothing is written until every record has
-passed, so a refused import leaves the output directory as it was.
+by :func:`meeple.lab.run.runner.game_result` with a :class:`~meeple.lab.analysis.trace.Trace`
+watching every step, exactly as a playtest computes its own games'. Nothing is written until every
+record has passed, so a refused import leaves the output directory as it was.
 
 A row's ``bots`` are the seats' labels: a playtest's or the terminal's record gives
 ``meta.bots``; a server record gives, per ``meta.seats`` entry, the bot's name (``heuristic``)
@@ -35,9 +35,9 @@ from meeple.engine.errors import MeepleError, RecordError
 from meeple.engine.game import Game
 from meeple.engine.record import Record, initial_state, replay
 from meeple.engine.registry import load_game
-from meeple.lab.runner import game_result
-from meeple.lab.store import RunStore, result_columns
-from meeple.lab.trace import Trace
+from meeple.lab.analysis.trace import Trace
+from meeple.lab.run.runner import game_result
+from meeple.lab.run.store import RunStore, result_columns
 
 __all__ = ["ImportedRun", "RecordImportError", "Source", "import_records", "order_records",
            "seat_labels", "spec_key", "spec_label"]
@@ -171,7 +171,7 @@ def order_records(sources: Iterable[Source]) -> list[Source]:
 
 
 def _result(src: Source, game: Game, index: int, name_people: bool) -> dict[str, Any]:
-    """The stored row of one record (a :func:`meeple.lab.runner.play_one` result with its
+    """The stored row of one record (a :func:`meeple.lab.run.runner.play_one` result with its
     record), from a verified replay."""
     record = src.record
     if not record.result or not record.result.get("digest"):

@@ -1,7 +1,7 @@
 """Shared pieces of the lab's pages: the palette, number formatting, figure helpers, the HTML
 table and the page style sheet.
 
-Used by the playtest report (:mod:`meeple.lab.report`), its diagnostics sections, the compare,
+Used by the playtest report (:mod:`meeple.lab.pages.report`), its diagnostics sections, the compare,
 sweep and ladder pages, so that every page draws and formats the same way. Plots are drawn on
 :class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI backend and no global
 figure registry) and rendered to PNG with the Agg renderer.

@@ -30,7 +30,7 @@ from typing import Any
 from meeple.bots import make_bot
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
-from meeple.lab.backends import resolve_jobs
+from meeple.lab.run.backends import resolve_jobs
 
 __all__ = ["LENGTH_ITERATIONS", "PROBE_ITERATIONS", "RunEstimate", "Stage", "estimate_run",
            "format_duration", "game_seconds"]

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.stats as sps
 
 from meeple.engine.game import Game
-from meeple.lab.stats import CONFIDENCE, wilson_interval
+from meeple.lab.analysis.stats import CONFIDENCE, wilson_interval
 
 #: The survey's fixed-choice answers, in display order (as ``meeple.server.protocol``).
 LENGTH_ANSWERS = ("too short", "about right", "too long")

@@ -1,15 +1,15 @@
 """The designer's diagnostics of a playtest: first-seat advantage, draws and truncation, the
 winning margin, lead changes, per-card and per-action win rates, eliminations.
 
-Input: the runner's per-game result dicts (shape in :mod:`meeple.lab.stats`); the lead changes,
-the per-card and per-action counts and the eliminations need the trace fields that
-:class:`meeple.lab.trace.Trace` adds to each result (``lead_changes``, ``leader_before_final``,
-``eliminations``, ``actions``, ``cards``). Results without them still get every other statistic,
-and the trace-based ones are ``None`` with ``"traced": False``.
+Input: the runner's per-game result dicts (shape in :mod:`meeple.lab.analysis.stats`); the lead
+changes, the per-card and per-action counts and the eliminations need the trace fields that
+:class:`meeple.lab.analysis.trace.Trace` adds to each result (``lead_changes``,
+``leader_before_final``, ``eliminations``, ``actions``, ``cards``). Results without them still get
+every other statistic, and the trace-based ones are ``None`` with ``"traced": False``.
 
-Statistics (95% level throughout, as in :mod:`meeple.lab.stats`):
+Statistics (95% level throughout, as in :mod:`meeple.lab.analysis.stats`):
 
-* proportions: Wilson score intervals (:func:`meeple.lab.stats.wilson_interval`);
+* proportions: Wilson score intervals (:func:`meeple.lab.analysis.stats.wilson_interval`);
 * first-seat advantage: seat 0's sole-win rate minus the fair share ``(1 - draw rate) /
   players``, with its Wilson interval shifted by the same amount and a two-sided exact binomial
   test against the fair share (``scipy.stats.binomtest``);
@@ -18,7 +18,7 @@ Statistics (95% level throughout, as in :mod:`meeple.lab.stats`):
   when the seat (any seat, in a co-op) used it at least once. The win rate of the units that
   played it is compared with the units that did not. With one bot (one line-up in a co-op):
   the difference with Newcombe's hybrid score interval
-  (:func:`meeple.lab.ladder.difference_interval`) and Fisher's exact test
+  (:func:`meeple.lab.analysis.stats.difference_interval`) and Fisher's exact test
   (``scipy.stats.fisher_exact``, two-sided). With several, the comparison is made within each
   bot (stratum), so that a card a stronger bot favours does not look strong for that reason:
   the Mantel-Haenszel risk difference with the Sato interval and the Cochran-Mantel-Haenszel
@@ -41,16 +41,16 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from meeple.lab.coop_stats import team_result
-from meeple.lab.ladder import difference_interval
-from meeple.lab.stats import ALPHA, wilson_interval, winning_margin
-from meeple.lab.trace import TRACE_FIELDS
+from meeple.lab.analysis.coop_stats import team_result
+from meeple.lab.analysis.stats import ALPHA, difference_interval, wilson_interval, winning_margin
+from meeple.lab.analysis.trace import TRACE_FIELDS
 
 __all__ = ["diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]
 
 
 def is_traced(results: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether every result carries the trace fields (:data:`meeple.lab.trace.TRACE_FIELDS`)."""
+    """Whether every result carries the trace fields
+    (:data:`meeple.lab.analysis.trace.TRACE_FIELDS`)."""
     return bool(results) and all(all(k in r for k in TRACE_FIELDS) for r in results)
 
 
@@ -94,8 +94,8 @@ def _sole(result: Mapping[str, Any]) -> int | None:
 
 
 def margins(results: Sequence[Mapping[str, Any]]) -> list[float]:
-    """The winning margin (:func:`meeple.lab.stats.winning_margin`, never negative) of every
-    sole-win game with two or more seats."""
+    """The winning margin (:func:`meeple.lab.analysis.stats.winning_margin`, never negative) of
+    every sole-win game with two or more seats."""
     out = []
     for r in results:
         winner = _sole(r)

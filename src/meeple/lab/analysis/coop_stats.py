@@ -1,11 +1,11 @@
-"""The cooperative part of a playtest summary (split from :mod:`meeple.lab.stats`).
+"""The cooperative part of a playtest summary (split from :mod:`meeple.lab.analysis.stats`).
 
 A co-op game is won or lost by the whole table: :func:`team_result` reads one result's team
 outcome (``outcome["team_win"]``, else any positive return; a loss's cause is
 ``outcome["cause"]``, ``truncation`` when the game hit its cap, else ``unknown``), and
 :func:`add_team_stats` adds the team win rate, the loss causes, survival per seat and bot, and
 the team verdict (team win rates per line-up) to a summary made by
-:func:`meeple.lab.stats.summarize`.
+:func:`meeple.lab.analysis.stats.summarize`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from meeple.lab.precision import too_few
-from meeple.lab.stats import ALPHA, _num, _rate_entry
+from meeple.lab.analysis.precision import too_few
+from meeple.lab.analysis.stats import ALPHA, _num, _rate_entry
 
 __all__ = ["add_team_stats", "team_result"]
 

@@ -28,7 +28,7 @@ Statistics used (all at the 95% confidence level, 5% significance level):
   the population standard deviation (``ddof=0``).
 
 Cooperative games (``summarize(..., cooperative=True)``; computed in
-:mod:`meeple.lab.coop_stats`) win or lose as a team. A result may then carry
+:mod:`meeple.lab.analysis.coop_stats`) win or lose as a team. A result may then carry
 ``"outcome": {"team_win": bool, "cause": str, ...}`` (the game's
 ``State.outcome()``). A game is a *team win* when its outcome says so (without an outcome: when
 some seat's return is positive); a lost game is lost to ``"truncation"`` when it was truncated,
@@ -57,16 +57,16 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from meeple.lab.precision import too_few
+from meeple.lab.analysis.precision import too_few
 
 __all__ = ["ALPHA", "CONFIDENCE", "summarize", "wilson_interval"]
 
 
 def __getattr__(name: str) -> Any:
-    """``team_result`` lives in :mod:`meeple.lab.coop_stats` (imported on first use, since
+    """``team_result`` lives in :mod:`meeple.lab.analysis.coop_stats` (imported on first use, since
     that module imports this one)."""
     if name == "team_result":
-        from meeple.lab.coop_stats import team_result
+        from meeple.lab.analysis.coop_stats import team_result
 
         return team_result
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -97,6 +97,34 @@ def wilson_interval(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[flo
     ci = sps.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
                                                       method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of ``successes / n``; ``successes`` may be fractional (shared
+    wins count as fractions of a win).
+
+    Raises:
+        ValueError: if ``n < 1`` or ``successes`` is outside ``[0, n]``.
+    """
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}, {n}")
+    z = float(sps.norm.ppf(0.5 + confidence / 2))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def difference_interval(k1: float, n1: int, k2: float, n2: int,
+                        confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (from the two Wilson
+    intervals; Newcombe 1998, method 10)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, confidence)
+    l2, u2 = wilson(k2, n2, confidence)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
 def summarize(
@@ -134,15 +162,15 @@ def summarize(
         ``seed``, ``bots``, ``seat_names``, ``jobs``, ``elapsed_seconds``, ``games_per_second``,
         ``seat_win_rate``, ``seat_balance``, ``bot_win_rate``, ``draw_rate``,
         ``truncated_rate``, ``length``, ``score``, ``game_seconds``, ``skill_vs_luck`` and
-        ``diagnostics`` (:func:`meeple.lab.diagnostics.diagnose`: first-seat advantage, draw
-        and truncation intervals, margins, lead changes, per-card and per-action win rates,
+        ``diagnostics`` (:func:`meeple.lab.analysis.diagnostics.diagnose`: first-seat advantage,
+        draw and truncation intervals, margins, lead changes, per-card and per-action win rates,
         eliminations).
         Rates are shares in ``[0, 1]``; ``None`` marks a statistic that the data cannot give
         (for example the mean winner score when no game had a sole winner). A cooperative
         game's summary also has ``team_win_rate``, ``loss_causes`` and ``survival``, and
         ``skill_vs_luck["team"]``. ``seat_balance`` and ``skill_vs_luck`` carry
-        ``too_few_games`` (:func:`meeple.lab.precision.too_few`: the games a 95% interval of
-        +/- 5 points needs) when they found nothing and the run is too short to conclude so.
+        ``too_few_games`` (:func:`meeple.lab.analysis.precision.too_few`: the games a 95% interval
+        of +/- 5 points needs) when they found nothing and the run is too short to conclude so.
     Raises:
         ValueError: if ``results`` is empty, ``players < 1``, ``seat_names`` does not have
             ``players`` entries, or a result is malformed.
@@ -206,10 +234,10 @@ def summarize(
                                 else too_few([(n_games, e["ci_low"], e["ci_high"])
                                               for e in seat_win_rate], n_games, fair, "seat"))
     if cooperative:
-        from meeple.lab.coop_stats import add_team_stats
+        from meeple.lab.analysis.coop_stats import add_team_stats
 
         add_team_stats(summary, results, seat_names, bots)
-    from meeple.lab.diagnostics import diagnose  # here: diagnostics builds on this module
+    from meeple.lab.analysis.diagnostics import diagnose  # here: diagnostics builds on this module
 
     summary["diagnostics"] = diagnose(results, players=players, seat_names=seat_names,
                                       cooperative=cooperative)
@@ -410,7 +438,7 @@ def _skill_vs_luck(bot_win_rate: Mapping[str, Mapping[str, Any]], fair: float,
     binomial test at 5%), or when the bots' rates differ from one another (chi-square
     homogeneity test at 5%). With one bot name there is nothing to compare. When neither
     holds and some bot's 95% interval is wider than +/- 5 points
-    (:func:`meeple.lab.precision.too_few`), the verdict is "too few games to tell" with the
+    (:func:`meeple.lab.analysis.precision.too_few`), the verdict is "too few games to tell" with the
     games needed (``too_few_games``), and ``skill_matters`` is ``None``."""
     played = {name: e for name, e in bot_win_rate.items() if e["pairs"] > 0}
     per_bot: dict[str, dict[str, Any]] = {}

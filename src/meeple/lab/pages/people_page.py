@@ -1,5 +1,5 @@
 """The report's "People" section: human playtests from the web server beside the run's bot
-games (:func:`meeple.lab.people.people_summary`; ``meeple report DIR --people DB_URL``)."""
+games (:func:`meeple.lab.analysis.people.people_summary`; ``meeple report DIR --people DB_URL``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.lab.render import html_table
+from meeple.lab.pages.render import html_table
 
 #: Free-text answers quoted on the page per question, at most (the JSON summary keeps all).
 MAX_QUOTES = 20

@@ -6,7 +6,7 @@ not depend on ``jobs`` or the backend (they are returned in game order). Seats r
 ``--bots`` list is cycled to the seat count, then shifted by ``i % players``, so with a number
 of games that is a multiple of the seat count every bot sits in every seat equally often.
 
-With a :class:`~meeple.lab.store.RunStore`, games are stored as they finish and a run that was
+With a :class:`~meeple.lab.run.store.RunStore`, games are stored as they finish and a run that was
 interrupted goes on with the games it lacks (``--resume``); since a game depends only on its
 index, the resumed run's games equal an uninterrupted run's.
 
@@ -29,9 +29,9 @@ from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
 from meeple.engine.scenario import check_position_matches
 from meeple.engine.state import State
-from meeple.lab.backends import Backend, make_backend
-from meeple.lab.store import RunStore, result_columns
-from meeple.lab.trace import Trace
+from meeple.lab.analysis.trace import Trace
+from meeple.lab.run.backends import Backend, make_backend
+from meeple.lab.run.store import RunStore, result_columns
 
 
 def seat_bots(bots: Sequence[str], players: int, index: int) -> list[str]:
@@ -56,7 +56,7 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
         ``{"index", "seed", "bots", "winners", "returns", "scores", "length", "truncated",
         "seconds"}``, ``"outcome"`` (the final state's :meth:`~meeple.engine.state.State.outcome`,
         e.g. a cooperative game's ``{"team_win", "cause"}``) when the game gives a non-empty
-        one, the per-game trace fields of :meth:`meeple.lab.trace.Trace.finish`
+        one, the per-game trace fields of :meth:`meeple.lab.analysis.trace.Trace.finish`
         (``lead_changes``, ``leader_before_final``, ``eliminations``, ``actions``, ``cards``;
         a store keeps them in its ``extra`` column) and, if ``keep_record``, ``"record"``
         (the record's JSON form). From a start, ``length`` counts from its position.
@@ -80,18 +80,18 @@ def play_one(game: Game, bots: Sequence[str], seed: int, index: int,
 def game_result(state: State, trace: Trace, seconds: float,
                 start_length: int = 0) -> dict[str, Any]:
     """The result fields of one finished game, as :func:`play_one` stores them (and
-    :mod:`meeple.lab.imports` for a replayed record).
+    :mod:`meeple.lab.run.imports` for a replayed record).
 
     Args:
         state: the game's final state.
-        trace: the :class:`~meeple.lab.trace.Trace` that watched every step (not finished).
+        trace: the :class:`~meeple.lab.analysis.trace.Trace` that watched every step (not finished).
         seconds: the game's wall time.
         start_length: ``state.length()`` of the position the game started from (0 for a deal);
             ``length`` counts from it.
     Returns:
         ``{"winners", "returns", "scores", "length", "truncated", "seconds"}``, ``"outcome"``
         when the state gives a non-empty one, and the trace fields of
-        :meth:`~meeple.lab.trace.Trace.finish`, in that order.
+        :meth:`~meeple.lab.analysis.trace.Trace.finish`, in that order.
     """
     result: dict[str, Any] = {
         "winners": list(state.winners()),
@@ -169,13 +169,13 @@ def run_playtest(
             CPU core.
         records_path: if given, every game's record is written there as JSON lines, in order.
         on_progress: called with the number of games just finished.
-        store: if given (a :class:`~meeple.lab.store.RunStore` whose config is this run's),
+        store: if given (a :class:`~meeple.lab.run.store.RunStore` whose config is this run's),
             only the games it does not hold yet are played; they are written to it as Parquet
             parts (a part whenever ``flush_rows`` games or ``flush_seconds`` seconds have
             gathered, and the rest when play stops, also on an exception such as Ctrl-C), and
             the returned results are all the games it holds, read back from it.
         backend: ``"process"`` (a local process pool) or ``"ray"`` (see
-            :mod:`meeple.lab.backends`); ``address`` is an existing Ray cluster's.
+            :mod:`meeple.lab.run.backends`); ``address`` is an existing Ray cluster's.
     Returns:
         ``(results in game order, elapsed wall-clock seconds of the play)``; a result is
         :func:`play_one`'s dict (from a store: as :meth:`RunStore.read_results` reads it back,

@@ -1,11 +1,12 @@
 """Reports of a playtest run: terminal tables, PNG plots and a self-contained HTML page.
 
-Everything here reads the summary dict made by :func:`meeple.lab.stats.summarize` (and, for the
-distributions, the per-game result dicts it was made from); nothing is recomputed that the
+Everything here reads the summary dict made by :func:`meeple.lab.analysis.stats.summarize` (and,
+for the distributions, the per-game result dicts it was made from); nothing is recomputed that the
 summary already states, so the page, the plots and the terminal agree.
 
-Plots are drawn on :class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI
-backend and no global figure registry) and rendered to PNG with the Agg renderer.
+The plots are drawn by :mod:`meeple.lab.pages.report_plots` on
+:class:`matplotlib.figure.Figure` objects directly (no pyplot, so no GUI backend and no global
+figure registry) and rendered to PNG with the Agg renderer.
 
 A cooperative game's summary (one with ``team_win_rate``) is reported as a team: the team win
 rate and the loss causes first, and each seat's and bot's survival in place of the sole-win
@@ -17,56 +18,33 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.coop_stats import team_result
-from meeple.lab.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
-from meeple.lab.people_page import add_people
-from meeple.lab.render import (
-    BLUE,
-    BOT_COLOURS,
+from meeple.lab.pages.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
+from meeple.lab.pages.people_page import add_people
+from meeple.lab.pages.render import (
     CSS,
-    GREY,
-    INK,
-    SEAT_COLOURS,
-    SKY,
-    VERMILLION,
-    bare_score_name,
-    bins,
     ci_range,
     html_table,
-    new_figure,
-    no_data,
     num,
     p_value,
     pct,
-    png,
     score_name,
     signed_pts,
 )
-from meeple.lab.report_extra import add_diagnostics, add_imported, add_watch
+from meeple.lab.pages.report_extra import add_diagnostics, add_imported, add_watch
+from meeple.lab.pages.report_plots import LOSS_CAUSES_PLOT, PLOT_FILES, is_coop, report_plots
 
 __all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
 
-#: The PNG files :func:`write_report` saves next to ``report.html``, in page order.
-PLOT_FILES = ("seat_win_rate.png", "bot_win_rate.png", "length.png", "scores.png")
-#: The extra PNG a cooperative game's report has (placed first on the page).
-LOSS_CAUSES_PLOT = "loss_causes.png"
 
 
 
 # --------------------------------------------------------------------------- formatting
-def _is_coop(summary: Mapping[str, Any]) -> bool:
-    """Whether ``summary`` is a cooperative game's (it has the team statistics)."""
-    return "team_win_rate" in summary
-
-
 def _team_line(summary: Mapping[str, Any]) -> str:
     """``team win rate 41.0% (95% CI 36.7–45.4%), 205/500 games``."""
     team = summary["team_win_rate"]
@@ -96,7 +74,7 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     """The run's key numbers as one rich table for the terminal.
 
     Args:
-        summary: a dict from :func:`meeple.lab.stats.summarize`.
+        summary: a dict from :func:`meeple.lab.analysis.stats.summarize`.
     Returns:
         A :class:`rich.table.Table` with columns *metric, value, 95% CI, detail* and sections
         for seats (sole-win rate with Wilson CI), bots (win rate, CI, edge over the fair share
@@ -116,7 +94,7 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     table.add_column("95% CI", justify="right")
     table.add_column("detail")
 
-    if _is_coop(summary):
+    if is_coop(summary):
         _team_rows(table, summary)
     else:
         for e in summary["seat_win_rate"]:
@@ -143,7 +121,7 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
     score = summary["score"]
     spread = (f"mean; spread: sd {num(score['std'], 1)}, p10 {num(score['p10'], 1)} .. p90 "
               f"{num(score['p90'], 1)}")
-    if not _is_coop(summary):  # a team has no sole winners to compare
+    if not is_coop(summary):  # a team has no sole winners to compare
         spread += (f"; sole winners' mean {num(score['winner_mean'], 1)}, winning margin "
                    f"{num(score['margin_mean'], 1)}")
     table.add_row(f"final {score_name(summary)}", num(score["mean"], 1), "", spread)
@@ -182,180 +160,6 @@ def _team_rows(table: Table, summary: Mapping[str, Any]) -> None:
     balance = survival["seat_balance"]
     table.add_row("seat balance", f"p {p_value(balance['p_value'])}", "",
                   balance.get("note") or f"chi² {num(balance['chi2'])}, survival by seat")
-
-
-# --------------------------------------------------------------------------------- plots
-def _rate_bars(ax: Any, labels: Sequence[str], entries: Sequence[Mapping[str, Any]],
-               colours: Sequence[str], fair: float, what: str = "sole-win rate",
-               reference: str = "fair share") -> None:
-    """Bars of ``rate`` (``what``) with Wilson CI error bars, value labels and a dashed line at
-    ``fair`` (named ``reference``)."""
-    x = np.arange(len(labels))
-    rates = np.array([e["rate"] or 0.0 for e in entries])
-    lows = np.array([e["ci_low"] if e["ci_low"] is not None else r
-                     for e, r in zip(entries, rates, strict=True)])
-    highs = np.array([e["ci_high"] if e["ci_high"] is not None else r
-                      for e, r in zip(entries, rates, strict=True)])
-    yerr = np.clip(np.vstack([rates - lows, highs - rates]), 0.0, None)
-    ax.bar(x, rates, color=colours, edgecolor=INK, linewidth=0.8, width=0.6,
-           yerr=yerr, capsize=6, error_kw={"ecolor": INK, "elinewidth": 1.4},
-           label=f"{what} (95% Wilson CI)")
-    ax.axhline(fair, color=INK, linestyle="--", linewidth=1.4,
-               label=f"{reference} {pct(fair)}")
-    top = max([fair, *highs.tolist()]) if len(highs) else fair
-    for xi, high, e in zip(x, highs, entries, strict=True):
-        ax.text(xi, high + 0.02 * max(top, 0.05), pct(e["rate"]), ha="center", va="bottom",
-                color=INK, fontsize=10, fontweight="bold")
-    ax.set_xticks(x, labels)
-    ax.set_ylim(0, min(1.0, top) * 1.3 + 0.03)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.legend(loc="upper center", ncols=2, frameon=False, fontsize=9)
-
-
-def _mean_survival(summary: Mapping[str, Any]) -> float:
-    """The share of all (game, seat) pairs that survived: the reference line of the co-op
-    seat and bot plots."""
-    seats = summary["survival"]["seats"]
-    return sum(e["survived"] for e in seats) / max(1, sum(e["games"] for e in seats))
-
-
-def _seat_plot(summary: Mapping[str, Any]) -> bytes:
-    """``seat_win_rate.png``: one bar per seat, CI error bars, fair-share line (a co-op: the
-    survival rate per seat against all seats' survival)."""
-    fig, ax = new_figure()
-    coop = _is_coop(summary)
-    seats = summary["survival"]["seats"] if coop else summary["seat_win_rate"]
-    colours = [SEAT_COLOURS.get(str(e["name"]).lower(), BLUE) for e in seats]
-    if coop:
-        _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours,
-                   _mean_survival(summary), "survival rate", "all seats")
-        ax.set_ylabel("survival rate", color=INK)
-        ax.set_title(f"Survival by seat — {summary['game']} ({summary['games']} games)",
-                     color=INK, fontsize=12)
-        return png(fig)
-    _rate_bars(ax, [str(e["name"]) for e in seats], seats, colours, summary["fair_share"])
-    ax.set_ylabel("sole-win rate", color=INK)
-    ax.set_title(f"Win rate by seat — {summary['game']} ({summary['games']} games)",
-                 color=INK, fontsize=12)
-    return png(fig)
-
-
-def _bot_plot(summary: Mapping[str, Any]) -> bytes:
-    """``bot_win_rate.png``: one bar per bot that played, CI error bars, fair-share line (a
-    co-op: the survival rate per bot against all seats' survival)."""
-    fig, ax = new_figure()
-    coop = _is_coop(summary)
-    source = summary["survival"]["bots"] if coop else summary["bot_win_rate"]
-    played = [(name, e) for name, e in source.items() if e["pairs"] > 0]
-    labels = [f"{name}\n({e['pairs']} seats)" for name, e in played]
-    colours = [BOT_COLOURS[i % len(BOT_COLOURS)] for i in range(len(played))]
-    if coop:
-        _rate_bars(ax, labels, [e for _, e in played], colours, _mean_survival(summary),
-                   "survival rate", "all seats")
-        ax.set_ylabel("survival rate per seat played", color=INK)
-        ax.set_title("Survival by bot", color=INK, fontsize=12)
-        return png(fig)
-    _rate_bars(ax, labels, [e for _, e in played], colours, summary["fair_share"])
-    ax.set_ylabel("sole-win rate per seat played", color=INK)
-    ax.set_title("Win rate by bot", color=INK, fontsize=12)
-    return png(fig)
-
-
-def _loss_causes_plot(summary: Mapping[str, Any]) -> bytes:
-    """``loss_causes.png``: one bar per loss cause that occurred, as a share of all games,
-    labelled with the share and the count; truncation in grey."""
-    fig, ax = new_figure()
-    lost = [(cause, e) for cause, e in summary["loss_causes"].items() if e["count"]]
-    if lost:
-        x = np.arange(len(lost))
-        rates = [e["rate"] for _, e in lost]
-        colours = [GREY if cause == "truncation" else VERMILLION for cause, _ in lost]
-        ax.bar(x, rates, color=colours, edgecolor=INK, linewidth=0.8, width=0.6)
-        top = max(rates)
-        for xi, (_, e) in zip(x, lost, strict=True):
-            ax.text(xi, e["rate"] + 0.02 * max(top, 0.05), f"{pct(e['rate'])} ({e['count']})",
-                    ha="center", va="bottom", color=INK, fontsize=10, fontweight="bold")
-        ax.set_xticks(x, [cause for cause, _ in lost])
-        ax.set_ylim(0, min(1.0, top) * 1.25 + 0.03)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    else:
-        no_data(ax, "the team never lost")
-    ax.set_ylabel("share of all games", color=INK)
-    team = summary["team_win_rate"]
-    ax.set_title(f"Loss causes — team wins {pct(team['rate'])} of {team['games']} games",
-                 color=INK, fontsize=12)
-    return png(fig)
-
-
-def _length_plot(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> bytes:
-    """``length.png``: histogram of game length with the mean and median (over all games)
-    marked. Truncated games sit at the length cap, often far from the rest, so when some games
-    finished they are left out of the bars and counted in the legend instead."""
-    fig, ax = new_figure()
-    unit = summary["length"]["unit"]
-    finished = np.array([float(r["length"]) for r in results if not r["truncated"]])
-    n_truncated = sum(1 for r in results if r["truncated"])
-    shown = finished if finished.size else np.array([float(r["length"]) for r in results])
-    if shown.size:
-        label = "finished games" if finished.size else "games (all truncated)"
-        ax.hist(shown, bins=bins(shown), color=SKY, edgecolor=INK, linewidth=0.6,
-                label=label)
-        mean, median = summary["length"]["mean"], summary["length"]["median"]
-        ax.axvline(mean, color=VERMILLION, linestyle="--", linewidth=2,
-                   label=f"mean {num(mean, 1)} (all games)")
-        ax.axvline(median, color=INK, linestyle=":", linewidth=2,
-                   label=f"median {num(median, 1)} (all games)")
-        if n_truncated and finished.size:
-            cap = max(int(r["length"]) for r in results if r["truncated"])
-            ax.plot([], [], " ", label=f"{n_truncated} truncated at {cap} {unit}: not shown")
-        ax.legend(loc="upper right", frameon=False, fontsize=9)
-    else:
-        no_data(ax, "no games")
-    ax.set_xlabel(f"game length ({unit})", color=INK)
-    ax.set_ylabel("games", color=INK)
-    truncated = summary["truncated_rate"]
-    ax.set_title(f"Game length ({pct(truncated)} truncated at the cap)", color=INK,
-                 fontsize=12)
-    return png(fig)
-
-
-def _scores_plot(results: Sequence[Mapping[str, Any]], name: str = "score",
-                 coop: bool = False) -> bytes:
-    """``scores.png``: final score distribution of sole winners vs all other seats (a co-op:
-    seats of games the team won vs lost), each as a share of its own group so the two shapes
-    compare."""
-    fig, ax = new_figure()
-    winners: list[float] = []
-    others: list[float] = []
-    for r in results:
-        if coop:
-            won = team_result(r)[0]
-            (winners if won else others).extend(float(score) for score in r["scores"])
-            continue
-        sole = r["winners"][0] if len(r["winners"]) == 1 else None
-        for seat, score in enumerate(r["scores"]):
-            (winners if seat == sole else others).append(float(score))
-    everything = np.array(winners + others)
-    if everything.size:
-        edges = bins(everything)
-        groups = ([(others, GREY, "team lost"), (winners, BLUE, "team won")] if coop else
-                  [(others, GREY, "other seats"), (winners, BLUE, "sole winners")])
-        for values, colour, label in groups:
-            if values:
-                weights = np.full(len(values), 1.0 / len(values))
-                ax.hist(values, bins=edges, weights=weights, color=colour, alpha=0.55,
-                        edgecolor=colour, linewidth=0.8, label=f"{label} (n={len(values)})")
-                ax.hist(values, bins=edges, weights=weights, histtype="step", color=colour,
-                        linewidth=1.6)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax.legend(loc="upper right", frameon=False, fontsize=9)
-    else:
-        no_data(ax, "no scores")
-    ax.set_xlabel(f"final {bare_score_name(name)}", color=INK)
-    ax.set_ylabel("share of the group", color=INK)
-    ax.set_title("Final scores: team won vs lost" if coop else
-                 "Final scores: winners vs others", color=INK, fontsize=12)
-    return png(fig)
 
 
 # ---------------------------------------------------------------------------------- html
@@ -406,7 +210,7 @@ def _html(summary: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
                             " One test at 5% flags about 1 balanced game in 20: confirm with "
                             "more games or another --seed before redesigning."
                             if balance["p_value"] < 0.05 else ""))
-    coop = _is_coop(summary)
+    coop = is_coop(summary)
     between = svl.get("between_bots", {})
     if coop:
         between = svl["team"]["between_lineups"]
@@ -564,7 +368,7 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
     """Write ``report.html`` and the four plots into ``out_dir`` (created if missing).
 
     Args:
-        summary: a dict from :func:`meeple.lab.stats.summarize`.
+        summary: a dict from :func:`meeple.lab.analysis.stats.summarize`.
         results: the per-game result dicts the summary was made from (for the length and score
             distributions).
         out_dir: the directory to write into; existing files of the same names are replaced.
@@ -578,23 +382,17 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
         with ``loss_causes.png`` (first), and the seat and bot plots show survival. When
         ``out_dir`` holds the same game's ``ladder.json`` (``meeple ladder``), the page also
         has the skill-ladder section and ``ladder.png``. A summary with ``diagnostics`` adds
-        the designer's section (:func:`meeple.lab.report_extra.add_diagnostics`) and its
+        the designer's section (:func:`meeple.lab.pages.report_extra.add_diagnostics`) and its
         plots; an imported run's (``meeple import``) lists its games and where each came from
-        (:func:`meeple.lab.report_extra.add_imported`); one with ``people`` (``meeple report
-        --people``) the People section (:mod:`meeple.lab.people_page`). Every report names its
+        (:func:`meeple.lab.pages.report_extra.add_imported`); one with ``people`` (``meeple report
+        --people``) the People section (:mod:`meeple.lab.pages.people_page`). Every report names its
         games worth watching (longest, shortest, closest and widest win, biggest upset) with
-        the command that replays each in a browser (:func:`meeple.lab.report_extra.add_watch`).
+        the command that replays each in a browser
+        (:func:`meeple.lab.pages.report_extra.add_watch`).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    images = {LOSS_CAUSES_PLOT: _loss_causes_plot(summary)} if _is_coop(summary) else {}
-    images |= {
-        "seat_win_rate.png": _seat_plot(summary),
-        "bot_win_rate.png": _bot_plot(summary),
-        "length.png": _length_plot(summary, results),
-        "scores.png": _scores_plot(results, summary["score"].get("name", "score"),
-                                   coop=_is_coop(summary)),
-    }
+    images = report_plots(summary, results)
     for name, blob in images.items():
         (out_dir / name).write_bytes(blob)
     page = _html(summary, images)

@@ -453,11 +453,11 @@ class RunStore:
     def read_results(self) -> list[dict[str, Any]]:
         """Every stored game as a result dict, in index order.
 
-        Each dict is the game's result as :func:`meeple.lab.runner.play_one` gave it (without
+        Each dict is the game's result as :func:`meeple.lab.run.runner.play_one` gave it (without
         ``record``): the keys ``index, seed, bots, winners, returns, scores, length,
-        truncated, seconds`` (the shape :func:`meeple.lab.stats.summarize` takes), ``outcome``
-        (parsed) when the game had one, and the keys stored in ``extra`` (the trace's fields)
-        merged in.
+        truncated, seconds`` (the shape :func:`meeple.lab.analysis.stats.summarize` takes),
+        ``outcome`` (parsed) when the game had one, and the keys stored in ``extra`` (the trace's
+        fields) merged in.
 
         Raises:
             StoreError: if two stored rows share an index (two runs mixed in one directory).

@@ -1,7 +1,7 @@
 """The sweep's page: ``sweep.json``, ``sweep.html`` and one plot per metric.
 
-Reads the dict made by :func:`meeple.lab.sweep.run_sweep`. Each plot puts the first swept
-parameter's values on the x axis and draws one line per combination of the others, with the
+Reads the dict made by :func:`meeple.lab.experiments.sweep.run_sweep`. Each plot puts the first
+swept parameter's values on the x axis and draws one line per combination of the others, with the
 95% intervals as error bars.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from matplotlib.ticker import PercentFormatter
 
-from meeple.lab.compare_page import _PAGE_CSS, ARM_COLOURS
-from meeple.lab.render import INK, html_table, new_figure, p_value, png
-from meeple.lab.report_extra import _img
+from meeple.lab.pages.compare_page import _PAGE_CSS, ARM_COLOURS
+from meeple.lab.pages.render import INK, html_table, new_figure, p_value, png
+from meeple.lab.pages.report_extra import _img
 
 __all__ = ["metric_names", "write_sweep"]
 

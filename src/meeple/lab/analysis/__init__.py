@@ -1,0 +1,16 @@
+"""Analysis of played games: per-game results in, JSON-ready statistics out; nothing is played.
+
+* :mod:`~meeple.lab.analysis.stats`: the playtest summary (seat balance, bot edge over the fair
+  share, draws, truncation, length, scores) and the interval helpers (Wilson, Newcombe);
+* :mod:`~meeple.lab.analysis.precision`: how many games a verdict needs ("too few games to tell");
+* :mod:`~meeple.lab.analysis.coop_stats`: the cooperative part of a summary (team win rate, loss
+  causes, survival);
+* :mod:`~meeple.lab.analysis.diagnostics`: the designer's diagnostics (first-seat advantage,
+  margins, lead changes, per-card and per-action win rates, eliminations);
+* :mod:`~meeple.lab.analysis.trace`: the per-game trace that watches a game's steps and gives
+  the fields the diagnostics read;
+* :mod:`~meeple.lab.analysis.people`: human playtests from the web server beside bot games.
+
+Imports nothing from :mod:`meeple.lab.run`, :mod:`meeple.lab.experiments` or
+:mod:`meeple.lab.pages`.
+"""

@@ -1,0 +1,16 @@
+"""Experiments: drivers that plan several runs, play them and analyse them to answer one question.
+
+* :mod:`~meeple.lab.experiments.ladder`: how much playing better pays (bot tiers, each against
+  the one below);
+* :mod:`~meeple.lab.experiments.compare`: rule variants or parameter sets side by side on the
+  same seeds, every difference tested;
+* :mod:`~meeple.lab.experiments.sweep`: every point of a parameter grid, ranked by targets.
+
+Why a package of its own and not part of :mod:`meeple.lab.run`: a driver plans runs (stages,
+line-ups, seeds) and then reads them through :mod:`meeple.lab.analysis` (``summarize``, Holm,
+Newcombe intervals); it sits above both. Keeping it out of ``run`` leaves ``run`` the one job
+of playing games and keeping records, and gives the coming study (which plans runs and calls
+``run`` and ``analysis`` the same way) its place beside these three. Drivers may import
+:mod:`meeple.lab.run` and :mod:`meeple.lab.analysis`, never :mod:`meeple.lab.pages`: each
+returns a JSON-ready dict that its page in :mod:`meeple.lab.pages` renders.
+"""
