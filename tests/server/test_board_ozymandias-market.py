@@ -83,7 +83,7 @@ def test_a_person_plays_ozymandias_market_to_the_end_by_clicking_the_board(
     rng = random.Random(20)
     clicked: list[str] = []
     shots: set[str] = set()
-    deadline = time.monotonic() + 50
+    deadline = time.monotonic() + 120  # generous: CI runs two browser tests at once
     while not finished(page):
         assert time.monotonic() < deadline, f"not over after {len(clicked)} clicks: {clicked}"
         prompt = page.locator("#board .ozm-prompt").inner_text()
