@@ -67,7 +67,11 @@ def choose(controls: list[dict], rng: random.Random) -> dict | None:
 
 def click(page: Page, control: dict) -> None:
     if control["action"]:
-        page.locator(f'[data-action="{control["action"]}"]').first.click(timeout=2000)
+        target = page.locator(f'[data-action="{control["action"]}"]').first
+        handle = target.locator("circle.port-end")
+        # a drawn tile's port is a group of its stub line, handle and letter: a person clicks
+        # the handle (the group's centre can lie on the line, under a neighbouring stub)
+        (handle.first if handle.count() else target).click(timeout=2000)
         # no optimistic play: wait for the server's next state to redraw the board
         page.wait_for_function("!document.querySelector('#board .sent, #actions .sent')"
                                " || document.querySelector('#result:not([hidden])')")
