@@ -77,6 +77,8 @@ FIRST_ROUND = 0.75
 WEIGHTS = {"fairness": 0.45, "skill": 0.25, "variants": 0.30}
 #: Seconds each run costs besides its games (the store, the summary and its diagnostics).
 RUN_OVERHEAD = 0.4
+#: Games the skill step of the search tier should get (else a smaller search budget).
+SKILL_GAMES = 200
 #: Games per run at most (more adds little to a verdict and fills the disk).
 MAX_GAMES = 10_000
 #: The issue's sections this study does not answer yet, listed so that the page is honest.
@@ -212,8 +214,10 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     first round gets :data:`FIRST_ROUND` of the budget (after the probes), split between the
     sections by :data:`WEIGHTS`; every run gets at least two rotations of its seats and at most
     :data:`MAX_GAMES` games. The skill ladder's search tier is the largest of
-    :func:`~meeple.lab.experiments.ladder.default_budgets` whose step still gets
-    ``4 * players`` games in its share, and is left out (with a note) when none does.
+    :func:`~meeple.lab.experiments.ladder.default_budgets` whose step gets :data:`SKILL_GAMES`
+    games in half the skill share (else the smallest, if it gets four rotations of the seats),
+    and is left out (with a note) when none does; every skill step gets an equal share of
+    time.
 
     Args:
         game_name: a registered game; variant: the studied variant (None: the default).
@@ -262,24 +266,26 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     def lineup(upper: str, lower: str) -> list[str]:
         return [upper] if coop else [upper] + [lower] * (base.players - 1)
 
-    # the search tier: the largest default budget whose step fits its share
+    # the search tier: the largest default budget whose step gets SKILL_GAMES games in half
+    # the skill share, else the smallest if it gets 4 rotations of the seats
     skill_time = first * weights["skill"]
-    least_skill = 4 * (1 if coop else base.players)
-    search = None
+    per_seat = 1 if coop else base.players
     budgets = default_budgets(base)
     smallest = per_game(base, lineup(f"ismcts-{budgets[0]}", tiers[-1]))
+    search = None
     for b in sorted(budgets, reverse=True):  # search time grows about linearly with budget
         name = f"ismcts-{b}"
         cost = smallest * b / budgets[0]
         probes[(base.variant, base.players, tuple(lineup(name, tiers[-1])))] = cost
-        if _cost(least_skill, cost, workers) <= skill_time / 2:
+        fits = skill_time / 2 * workers / cost
+        if fits >= SKILL_GAMES or (b == budgets[0] and fits >= 4 * per_seat):
             search = name
             break
-        if b == budgets[0]:
-            notes.append(f"no search tier: a game with {name} takes about "
-                         f"{format_duration(cost)}, too long for the skill share of the budget "
-                         f"({format_duration(skill_time)}); a larger --budget adds it")
-    if search:
+    if search is None:
+        notes.append(f"no search tier: a game with ismcts-{budgets[0]} takes about "
+                     f"{format_duration(smallest)}, too long for the skill share of the budget "
+                     f"({format_duration(skill_time)}); a larger --budget adds it")
+    else:
         tiers.append(search)
 
     runs: list[StudyRun] = []
@@ -291,18 +297,17 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
         runs.append(StudyRun(f"fairness-{game.players}p", "fairness",
                              f"{game.players} players, {'/'.join(bots)} in every seat",
                              game.variant, game.players, list(bots), games, seed, cost))
-    # 3: skill, the same games per step (or tier); the search step first gets what it needs
+    # 3: skill, an equal share of time per step (or tier)
     if coop:
         specs = [(tier, [tier]) for tier in tiers]
     else:
         specs = [(f"{u} vs {lo}", lineup(u, lo)) for lo, u in zip(tiers, tiers[1:], strict=False)]
-    costs = [per_game(base, b) for _, b in specs]
-    n = skill_time * workers / sum(costs)
-    per_seat = 1 if coop else base.players
-    for (label, bots), cost in zip(specs, costs, strict=True):
+    for label, bots in specs:
+        cost = per_game(base, bots)
         key = "skill-" + label.replace(" vs ", "-vs-")
-        runs.append(StudyRun(key, "skill", label, base.variant, base.players, bots,
-                             _round_games(n, per_seat, 2 * per_seat), seed, cost))
+        games = _round_games(skill_time / len(specs) * workers / cost, per_seat, 2 * per_seat)
+        runs.append(StudyRun(key, "skill", label, base.variant, base.players, bots, games,
+                             seed, cost))
     # 4: variants, equal games per arm on the same seeds
     if others:
         n = first * weights["variants"] * workers / sum(arm_costs)
