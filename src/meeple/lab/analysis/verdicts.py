@@ -47,7 +47,7 @@ def fairness_answer(summary: dict[str, Any], players: int) -> dict[str, Any]:
                 "answer": f"the team wins {pct(t['rate'])}",
                 "verdict": f"the team of {'/'.join(summary['bots'])} wins {pct(t['rate'])} "
                            f"({share_range(ci)}) with {players} player{'s' if players != 1 else ''}"
-                           f" ({n} games)",
+                           f" ({n:,} games)",
                 "loss_causes": summary.get("loss_causes")}
     seats = summary["seat_win_rate"]
     top = max(seats, key=lambda e: e["rate"])
@@ -66,14 +66,17 @@ def fairness_answer(summary: dict[str, Any], players: int) -> dict[str, Any]:
             what = f"seats differ (seat {low['seat'] + 1} wins least, {pct(low['rate'])})"
         verdict, decided = f"{seat_text}: {what}", True
     elif few:
-        verdict = (f"too few games to tell ({n} games; about {few['games_needed']:,} would "
+        verdict = (f"too few games to tell ({n:,} games; about {few['games_needed']:,} would "
                    f"show an edge of 5 points)")
         decided = False
     else:
-        verdict, decided = f"no seat advantage detected ({n} games)", True
+        p = balance.get("p_value")
+        verdict = (f"no seat advantage detected ({n:,} games"
+                   + (f", chi-square p = {p:.2f})" if p is not None else ")"))
+        decided = True
     return {**out, "kind": "seats", "rate": top["rate"], "interval": ci, "fair_share": fair,
             "seat": top["seat"], "p_value": balance.get("p_value"), "decided": decided,
-            "answer": seat_text.split(", fair")[0], "verdict": verdict,
+            "answer": seat_text.replace(f" ({share_range(ci)})", ""), "verdict": verdict,
             "seats": [{k: e[k] for k in ("seat", "name", "wins", "rate", "ci_low", "ci_high")}
                       for e in seats],
             "games_needed": few["games_needed"] if few else None}
@@ -99,7 +102,7 @@ def length_answer(summary: dict[str, Any], results: Sequence[dict[str, Any]],
     elif trunc:
         verdict += f"; {trunc} of {n} hit the cap of {cap} {unit}"
     else:
-        verdict += f"; none of {n} hit the cap"
+        verdict += f"; none of {n:,} hit the cap"
     plural = "s" if players != 1 else ""
     return {"players": players, "games": n,
             "question": f"Length and pace, {players} player{plural}",
@@ -128,10 +131,10 @@ def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, An
         elif ci[1] < 0:
             verdict = f"{up} wins {100 * -diff:.0f} points less than {lo}"
         else:
-            verdict = f"no clear difference between {up} and {lo} ({n} games each)"
+            verdict = f"no clear difference between {up} and {lo} ({n:,} games each)"
         decided = step["pays"] or ci[1] < 0 or not wide
         if not decided:
-            verdict = f"too few games to tell {up} from {lo} ({n} games each)"
+            verdict = f"too few games to tell {up} from {lo} ({n:,} games each)"
         return {"question": f"Skill: {up} vs {lo} (team)", "answer": answer, "interval": ci,
                 "interval_of": "difference of team win rates", "verdict": verdict,
                 "decided": decided, "step": step}
@@ -146,8 +149,8 @@ def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, An
                   f"{share_range(ci)}; fair {pct(fair)})"
         decided = True
     elif wide:
-        need = games_needed(fair, 1.0)
-        verdict = f"too few games to tell ({n} games; about {need:,} would show 5 points)"
+        need = max(games_needed(share, 1.0), n + 1)
+        verdict = f"too few games to tell ({n:,} games; about {need:,} would show 5 points)"
         decided = False
     else:
         verdict = f"{up} does not win more than {lo} ({pct(share)}, {share_range(ci)}; " \
@@ -155,7 +158,7 @@ def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, An
         decided = True
     return {"question": f"Skill: {up} vs {lo}", "answer": answer, "interval": ci,
             "interval_of": "upper tier's win share", "fair_share": fair, "verdict": verdict,
-            "decided": decided, "step": step}
+            "decided": decided, "games_needed": None if decided else need, "step": step}
 
 
 def variants_answer(labels: Sequence[str], rows: Sequence[dict[str, Any]],
@@ -175,7 +178,7 @@ def variants_answer(labels: Sequence[str], rows: Sequence[dict[str, Any]],
         more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
         verdict = (f"differs from {labels[0]} in {len(flagged)} metric"
                    f"{'s' if len(flagged) != 1 else ''}: {names}{more}" if flagged
-                   else f"no difference from {labels[0]} detected ({games} games each)")
+                   else f"no difference from {labels[0]} detected ({games:,} games each)")
         out.append({"question": f"Variant {label} vs {labels[0]}", "variant": label,
                     "answer": f"{len(flagged)} of {len(rows)} metrics differ",
                     "interval": None, "verdict": verdict, "flagged": flagged})

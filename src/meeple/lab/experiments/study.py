@@ -474,7 +474,7 @@ def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[Stu
             upper, lower = run.label.split(" vs ")
             ans = skill_answer(competitive_step(results, upper, lower, run.players), False,
                                run.players)
-            need = games_needed(1.0 / run.players, 1.0)
+            need = ans.get("games_needed") or 0
         else:
             continue
         if not ans["decided"]:
@@ -491,7 +491,8 @@ def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[Stu
         seed = derive_seed(run.seed, "study-grow", 2) & 0x7FFFFFFF
         grow.append(StudyRun(run.key + "-more", run.section, run.label + " (more games)",
                              run.variant, run.players, list(run.bots), games, seed,
-                             run.per_game, _cost(games, run.per_game, plan.workers), round=2))
+                             run.per_game,
+                             _cost(games, run.per_game, plan.workers) + RUN_OVERHEAD, round=2))
     return grow
 
 

@@ -36,7 +36,12 @@ def interval_text(interval: Sequence[float] | None) -> str:
     low, high = interval
     if low < 0:
         return f"{100 * low:+.0f} to {100 * high:+.0f} pts"
-    return f"{100 * low:.0f}-{100 * high:.0f}%"
+
+    def share(x: float) -> str:  # whole percent from 10%, finer below (0.04% is not 0%)
+        digits = 0 if x >= 0.095 or x == 0 else 1 if x >= 0.0095 else 2
+        return f"{100 * x:.{digits}f}"
+
+    return f"{share(low)}-{share(high)}%"
 
 
 def _dirs(entry: Mapping[str, Any], out_dir: Path) -> str:
