@@ -533,7 +533,7 @@ def _answer(plan: StudyPlan, out: Path, played: dict[str, Any],
                 "question": f"Skill: team of {tier}", "answer": f"wins {pct(e['rate'])}",
                 "interval": e["ci"], "interval_of": "team win rate", "decided": True,
                 "verdict": f"a team of {tier} wins {pct(e['rate'])} ({share_range(e['ci'])}) "
-                           f"({e['games']} games)", "tier": tier, "team": e,
+                           f"({e['games']:,} games)", "tier": tier, "team": e,
                 "dirs": e["dirs"]})
         for lo, up in zip(tiers, tiers[1:], strict=False):
             ans = skill_answer(team_step(team, lo, up), True, plan.default_players)
