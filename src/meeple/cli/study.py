@@ -112,8 +112,8 @@ def study(
                                workers=plan.workers)
         with sigterm_as_interrupt(), staged_run(quiet, f"{plan.game} study", stages, jobs,
                                                 seed, estimate=estimate) as run:
-            def on_run(_: Any) -> Any:
-                run.begin()
+            def on_run(planned: Any) -> Any:
+                run.begin(reused=resume and _stored(out / planned.key) >= planned.games)
                 return run.advance
 
             def on_grow(more: list[Any]) -> None:
@@ -148,6 +148,13 @@ def study(
     console.print(f"took {format_duration(data['elapsed_seconds'])} (planned "
                   f"{format_duration(plan.seconds)}); wrote {out / 'study.json'}, {page} and "
                   f"{reports} run report{'s' if reports != 1 else ''}")
+
+
+def _stored(folder: Path) -> int:
+    """Games stored in a run folder (0 when it holds no run yet)."""
+    from meeple.lab.run.store import RUN_JSON, RunStore
+
+    return RunStore.open(folder).count() if (folder / RUN_JSON).is_file() else 0
 
 
 def _fairness_reports(data: dict[str, Any], out: Path) -> int:
