@@ -402,7 +402,8 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
         on_grow: called with the round-2 runs when some are added.
     Returns:
         The JSON-ready study (``study.json``): ``format``, ``game``, ``variant``, ``seed``,
-        ``budget``, ``elapsed_seconds``, ``plan``, ``rows`` (the summary table: question,
+        ``budget``, ``elapsed_seconds`` (this call), ``play_seconds`` (the runs' play over
+        every session), ``games``, ``plan``, ``rows`` (the summary table: question,
         answer, interval, verdict, section), ``sections`` (``fairness``, ``length``,
         ``skill``, ``variants``), ``longest`` (the longest game of the default seat count's
         fairness run: ``dir``, ``index``, ``length``, ``command``) and ``not_yet``.
@@ -564,4 +565,5 @@ def _answer(plan: StudyPlan, out: Path, played: dict[str, Any],
         "tiers": plan.tiers, "notes": plan.notes, "plan": plan.to_json(), "rows": rows,
         "sections": sections, "longest": longest, "not_yet": list(NOT_YET),
         "games": sum(len(v[0]) for v in played.values()),
+        "play_seconds": sum(float(v[1]["elapsed_seconds"]) for v in played.values()),
     }

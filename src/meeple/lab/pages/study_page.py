@@ -154,7 +154,8 @@ def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
 </head>
 <body>
 <h1>Study: {e(data['game'])} ({e(data['variant'])})</h1>
-<p class="run">budget {data['budget']:.0f} s · took {data['elapsed_seconds']:.0f} s ·
+<p class="run">budget {data['budget']:.0f} s · games played in
+{data.get('play_seconds', data['elapsed_seconds']):.0f} s ·
 {data['games']:,} games · {plan['workers']} worker{'s' if plan['workers'] != 1 else ''} ·
 seed {data['seed']} · skill tiers {e(', '.join(data['tiers']))}</p>
 <h2>Summary</h2>
@@ -198,7 +199,8 @@ def write_study(data: Mapping[str, Any], out_dir: str | Path) -> Path:
 def study_terminal_table(data: Mapping[str, Any]) -> Table:
     """The summary table for the terminal: question, answer, interval, verdict."""
     table = Table(title=f"{data['game']} ({data['variant']}): study, {data['games']:,} games "
-                        f"in {data['elapsed_seconds']:.0f} s", title_justify="left")
+                        f"played in {data.get('play_seconds', data['elapsed_seconds']):.0f} s",
+                  title_justify="left")
     for name in ("question", "answer", "95% interval", "verdict"):
         table.add_column(name, overflow="fold")
     for r in data["rows"]:
