@@ -75,6 +75,8 @@ PLAN_JSON = "plan.json"
 FIRST_ROUND = 0.75
 #: Share of the first round per section (fairness and length share their runs).
 WEIGHTS = {"fairness": 0.45, "skill": 0.25, "variants": 0.30}
+#: Probe games per line-up at most (while they take under 0.2 s together; one when slow).
+PROBES = 5
 #: Seconds each run costs besides its games (the store, the summary and its diagnostics).
 RUN_OVERHEAD = 0.4
 #: Games the skill step of the search tier should get (else a smaller search budget).
@@ -209,8 +211,9 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
                jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0) -> StudyPlan:
     """Plan a study of ``game_name`` that fits ``budget_seconds``.
 
-    One probe game per distinct game spec and line-up is timed
-    (:func:`~meeple.lab.run.estimate.game_seconds`, cut after ``probe_budget`` seconds). The
+    Probe games of each distinct game spec and line-up are timed
+    (:func:`~meeple.lab.run.estimate.game_seconds`, cut after ``probe_budget`` seconds; up to
+    :data:`PROBES` while they take under 0.2 s together, and their mean taken). The
     first round gets :data:`FIRST_ROUND` of the budget (after the probes), split between the
     sections by :data:`WEIGHTS`; every run gets at least two rotations of its seats and at most
     :data:`MAX_GAMES` games. The skill ladder's search tier is the largest of
@@ -242,8 +245,11 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
 
     def per_game(game: Game, bots: Sequence[str]) -> float:
         key = (game.variant, game.players, tuple(bots))
-        if key not in probes:
-            probes[key] = max(1e-4, game_seconds(game, bots, seed, probe_budget)[0])
+        if key not in probes:  # quick games: up to PROBES of them, for a steadier mean
+            took, start = [], time.perf_counter()
+            while len(took) < PROBES and (not took or time.perf_counter() - start < 0.2):
+                took.append(game_seconds(game, bots, seed + len(took), probe_budget)[0])
+            probes[key] = max(1e-4, sum(took) / len(took))
         return probes[key]
 
     # what each section plays, with per-game estimates
