@@ -63,7 +63,7 @@ from meeple.lab.experiments.ladder import (
 )
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import format_duration, game_seconds
-from meeple.lab.run.runner import run_playtest
+from meeple.lab.run.runner import play_one, run_playtest
 from meeple.lab.run.store import RUN_JSON, RunStore, run_config
 
 __all__ = ["NOT_YET", "PLAN_JSON", "STUDY_FORMAT", "StudyPlan", "StudyRun", "load_plan",
@@ -77,6 +77,8 @@ FIRST_ROUND = 0.75
 WEIGHTS = {"fairness": 0.45, "skill": 0.25, "variants": 0.30}
 #: Probe games per line-up at most (while they take under 0.2 s together; one when slow).
 PROBES = 5
+#: A stored search game costs this many times its probe (trace, record, Parquet columns).
+PLAY_OVERHEAD = 1.2
 #: Seconds each run costs besides its games (the store, the summary and its diagnostics).
 RUN_OVERHEAD = 0.4
 #: Games the skill step of the search tier should get (else a smaller search budget).
@@ -201,6 +203,23 @@ def _cost(games: int, per_game: float, workers: int) -> float:
     return math.ceil(games / max(1, min(workers, games))) * per_game
 
 
+def _probe(game: Game, bots: Sequence[str], seed: int, budget: float) -> float:
+    """Estimated seconds of one stored game of ``game`` with ``bots``. Without a search bot:
+    the median wall time of up to :data:`PROBES` games played as the runner plays them
+    (:func:`~meeple.lab.run.runner.play_one` with its record), while they take under 0.2 s
+    together; with one: :func:`~meeple.lab.run.estimate.game_seconds` (search timed at a few
+    iterations and scaled) times :data:`PLAY_OVERHEAD`."""
+    if any(b.startswith("ismcts") for b in bots):
+        return PLAY_OVERHEAD * game_seconds(game, bots, seed, budget)[0]
+    took: list[float] = []
+    start = time.perf_counter()
+    while len(took) < PROBES and (not took or time.perf_counter() - start < 0.2):
+        t = time.perf_counter()
+        play_one(game, bots, seed, len(took), keep_record=True)
+        took.append(time.perf_counter() - t)
+    return sorted(took)[len(took) // 2]
+
+
 def fairness_bots(game: Game) -> list[str]:
     """The bot in every seat of the fairness runs: ``heuristic`` when the game has one (equal
     players who play sensibly), else the game's playtest line-up."""
@@ -211,9 +230,8 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
                jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0) -> StudyPlan:
     """Plan a study of ``game_name`` that fits ``budget_seconds``.
 
-    Probe games of each distinct game spec and line-up are timed
-    (:func:`~meeple.lab.run.estimate.game_seconds`, cut after ``probe_budget`` seconds; up to
-    :data:`PROBES` while they take under 0.2 s together, and their mean taken). The
+    Probe games of each distinct game spec and line-up are timed (:func:`_probe`; a search
+    line-up's probe is cut after ``probe_budget`` seconds and extrapolated). The
     first round gets :data:`FIRST_ROUND` of the budget (after the probes), split between the
     sections by :data:`WEIGHTS`; every run gets at least two rotations of its seats and at most
     :data:`MAX_GAMES` games. The skill ladder's search tier is the largest of
@@ -245,11 +263,8 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
 
     def per_game(game: Game, bots: Sequence[str]) -> float:
         key = (game.variant, game.players, tuple(bots))
-        if key not in probes:  # quick games: up to PROBES of them, for a steadier mean
-            took, start = [], time.perf_counter()
-            while len(took) < PROBES and (not took or time.perf_counter() - start < 0.2):
-                took.append(game_seconds(game, bots, seed + len(took), probe_budget)[0])
-            probes[key] = max(1e-4, sum(took) / len(took))
+        if key not in probes:
+            probes[key] = max(1e-4, _probe(game, bots, seed, probe_budget))
         return probes[key]
 
     # what each section plays, with per-game estimates
