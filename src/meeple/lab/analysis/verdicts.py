@@ -18,8 +18,10 @@ __all__ = ["fairness_answer", "length_answer", "pct", "share_range", "skill_answ
 
 
 def pct(x: float) -> str:
-    """A share as a whole percentage (one decimal below 10%): ``31%``, ``4.5%``."""
-    return f"{100 * x:.0f}%" if abs(x) >= 0.095 or x == 0 else f"{100 * x:.1f}%"
+    """A share as a whole percentage (finer below 10%): ``31%``, ``4.5%``, ``0.02%``."""
+    if abs(x) >= 0.095 or x == 0:
+        return f"{100 * x:.0f}%"
+    return f"{100 * x:.1f}%" if abs(x) >= 0.0095 else f"{100 * x:.2f}%"
 
 
 def share_range(ci: Sequence[float]) -> str:

@@ -236,9 +236,9 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     sections by :data:`WEIGHTS`; every run gets at least two rotations of its seats and at most
     :data:`MAX_GAMES` games. The skill ladder's search tier is the largest of
     :func:`~meeple.lab.experiments.ladder.default_budgets` whose step gets :data:`SKILL_GAMES`
-    games in half the skill share (else the smallest, if it gets four rotations of the seats),
-    and is left out (with a note) when none does; every skill step gets an equal share of
-    time.
+    games in half the skill share (else the smallest, if it gets 20 games and four rotations
+    of the seats), and is left out (with a note) when none does; the search step (or tier)
+    then gets half the skill share and the other steps share the rest equally.
 
     Args:
         game_name: a registered game; variant: the studied variant (None: the default).
@@ -299,7 +299,7 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
         cost = smallest * b / budgets[0]
         probes[(base.variant, base.players, tuple(lineup(name, tiers[-1])))] = cost
         fits = skill_time / 2 * workers / cost
-        if fits >= SKILL_GAMES or (b == budgets[0] and fits >= 4 * per_seat):
+        if fits >= SKILL_GAMES or (b == budgets[0] and fits >= max(20, 4 * per_seat)):
             search = name
             break
     if search is None:
@@ -326,7 +326,11 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     for label, bots in specs:
         cost = per_game(base, bots)
         key = "skill-" + label.replace(" vs ", "-vs-")
-        games = _round_games(skill_time / len(specs) * workers / cost, per_seat, 2 * per_seat)
+        share = skill_time / len(specs)
+        if search and len(specs) > 1:  # the search step (tier) gets the half it was sized on
+            share = skill_time / 2 if label.startswith(search) else \
+                skill_time / 2 / (len(specs) - 1)
+        games = _round_games(share * workers / cost, per_seat, 2 * per_seat)
         runs.append(StudyRun(key, "skill", label, base.variant, base.players, bots, games,
                              seed, cost))
     # 4: variants, equal games per arm on the same seeds
