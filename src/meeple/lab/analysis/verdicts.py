@@ -128,7 +128,7 @@ def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, An
         diff = step["difference"]
         answer = f"team of {up} {pct(step['upper_rate'])}, of {lo} {pct(step['lower_rate'])}"
         if step["pays"]:
-            verdict = f"{up} wins {100 * diff:+.0f} points more as a team than {lo}: " \
+            verdict = f"{up} wins {100 * diff:.0f} points more as a team than {lo}: " \
                       "playing better pays"
         elif ci[1] < 0:
             verdict = f"{up} wins {100 * -diff:.0f} points less than {lo}"
