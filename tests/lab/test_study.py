@@ -140,3 +140,19 @@ def test_a_bad_budget_is_a_clean_error(tmp_path: Path) -> None:
                                       str(tmp_path)])
     assert result.exit_code == 2
     assert "--budget" in result.output and "Traceback" not in result.output
+
+
+def test_the_command_runs_a_study_and_resumes_it(tmp_path: Path) -> None:
+    import examples.pig  # noqa: F401  (registers "pig": quick games, 2-6 players, 2 variants)
+
+    out = tmp_path / "pig"
+    args = ["study", "pig", "--budget", "6s", "--jobs", "1", "--out", str(out), "--quiet"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "study.json").read_text())
+    assert [e["players"] for e in data["sections"]["fairness"]] == [2, 3, 4, 5, 6]
+    assert (out / "study.html").is_file() and (out / "fairness-2p" / "report.html").is_file()
+    assert "Seat fairness" in result.output and "study.html" in result.output
+    again = CliRunner().invoke(app, args + ["--resume"])
+    assert again.exit_code == 0, again.output
+    assert json.loads((out / "study.json").read_text())["rows"] == data["rows"]
