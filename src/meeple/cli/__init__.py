@@ -2,8 +2,8 @@
 replay records.
 
 One module per command group (``games``, ``playtest`` with ``report``, ``play``, ``replay``,
-``lab`` with ``ladder``, ``compare`` and ``sweep``, ``imports`` with ``import``, ``printing``
-with ``print``, ``serve``);
+``lab`` with ``ladder``, ``compare`` and ``sweep``, ``study``, ``imports`` with ``import``,
+``printing`` with ``print``, ``serve``);
 each imports only :mod:`meeple.cli.common`, never another command module, and this package
 registers their commands on :data:`app`.
 Every deliberate error (an unknown game, a bad parameter, an unreadable record) is printed as a
@@ -16,7 +16,18 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import export, games, imports, lab, play, playtest, printing, replay, serve
+from meeple.cli import (
+    export,
+    games,
+    imports,
+    lab,
+    play,
+    playtest,
+    printing,
+    replay,
+    serve,
+    study,
+)
 
 app = typer.Typer(
     help="meeple: play tabletop game designs and playtest them with bots.",
@@ -39,6 +50,8 @@ COMMANDS = {
     "ladder": (lab.ladder, "Play a skill ladder of bots, each tier against the one below."),
     "compare": (lab.compare, "Compare rule variants on the same seeds."),
     "sweep": (lab.sweep, "Play every point of a parameter grid and rank them."),
+    "study": (study.study, "Study a design within a time budget: seat fairness, length, skill "
+              "depth, variants."),
     "print": (printing.print_command, "Print and play: a game's cards and tiles as a PDF."),
     "serve": (serve.serve, "Serve tables where people and bots play in a browser or client."),
 }

@@ -212,7 +212,8 @@ class StagedRun:
 
     def __init__(self, progress: Progress, title: str, stages: list[Any],
                  stage_seconds: list[float], log: bool) -> None:
-        self.progress, self.stages, self.est, self.log = progress, stages, stage_seconds, log
+        self.progress, self.log = progress, log
+        self.stages, self.est = list(stages), list(stage_seconds)
         played = [s for s in stages if not s.reused]
         self.total_est = sum(stage_seconds)
         self.total = progress.add_task(f"{title} (all)", total=sum(s.games for s in played)
@@ -220,6 +221,16 @@ class StagedRun:
         self.index = -1
         self.task: Any = None
         self.done_est = 0.0
+
+    def add_stages(self, stages: list[Any], seconds: list[float]) -> None:
+        """Append ``stages`` (estimated at ``seconds`` each) to the run (a study's growth
+        round): the whole run's bar grows by their games."""
+        self.stages += stages
+        self.est += seconds
+        self.total_est += sum(seconds)
+        task = self.progress.tasks[self.total]
+        self.progress.update(self.total, total=(task.total or 0) + sum(s.games for s in stages),
+                             est=self.total_est)
 
     def begin(self, index: int | None = None, reused: bool = False) -> None:
         """Start stage ``index`` (the next one when None); ``reused``: it is not played."""
@@ -266,14 +277,18 @@ class StagedRun:
 
 @contextlib.contextmanager
 def staged_run(quiet: bool, title: str, stages: list[Any], jobs: int,
-               seed: int = 0) -> Iterator[StagedRun]:
+               seed: int = 0, estimate: Any = None) -> Iterator[StagedRun]:
     """Estimate the run of ``stages`` (:func:`meeple.lab.run.estimate.estimate_run`), print the
     estimate line, show the progress bars while inside, and print the actual time at the end.
-    ``quiet``: no estimate (nothing is measured), bars or lines."""
+    ``quiet``: no estimate (nothing is measured), bars or lines. ``estimate``: a
+    :class:`~meeple.lab.run.estimate.RunEstimate` made already (a study's plan): used as it is,
+    nothing is measured and no estimate line is printed."""
     from meeple.lab.run.estimate import estimate_run, format_duration
 
     if quiet:
         seconds = [0.0] * len(stages)
+    elif estimate is not None:
+        seconds = list(estimate.stage_seconds)
     else:
         estimate = estimate_run(stages, jobs, seed)
         seconds = estimate.stage_seconds

@@ -9,7 +9,8 @@
   margins, lead changes, per-card and per-action win rates, eliminations);
 * :mod:`~meeple.lab.analysis.trace`: the per-game trace that watches a game's steps and gives
   the fields the diagnostics read;
-* :mod:`~meeple.lab.analysis.people`: human playtests from the web server beside bot games.
+* :mod:`~meeple.lab.analysis.people`: human playtests from the web server beside bot games;
+* :mod:`~meeple.lab.analysis.verdicts`: the study's one-line verdicts per question.
 
 Imports nothing from :mod:`meeple.lab.run`, :mod:`meeple.lab.experiments` or
 :mod:`meeple.lab.pages`.

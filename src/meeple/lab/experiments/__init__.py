@@ -4,7 +4,9 @@
   the one below);
 * :mod:`~meeple.lab.experiments.compare`: rule variants or parameter sets side by side on the
   same seeds, every difference tested;
-* :mod:`~meeple.lab.experiments.sweep`: every point of a parameter grid, ranked by targets.
+* :mod:`~meeple.lab.experiments.sweep`: every point of a parameter grid, ranked by targets;
+* :mod:`~meeple.lab.experiments.study`: the whole study of a design (seat fairness at every
+  seat count, length, skill depth, variants) sized to a time budget.
 
 Why a package of its own and not part of :mod:`meeple.lab.run`: a driver plans runs (stages,
 line-ups, seeds) and then reads them through :mod:`meeple.lab.analysis` (``summarize``, Holm,

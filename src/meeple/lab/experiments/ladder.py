@@ -139,16 +139,11 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
             else:
                 results, elapsed = run_playtest(game, [tier], games, seed, jobs,
                                                 on_progress=on_progress)
-                wins = sum(1 for r in results if _team_won(r))
-                low, high = wilson(wins, games)
-                team[tier] = {"wins": wins, "games": games, "rate": wins / games,
-                              "ci": [low, high], "seconds": elapsed,
-                              "mean_length": sum(r["length"] for r in results) / games}
+                team[tier] = team_entry(results, elapsed)
             if len(team) > 1:
                 out["steps"].append(_team_step(team, *list(team)[-2:], games))
             checkpoint()
     else:
-        fair = 1.0 / players
         for index, (lower, upper) in enumerate(zip(tiers, tiers[1:], strict=False)):
             step = done.get("steps", {}).get((upper, lower))
             if on_stage is not None:
@@ -159,18 +154,7 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
                 lineup = [upper] + [lower] * (players - 1)
                 results, elapsed = run_playtest(game, lineup, games, seed, jobs,
                                                 on_progress=on_progress)
-                share = 0.0
-                for r in results:
-                    share += r["returns"][r["bots"].index(upper)]
-                low, high = wilson(share, games)
-                step = {
-                    "upper": upper, "lower": lower, "games": games,
-                    "upper_share": share / games, "fair_share": fair, "ci": [low, high],
-                    "pays": low > fair,
-                    "truncated": sum(1 for r in results if r["truncated"]) / games,
-                    "mean_length": sum(r["length"] for r in results) / games,
-                    "seconds": elapsed,
-                }
+                step = competitive_step(results, upper, lower, players, elapsed)
             out["steps"].append(step)
             checkpoint()
     out["complete"] = True
@@ -178,10 +162,52 @@ def run_ladder(game: Game, tiers: Sequence[str], games: int, seed: int = 0, jobs
     return out
 
 
+def competitive_step(results: Sequence[dict[str, Any]], upper: str, lower: str,
+                     players: int, elapsed: float = 0.0) -> dict[str, Any]:
+    """A competitive ladder step from its games (one ``upper`` seat, the rest ``lower``).
+
+    Args:
+        results: the step's results (each with ``bots``, ``returns``, ``length``,
+            ``truncated``); at least one.
+        upper, lower: the two tiers; players: seats; elapsed: the step's wall time.
+    Returns:
+        ``{"upper", "lower", "games", "upper_share", "fair_share", "ci", "pays",
+        "truncated", "mean_length", "seconds"}``: the upper tier's win share (its return,
+        ties shared) with a 95% Wilson interval against the fair share ``1 / players``;
+        ``pays`` when the interval's lower bound is above it.
+    """
+    games = len(results)
+    fair = 1.0 / players
+    share = sum(r["returns"][list(r["bots"]).index(upper)] for r in results)
+    low, high = wilson(share, games)
+    return {"upper": upper, "lower": lower, "games": games, "upper_share": share / games,
+            "fair_share": fair, "ci": [low, high], "pays": low > fair,
+            "truncated": sum(1 for r in results if r["truncated"]) / games,
+            "mean_length": sum(r["length"] for r in results) / games, "seconds": elapsed}
+
+
+def team_entry(results: Sequence[dict[str, Any]], elapsed: float = 0.0) -> dict[str, Any]:
+    """A cooperative tier's team result from its games (at least one): ``{"wins", "games",
+    "rate", "ci" (95% Wilson), "seconds", "mean_length"}``."""
+    games = len(results)
+    wins = sum(1 for r in results if _team_won(r))
+    low, high = wilson(wins, games)
+    return {"wins": wins, "games": games, "rate": wins / games, "ci": [low, high],
+            "seconds": elapsed, "mean_length": sum(r["length"] for r in results) / games}
+
+
+def team_step(team: dict[str, dict[str, Any]], lower: str, upper: str) -> dict[str, Any]:
+    """The cooperative step ``upper`` vs ``lower`` from the two tiers' :func:`team_entry`
+    results: the difference of team win rates with Newcombe's 95% interval; ``pays`` when
+    it lies above zero."""
+    return _team_step(team, lower, upper, team[upper]["games"])
+
+
 def _team_step(team: dict[str, dict[str, Any]], lower: str, upper: str,
                games: int) -> dict[str, Any]:
     """The cooperative step ``upper`` vs ``lower`` from the two tiers' team results."""
-    lo, hi = difference_interval(team[upper]["wins"], games, team[lower]["wins"], games)
+    lo, hi = difference_interval(team[upper]["wins"], team[upper]["games"],
+                                 team[lower]["wins"], team[lower]["games"])
     return {"upper": upper, "lower": lower, "games": games,
             "upper_rate": team[upper]["rate"], "lower_rate": team[lower]["rate"],
             "difference": team[upper]["rate"] - team[lower]["rate"], "ci": [lo, hi],

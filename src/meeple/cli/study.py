@@ -1,0 +1,174 @@
+"""``meeple study``: plan the runs that answer a designer's questions within a time budget, say
+the plan and its estimated time, play them with progress (and ``--resume``), and write
+``study.json`` and ``study.html``.
+
+Every deliberate error is printed as a one-line message with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from meeple.cli.common import (
+    GameArg,
+    JobsOpt,
+    QuietOpt,
+    SeedOpt,
+    VariantOpt,
+    check_run,
+    console,
+    err_console,
+    fail,
+    make_dir,
+    sigterm_as_interrupt,
+    staged_run,
+    write_report,
+)
+from meeple.engine.errors import MeepleError, ParameterError
+
+
+def plan_table(plan: Any) -> Table:
+    """The plan for the terminal: per run its section, what is played, games and estimate."""
+    from meeple.lab.run.estimate import format_duration
+
+    table = Table(title=f"{plan.game} ({plan.variant}): study plan, budget "
+                        f"{format_duration(plan.budget)} on {plan.workers} worker"
+                        f"{'s' if plan.workers != 1 else ''}", title_justify="left",
+                  caption=f"estimated {format_duration(plan.seconds)} for these runs "
+                          f"(+ {format_duration(plan.probe_seconds)} of probe games); the rest "
+                          "of the budget grows the samples still too small to decide",
+                  caption_justify="left")
+    for name in ("section", "run", "bots"):
+        table.add_column(name, overflow="fold")
+    table.add_column("games", justify="right")
+    table.add_column("estimate", justify="right", no_wrap=True)
+    for run in plan.runs:
+        table.add_row(run.section, run.key, _lineup(run.bots, run.players), f"{run.games:,}",
+                      format_duration(run.seconds))
+    return table
+
+
+def _lineup(bots: list[str], players: int) -> str:
+    """``4 heuristic`` or ``1 ismcts-50 + 3 heuristic`` (bots cycled over the seats)."""
+    from collections import Counter
+
+    seats = Counter(bots[i % len(bots)] for i in range(players))
+    return " + ".join(f"{k} {name}" for name, k in seats.items())
+
+
+def study(
+    game_name: GameArg,
+    variant: VariantOpt = None,
+    budget: Annotated[str, typer.Option(
+        "--budget", help="the study's time: 90s, 10m, 1h (the plan is sized to it)")] = "10m",
+    jobs: JobsOpt = 0,
+    seed: SeedOpt = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
+        "study-out"),
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="go on with the study in --out: its saved plan is kept and only the "
+        "games it lacks are played")] = False,
+    plan_only: Annotated[bool, typer.Option(
+        "--plan-only", help="print the plan and its estimated time, and exit")] = False,
+    quiet: QuietOpt = False,
+):
+    """Study a design: seat fairness at every seat count, length and pace, skill depth and
+    every variant against the default, sized to --budget; writes study.json and study.html
+    (and one stored run per folder) to --out."""
+    from meeple.lab.experiments.study import load_plan, parse_budget, plan_study, run_study
+    from meeple.lab.pages.study_page import study_terminal_table, write_study
+    from meeple.lab.run.estimate import RunEstimate, Stage, format_duration
+
+    try:
+        seconds = parse_budget(budget)
+        check_run(1, seed, jobs)
+        plan = load_plan(out) if resume else None
+        if resume and plan is None:
+            raise ParameterError(f"--resume: there is no study plan (plan.json) in {out}")
+        if plan is not None:
+            from meeple.engine.registry import load_game
+
+            named = load_game(game_name, variant=variant)
+            if plan.game != named.name or (variant and plan.variant != named.variant):
+                raise ParameterError(f"--resume: {out} holds a study of {plan.game} "
+                                     f"({plan.variant}), not of {named.name} ({named.variant})")
+            err_console.print(f"resuming the study in {escape(str(out))} with its saved plan")
+        else:
+            err_console.print("timing probe games to plan the study ...")
+            plan = plan_study(game_name, variant, seconds, jobs, seed)
+        console.print(plan_table(plan))
+        for note in plan.notes:
+            console.print(f"[yellow]note:[/] {escape(note)}")
+        if plan_only:
+            return
+        make_dir(out, "--out")
+        stages = [Stage(r.label, None, r.bots, r.games) for r in plan.runs]  # type: ignore[arg-type]
+        estimate = RunEstimate(seconds=plan.seconds, stage_seconds=[r.seconds for r in plan.runs],
+                               workers=plan.workers)
+        with sigterm_as_interrupt(), staged_run(quiet, f"{plan.game} study", stages, jobs,
+                                                seed, estimate=estimate) as run:
+            def on_run(planned: Any) -> Any:
+                run.begin(reused=resume and _stored(out / planned.key) >= planned.games)
+                return run.advance
+
+            def on_grow(more: list[Any]) -> None:
+                err_console.print(f"growing {len(more)} sample{'s' if len(more) != 1 else ''} "
+                                  "still too small to decide: " + ", ".join(
+                                      f"{r.label} +{r.games}" for r in more))
+                run.add_stages([Stage(r.label, None, r.bots, r.games) for r in more],  # type: ignore[arg-type]
+                               [r.seconds for r in more])
+
+            try:
+                data = run_study(plan, out, jobs, resume, on_run=on_run, on_grow=on_grow)
+            except KeyboardInterrupt:
+                run.progress.stop()
+                err_console.print(f"[yellow]interrupted:[/] every finished game is stored in "
+                                  f"{escape(str(out))}; go on with the same command and --resume")
+                raise typer.Exit(code=130) from None
+        reports = _fairness_reports(data, out)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write the study to {out}: {exc.strerror or exc}") from None
+    try:
+        page = write_study(data, out)
+    except OSError as exc:
+        raise fail(f"cannot write the study to {out}: {exc.strerror or exc}") from None
+    console.print(study_terminal_table(data))
+    for line in data["notes"]:
+        console.print(f"[yellow]note:[/] {escape(line)}")
+    console.print("not yet studied: " + "; ".join(data["not_yet"]))
+    if data.get("longest"):
+        console.print(f"the longest game: {escape(data['longest']['command'])}")
+    console.print(f"took {format_duration(data['elapsed_seconds'])} (planned "
+                  f"{format_duration(plan.seconds)}); wrote {out / 'study.json'}, {page} and "
+                  f"{reports} run report{'s' if reports != 1 else ''}")
+
+
+def _stored(folder: Path) -> int:
+    """Games stored in a run folder (0 when it holds no run yet)."""
+    from meeple.lab.run.store import RUN_JSON, RunStore
+
+    return RunStore.open(folder).count() if (folder / RUN_JSON).is_file() else 0
+
+
+def _fairness_reports(data: dict[str, Any], out: Path) -> int:
+    """Write report.html in every fairness run's folder (the page links them); the number
+    written."""
+    import json
+
+    from meeple.lab.run.store import RunStore
+
+    count = 0
+    for entry in data["sections"]["fairness"]:
+        for key in entry.get("dirs", []):
+            folder = out / key
+            summary = json.loads((folder / "summary.json").read_text())
+            write_report(summary, RunStore.open(folder).read_results(), folder)
+            count += 1
+    return count

@@ -1,0 +1,194 @@
+"""One-line verdicts in plain words for the study's questions (issue 21), from the summaries
+and results the lab already computes: each function returns the question, a short answer, the
+95% interval it rests on, the verdict ("seat 1 wins 31% (28-34%), fair is 25%: first-seat
+advantage") and whether the data decide it (``decided`` False: "too few games to tell", by
+:mod:`meeple.lab.analysis.precision`). Used by :mod:`meeple.lab.experiments.study`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.lab.analysis.precision import EDGE_THAT_MATTERS, games_needed
+from meeple.lab.analysis.stats import wilson_interval
+
+__all__ = ["fairness_answer", "length_answer", "pct", "share_range", "skill_answer",
+           "variants_answer"]
+
+
+def pct(x: float) -> str:
+    """A share as a whole percentage (finer below 10%): ``31%``, ``4.5%``, ``0.02%``."""
+    if abs(x) >= 0.095 or x == 0:
+        return f"{100 * x:.0f}%"
+    return f"{100 * x:.1f}%" if abs(x) >= 0.0095 else f"{100 * x:.2f}%"
+
+
+def share_range(ci: Sequence[float]) -> str:
+    """An interval of shares as ``28-34%``."""
+    return f"{pct(ci[0]).rstrip('%')}-{pct(ci[1])}"
+
+
+# ---------------------------------------------------------------------------- sections
+def fairness_answer(summary: dict[str, Any], players: int) -> dict[str, Any]:
+    """Section 1 for one seat count from its run's summary: ``{"players", "games",
+    "question", "answer", "interval", "verdict", "decided", ...}``. Competitive: the
+    most-winning seat's share and Wilson interval against the fair share and the chi-square
+    p; cooperative: the team win rate."""
+    n = summary["games"]
+    out: dict[str, Any] = {"players": players, "games": n,
+                           "question": f"Seat fairness, {players} player"
+                                       f"{'s' if players != 1 else ''}"}
+    if "team_win_rate" in summary:
+        t = summary["team_win_rate"]
+        ci = [t["ci_low"], t["ci_high"]]
+        wide = (ci[1] - ci[0]) / 2 > EDGE_THAT_MATTERS
+        return {**out, "question": f"Team win rate, {players} player"
+                                   f"{'s' if players != 1 else ''}",
+                "kind": "team", "rate": t["rate"], "interval": ci, "decided": not wide,
+                "answer": f"the team wins {pct(t['rate'])}",
+                "verdict": f"the team of {'/'.join(summary['bots'])} wins {pct(t['rate'])} "
+                           f"({share_range(ci)}) with {players} player{'s' if players != 1 else ''}"
+                           f" ({n:,} games)",
+                "loss_causes": summary.get("loss_causes")}
+    seats = summary["seat_win_rate"]
+    top = max(seats, key=lambda e: e["rate"])
+    fair = summary["fair_share"]
+    balance = summary["seat_balance"]
+    ci = [top["ci_low"], top["ci_high"]]
+    seat_text = f"seat {top['seat'] + 1} ({top['name']}) wins {pct(top['rate'])} " \
+                f"({share_range(ci)}), fair is {pct(fair)}"
+    few = balance.get("too_few_games")
+    if balance.get("significant"):
+        if ci[0] > fair:
+            what = "first-seat advantage" if top["seat"] == 0 else \
+                f"seat {top['seat'] + 1} advantage"
+        else:
+            low = min(seats, key=lambda e: e["rate"])
+            what = f"seats differ (seat {low['seat'] + 1} wins least, {pct(low['rate'])})"
+        verdict, decided = f"{seat_text}: {what}", True
+    elif few:
+        verdict = (f"too few games to tell ({n:,} games; about {few['games_needed']:,} would "
+                   f"show an edge of 5 points)")
+        decided = False
+    else:
+        p = balance.get("p_value")
+        verdict = (f"no seat advantage detected ({n:,} games"
+                   + (f", chi-square p = {p:.2f})" if p is not None else ")"))
+        decided = True
+    return {**out, "kind": "seats", "rate": top["rate"], "interval": ci, "fair_share": fair,
+            "seat": top["seat"], "p_value": balance.get("p_value"), "decided": decided,
+            "answer": seat_text.replace(f" ({share_range(ci)})", ""), "verdict": verdict,
+            "seats": [{k: e[k] for k in ("seat", "name", "wins", "rate", "ci_low", "ci_high")}
+                      for e in seats],
+            "games_needed": few["games_needed"] if few else None}
+
+
+def length_answer(summary: dict[str, Any], results: Sequence[dict[str, Any]],
+                  players: int, cap: int) -> dict[str, Any]:
+    """Section 2 for one seat count: length in the game's unit (mean, sd, median, p90, min,
+    max), decisions per game (every seat's actions, from the trace), and the share of games
+    that hit the length cap with its Wilson interval."""
+    length = summary["length"]
+    unit = length["unit"]
+    n = len(results)
+    decisions = [sum(sum(seat.values()) for seat in (r.get("actions") or [])) for r in results]
+    dec = sorted(decisions)
+    trunc = sum(1 for r in results if r["truncated"])
+    ci = list(wilson_interval(trunc, n))
+    verdict = (f"{length['mean']:.1f} {unit} a game (sd {length['std']:.1f}, p90 "
+               f"{length['p90']:.0f}), {sum(decisions) / n:.0f} decisions")
+    if trunc / n > 0.05:
+        verdict += (f"; {pct(trunc / n)} ({share_range(ci)}) hit the cap of {cap} {unit}: "
+                    "games stall")
+    elif trunc:
+        verdict += f"; {trunc} of {n} hit the cap of {cap} {unit}"
+    else:
+        verdict += f"; none of {n:,} hit the cap"
+    plural = "s" if players != 1 else ""
+    return {"players": players, "games": n,
+            "question": f"Length and pace, {players} player{plural}",
+            "answer": f"{length['mean']:.1f} {unit} (p90 {length['p90']:.0f})",
+            "interval": ci, "interval_of": "share that hit the cap", "verdict": verdict,
+            "unit": unit, "length": length,
+            "decisions": {"mean": sum(decisions) / n, "p90": dec[min(n - 1, int(0.9 * n))],
+                          "max": dec[-1]},
+            "truncated": {"games": trunc, "rate": trunc / n, "ci": ci}, "cap": cap}
+
+
+def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, Any]:
+    """Section 3 for one ladder step (:func:`~meeple.lab.experiments.ladder.competitive_step`
+    or :func:`~meeple.lab.experiments.ladder.team_step`): the question, answer, interval and
+    verdict; ``decided`` False when the step does not pay and the interval is wider than
+    +/- 5 points."""
+    up, lo, n = step["upper"], step["lower"], step["games"]
+    ci = step["ci"]
+    wide = (ci[1] - ci[0]) / 2 > EDGE_THAT_MATTERS
+    if coop:
+        diff = step["difference"]
+        answer = f"team of {up} {pct(step['upper_rate'])}, of {lo} {pct(step['lower_rate'])}"
+        if step["pays"]:
+            verdict = f"{up} wins {100 * diff:.0f} points more as a team than {lo}: " \
+                      "playing better pays"
+        elif ci[1] < 0:
+            verdict = f"{up} wins {100 * -diff:.0f} points less than {lo}"
+        else:
+            verdict = f"no clear difference between {up} and {lo} ({n:,} games each)"
+        decided = step["pays"] or ci[1] < 0 or not wide
+        if not decided:
+            verdict = f"too few games to tell {up} from {lo} ({n:,} games each)"
+        return {"question": f"Skill: {up} vs {lo} (team)", "answer": answer, "interval": ci,
+                "interval_of": "difference of team win rates", "verdict": verdict,
+                "decided": decided, "step": step}
+    share, fair = step["upper_share"], step["fair_share"]
+    answer = f"one {up} among {players - 1} {lo} wins {pct(share)}"
+    if step["pays"]:
+        verdict = (f"{up} wins {pct(share)} ({share_range(ci)}) against {lo}, fair is {pct(fair)}"
+                   f": playing better pays (+{100 * (share - fair):.0f} points)")
+        decided = True
+    elif ci[1] < fair:
+        verdict = f"{up} wins less than its fair share against {lo} ({pct(share)}, " \
+                  f"{share_range(ci)}; fair {pct(fair)})"
+        decided = True
+    elif wide:
+        need = max(games_needed(share, 1.0), n + 1)
+        verdict = f"too few games to tell ({n:,} games; about {need:,} would show 5 points)"
+        decided = False
+    else:
+        verdict = f"{up} does not win more than {lo} ({pct(share)}, {share_range(ci)}; " \
+                  f"fair {pct(fair)}): no edge from this step"
+        decided = True
+    return {"question": f"Skill: {up} vs {lo}", "answer": answer, "interval": ci,
+            "interval_of": "upper tier's win share", "fair_share": fair, "verdict": verdict,
+            "decided": decided, "games_needed": None if decided else need, "step": step}
+
+
+def variants_answer(labels: Sequence[str], rows: Sequence[dict[str, Any]],
+                    games: int) -> list[dict[str, Any]]:
+    """Section 4: per variant (``labels[1:]``, against ``labels[0]``), the metrics flagged as
+    different (:func:`~meeple.lab.experiments.compare.compare_arms`' rows)."""
+    out = []
+    for j, label in enumerate(labels[1:]):
+        flagged = []
+        for row in rows:
+            c = row["comparisons"][j]
+            if c.get("flag"):
+                flagged.append({"metric": row["metric"], "label": row["label"],
+                                "kind": row["kind"], "difference": c["difference"],
+                                "ci": c["ci"], "p_holm": c["p_holm"]})
+        names = ", ".join(f["label"] + _diff(f) for f in flagged[:4])
+        more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
+        verdict = (f"differs from {labels[0]} in {len(flagged)} metric"
+                   f"{'s' if len(flagged) != 1 else ''}: {names}{more}" if flagged
+                   else f"no difference from {labels[0]} detected ({games:,} games each)")
+        out.append({"question": f"Variant {label} vs {labels[0]}", "variant": label,
+                    "answer": f"{len(flagged)} of {len(rows)} metrics differ",
+                    "interval": None, "verdict": verdict, "flagged": flagged})
+    return out
+
+
+def _diff(f: dict[str, Any]) -> str:
+    d = f["difference"]
+    if d is None:
+        return ""
+    return f" ({100 * d:+.0f} pts)" if f["kind"] in ("share", "edge") else f" ({d:+.1f})"

@@ -1,0 +1,594 @@
+"""The study: one command that plans, plays and reads the runs answering a designer's questions
+about a design (issue 21, ``meeple study``).
+
+:func:`plan_study` sizes the runs to a time budget from timed probe games
+(:func:`meeple.lab.run.estimate.game_seconds`); :func:`run_study` plays them, each into a
+:class:`~meeple.lab.run.store.RunStore` directory under the study's folder (so ``meeple report
+DIR`` and ``meeple replay DIR --index N`` work on every run, and ``--resume`` goes on with an
+interrupted study), grows the sample once where an interval is still too wide to decide
+(:func:`meeple.lab.analysis.precision.too_few`), and returns a JSON-ready summary with a
+one-line verdict per question. Sections:
+
+1. ``fairness``: every allowed seat count, the same bot in every seat (``heuristic`` when the
+   game has one, else its playtest line-up): the most-winning seat's sole-win share with its
+   Wilson interval against the fair share, and the chi-square test of
+   :func:`meeple.lab.analysis.stats.summarize`; cooperative games: the team win rate per count.
+2. ``length``: rounds (the game's unit) and decisions per game from the same runs, their
+   spread and p90, and the share that hit the length cap.
+3. ``skill``: ``random``, ``heuristic`` and one ISMCTS tier, each against the one below
+   (:func:`meeple.lab.experiments.ladder.competitive_step`: one upper seat among lower ones,
+   against the fair share); cooperative games: the team win rate per tier and the difference
+   between adjacent tiers.
+4. ``variants``: every named variant against the study's variant on the same seeds, every
+   metric of :func:`meeple.lab.experiments.compare.arm_metrics` tested
+   (:func:`~meeple.lab.experiments.compare.compare_arms`, Holm-adjusted); the verdict lists the
+   metrics flagged as different.
+
+The issue's later sections (card power, degenerate strategies, elimination and kingmaking,
+``--target``, ``--against``) are listed in the summary as not done yet.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from meeple.engine.errors import ParameterError
+from meeple.engine.game import Game
+from meeple.engine.registry import load_game
+from meeple.engine.rng import derive_seed
+from meeple.lab.analysis.precision import games_needed
+from meeple.lab.analysis.stats import summarize
+from meeple.lab.analysis.verdicts import (
+    fairness_answer,
+    length_answer,
+    pct,
+    share_range,
+    skill_answer,
+    variants_answer,
+)
+from meeple.lab.experiments.compare import _align_causes, arm_metrics, compare_arms, default_bots
+from meeple.lab.experiments.ladder import (
+    competitive_step,
+    default_budgets,
+    team_entry,
+    team_step,
+)
+from meeple.lab.run.backends import resolve_jobs
+from meeple.lab.run.estimate import format_duration, game_seconds
+from meeple.lab.run.runner import play_one, run_playtest
+from meeple.lab.run.store import RUN_JSON, RunStore, run_config
+
+__all__ = ["NOT_YET", "PLAN_JSON", "STUDY_FORMAT", "StudyPlan", "StudyRun", "load_plan",
+           "parse_budget", "plan_study", "run_study"]
+
+STUDY_FORMAT = "meeple-study/1"
+PLAN_JSON = "plan.json"
+#: Share of the budget the first round gets; the rest is kept to grow too-wide intervals.
+FIRST_ROUND = 0.75
+#: Share of the first round per section (fairness and length share their runs).
+WEIGHTS = {"fairness": 0.45, "skill": 0.25, "variants": 0.30}
+#: Probe games per line-up at most (while they take under 0.2 s together; one when slow).
+PROBES = 5
+#: A stored search game costs this many times its probe (trace, record, Parquet columns).
+PLAY_OVERHEAD = 1.2
+#: Seconds each run costs besides its games (the store, the summary and its diagnostics).
+RUN_OVERHEAD = 0.4
+#: Games the skill step of the search tier should get (else a smaller search budget).
+SKILL_GAMES = 200
+#: Games per run at most (more adds little to a verdict and fills the disk).
+MAX_GAMES = 10_000
+#: The issue's sections this study does not answer yet, listed so that the page is honest.
+NOT_YET = [
+    "card and tile power (play rate, win rate when played, with a multiple-comparison "
+    "correction)",
+    "degenerate strategies (scripted policies and heuristic weights searched by an optimiser)",
+    "elimination and kingmaking; loss causes of co-operative games",
+    "toward a target (--target: a parameter sweep with an optimiser)",
+    "what changed against an earlier study (--against BASELINE_DIR)",
+    "the Ray backend (--backend ray): the study runs on the process pool only",
+]
+
+
+# ------------------------------------------------------------------------------ budget
+def parse_budget(text: str) -> float:
+    """Seconds of a budget such as ``90s``, ``10m``, ``1h``, ``1h30m`` or ``45`` (seconds).
+
+    Raises:
+        ParameterError: text that is not such a duration, or a budget of zero.
+    """
+    clean = text.strip().lower().replace(" ", "")
+    parts = re.fullmatch(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?:in)?)?"
+                         r"(?:(\d+(?:\.\d+)?)s?)?", clean)
+    if not clean or parts is None or not any(parts.groups()):
+        raise ParameterError(f"--budget {text!r} must be a duration such as 90s, 10m or 1h")
+    h, m, s = (float(g) if g else 0.0 for g in parts.groups())
+    seconds = h * 3600 + m * 60 + s
+    if seconds <= 0:
+        raise ParameterError(f"--budget {text!r} must be more than zero")
+    return seconds
+
+
+# -------------------------------------------------------------------------------- plan
+@dataclass
+class StudyRun:
+    """One stored run of a study: ``key`` (its folder under the study's), the ``section`` it
+    answers, a ``label``, what is played (``variant``, ``players``, ``bots`` cycled over the
+    seats, ``games``, ``seed``), ``per_game`` (estimated seconds of one game) and ``seconds``
+    (the run's estimate on the plan's workers); ``round`` 1 for planned runs, 2 for the runs
+    that grow a too-wide interval."""
+
+    key: str
+    section: str
+    label: str
+    variant: str
+    players: int
+    bots: list[str]
+    games: int
+    seed: int
+    per_game: float
+    seconds: float = 0.0
+    round: int = 1
+
+
+@dataclass
+class StudyPlan:
+    """A study's plan: the game, variant, budget (seconds), jobs and workers, seed, whether the
+    game is cooperative, the skill ``tiers``, the ``runs`` in play order, ``notes`` (what was
+    left out and why), the estimated ``seconds`` of the first round and how long probing took.
+    """
+
+    game: str
+    variant: str
+    default_players: int
+    budget: float
+    jobs: int
+    workers: int
+    seed: int
+    cooperative: bool
+    tiers: list[str]
+    runs: list[StudyRun] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    probe_seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The plan as JSON-ready data (what ``plan.json`` holds)."""
+        return {"format": STUDY_FORMAT, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StudyPlan:
+        """The plan from :meth:`to_json`'s data. Raises: KeyError, TypeError on other data."""
+        fields = {k: v for k, v in data.items() if k != "format"}
+        fields["runs"] = [StudyRun(**r) for r in fields.get("runs", [])]
+        return cls(**fields)
+
+    def sections(self) -> dict[str, list[StudyRun]]:
+        """The runs by section, in play order."""
+        out: dict[str, list[StudyRun]] = {}
+        for run in self.runs:
+            out.setdefault(run.section, []).append(run)
+        return out
+
+
+def load_plan(out_dir: str | Path) -> StudyPlan | None:
+    """The plan saved in ``out_dir`` by :func:`run_study`, or None when there is none.
+
+    Raises:
+        ParameterError: a ``plan.json`` that cannot be read as a study plan.
+    """
+    path = Path(out_dir) / PLAN_JSON
+    if not path.is_file():
+        return None
+    try:
+        return StudyPlan.from_json(json.loads(path.read_text()))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ParameterError(f"cannot read the study plan {path}: {exc}") from None
+
+
+def _round_games(games: float, players: int, least: int) -> int:
+    """``games`` rounded down to a multiple of the seat count, within ``least..MAX_GAMES``."""
+    whole = int(games) // players * players
+    return max(least, min(MAX_GAMES // players * players, whole))
+
+
+def _cost(games: int, per_game: float, workers: int) -> float:
+    return math.ceil(games / max(1, min(workers, games))) * per_game
+
+
+def _probe(game: Game, bots: Sequence[str], seed: int, budget: float) -> float:
+    """Estimated seconds of one stored game of ``game`` with ``bots``. Without a search bot:
+    the median wall time of up to :data:`PROBES` games played as the runner plays them
+    (:func:`~meeple.lab.run.runner.play_one` with its record), while they take under 0.2 s
+    together; with one: :func:`~meeple.lab.run.estimate.game_seconds` (search timed at a few
+    iterations and scaled) times :data:`PLAY_OVERHEAD`."""
+    if any(b.startswith("ismcts") for b in bots):
+        return PLAY_OVERHEAD * game_seconds(game, bots, seed, budget)[0]
+    took: list[float] = []
+    start = time.perf_counter()
+    while len(took) < PROBES and (not took or time.perf_counter() - start < 0.2):
+        t = time.perf_counter()
+        play_one(game, bots, seed, len(took), keep_record=True)
+        took.append(time.perf_counter() - t)
+    return sorted(took)[len(took) // 2]
+
+
+def fairness_bots(game: Game) -> list[str]:
+    """The bot in every seat of the fairness runs: ``heuristic`` when the game has one (equal
+    players who play sensibly), else the game's playtest line-up."""
+    return ["heuristic"] if "heuristic" in game.bot_factories() else list(game.playtest_bots)
+
+
+def plan_study(game_name: str, variant: str | None = None, budget_seconds: float = 600.0,
+               jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0) -> StudyPlan:
+    """Plan a study of ``game_name`` that fits ``budget_seconds``.
+
+    Probe games of each distinct game spec and line-up are timed (:func:`_probe`; a search
+    line-up's probe is cut after ``probe_budget`` seconds and extrapolated). The
+    first round gets :data:`FIRST_ROUND` of the budget (after the probes), split between the
+    sections by :data:`WEIGHTS`; every run gets at least two rotations of its seats and at most
+    :data:`MAX_GAMES` games. The skill ladder's search tier is the largest of
+    :func:`~meeple.lab.experiments.ladder.default_budgets` whose step gets :data:`SKILL_GAMES`
+    games in half the skill share (else the smallest, if it gets 20 games and four rotations
+    of the seats), and is left out (with a note) when none does; the search step (or tier)
+    then gets half the skill share and the other steps share the rest equally.
+
+    Args:
+        game_name: a registered game; variant: the studied variant (None: the default).
+        budget_seconds: the whole study's time (> 0); jobs: workers (0: every core);
+        seed: the seed of every run (the variants play the same seeds).
+    Returns:
+        The :class:`StudyPlan`, each run with its estimate.
+    Raises:
+        ParameterError, MeepleError: an unknown game or variant, a budget <= 0, jobs < 0 or a
+            negative seed.
+    """
+    if budget_seconds <= 0:
+        raise ParameterError(f"budget {budget_seconds} s must be more than zero")
+    if jobs < 0 or seed < 0:
+        raise ParameterError("jobs and seed must be non-negative")
+    began = time.perf_counter()
+    base = load_game(game_name, variant=variant)
+    cls = type(base)
+    workers = max(1, min(resolve_jobs(jobs), os.cpu_count() or 1))
+    coop = base.capabilities.cooperative
+    probes: dict[tuple[str, int, tuple[str, ...]], float] = {}
+
+    def per_game(game: Game, bots: Sequence[str]) -> float:
+        key = (game.variant, game.players, tuple(bots))
+        if key not in probes:
+            probes[key] = max(1e-4, _probe(game, bots, seed, probe_budget))
+        return probes[key]
+
+    # what each section plays, with per-game estimates
+    counts = list(range(cls.min_players, cls.max_players + 1))
+    fair_bots = fairness_bots(base)
+    fair_specs = [(load_game(game_name, variant=base.variant, players=p), fair_bots)
+                  for p in counts]
+    fair_costs = [per_game(g, b) for g, b in fair_specs]
+    tiers = ["random"] + (["heuristic"] if "heuristic" in base.bot_factories() else [])
+    others = [v.name for v in cls.variants if v.name != base.variant]
+    arm_bots = default_bots(base)
+    arm_specs = [(load_game(game_name, variant=v), arm_bots) for v in [base.variant, *others]]
+    arm_costs = [per_game(g, b) for g, b in arm_specs]
+    weights = dict(WEIGHTS) if others else {"fairness": 0.6, "skill": 0.4}
+    probe_cost = time.perf_counter() - began
+    first = max(0.0, budget_seconds - probe_cost - RUN_OVERHEAD * (
+        len(counts) + len(tiers) + 1 + (len(others) + 1 if others else 0))) * FIRST_ROUND
+    notes: list[str] = []
+
+    def lineup(upper: str, lower: str) -> list[str]:
+        return [upper] if coop else [upper] + [lower] * (base.players - 1)
+
+    # the search tier: the largest default budget whose step gets SKILL_GAMES games in half
+    # the skill share, else the smallest if it gets 4 rotations of the seats
+    skill_time = first * weights["skill"]
+    per_seat = 1 if coop else base.players
+    budgets = default_budgets(base)
+    smallest = per_game(base, lineup(f"ismcts-{budgets[0]}", tiers[-1]))
+    search = None
+    for b in sorted(budgets, reverse=True):  # search time grows about linearly with budget
+        name = f"ismcts-{b}"
+        cost = smallest * b / budgets[0]
+        probes[(base.variant, base.players, tuple(lineup(name, tiers[-1])))] = cost
+        fits = skill_time / 2 * workers / cost
+        if fits >= SKILL_GAMES or (b == budgets[0] and fits >= max(20, 4 * per_seat)):
+            search = name
+            break
+    if search is None:
+        notes.append(f"no search tier: a game with ismcts-{budgets[0]} takes about "
+                     f"{format_duration(smallest)}, too long for the skill share of the budget "
+                     f"({format_duration(skill_time)}); a larger --budget adds it")
+    else:
+        tiers.append(search)
+
+    runs: list[StudyRun] = []
+    # 1+2: fairness and length, equal games at every count
+    fair_time = first * weights["fairness"]
+    n = fair_time * workers / sum(fair_costs)
+    for (game, bots), cost in zip(fair_specs, fair_costs, strict=True):
+        games = _round_games(n, game.players, 2 * game.players)
+        runs.append(StudyRun(f"fairness-{game.players}p", "fairness",
+                             f"{game.players} players, {'/'.join(bots)} in every seat",
+                             game.variant, game.players, list(bots), games, seed, cost))
+    # 3: skill, an equal share of time per step (or tier)
+    if coop:
+        specs = [(tier, [tier]) for tier in tiers]
+    else:
+        specs = [(f"{u} vs {lo}", lineup(u, lo)) for lo, u in zip(tiers, tiers[1:], strict=False)]
+    for label, bots in specs:
+        cost = per_game(base, bots)
+        key = "skill-" + label.replace(" vs ", "-vs-")
+        share = skill_time / len(specs)
+        if search and len(specs) > 1:  # the search step (tier) gets the half it was sized on
+            share = skill_time / 2 if label.startswith(search) else \
+                skill_time / 2 / (len(specs) - 1)
+        games = _round_games(share * workers / cost, per_seat, 2 * per_seat)
+        runs.append(StudyRun(key, "skill", label, base.variant, base.players, bots, games,
+                             seed, cost))
+    # 4: variants, equal games per arm on the same seeds
+    if others:
+        n = first * weights["variants"] * workers / sum(arm_costs)
+        for (game, bots), cost in zip(arm_specs, arm_costs, strict=True):
+            runs.append(StudyRun(f"variant-{game.variant}", "variants", game.variant,
+                                 game.variant, game.players, list(bots),
+                                 _round_games(n, game.players, 2 * game.players), seed, cost))
+    else:
+        notes.append(f"{game_name} has no named variant besides {base.variant}: nothing to "
+                     "compare")
+    for run in runs:
+        run.seconds = _cost(run.games, run.per_game, workers) + RUN_OVERHEAD
+    plan = StudyPlan(game=base.name, variant=base.variant, default_players=base.players,
+                     budget=float(budget_seconds), jobs=jobs, workers=workers, seed=seed,
+                     cooperative=coop, tiers=tiers, runs=runs, notes=notes,
+                     seconds=sum(r.seconds for r in runs),
+                     probe_seconds=time.perf_counter() - began)
+    if plan.seconds + plan.probe_seconds > budget_seconds:
+        notes.append(f"even the fewest games (two rotations of the seats per run) are "
+                     f"estimated at {format_duration(plan.seconds)}, over the budget")
+    return plan
+
+
+# --------------------------------------------------------------------------------- run
+Progress = Callable[[StudyRun], Callable[[int], None] | None]
+
+
+def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
+          on_run: Progress | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play (or, resuming, finish) one stored run and summarise it (summary.json is written
+    to its folder). Returns ``(results, summary)``."""
+    game = load_game(game_name, variant=run.variant, players=run.players)
+    config = run_config(game, run.bots, run.games, run.seed)
+    where = out_dir / run.key
+    if resume and (where / RUN_JSON).is_file():
+        store = RunStore.resume(where, config)
+    else:
+        store = RunStore.create(where, config)
+    progress = on_run(run) if on_run is not None else None
+    played = 0
+
+    def advance(k: int) -> None:
+        nonlocal played
+        played += k
+        if progress is not None:
+            progress(k)
+
+    if progress is not None and store.count():
+        progress(store.count())
+    workers = resolve_jobs(jobs)
+    start = time.perf_counter()
+    store.begin_session(jobs=workers, backend="process")
+    try:
+        results, _ = run_playtest(game, run.bots, run.games, run.seed, jobs, store=store,
+                                  on_progress=advance)
+    except KeyboardInterrupt:
+        store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
+                          jobs=workers, backend="process", status="interrupted")
+        raise
+    store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
+                      jobs=workers, backend="process")
+    summary = summarize(results, game=game.name, variant=game.variant, players=game.players,
+                        params=dict(game.params), seed=run.seed, bots=list(run.bots),
+                        seat_names=list(game.seat_names()),
+                        length_unit=game.capabilities.length_unit,
+                        elapsed_seconds=store.elapsed_seconds(), jobs=workers,
+                        cooperative=game.capabilities.cooperative)
+    summary["score"]["name"] = type(game).score_name
+    (where / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return results, summary
+
+
+# ------------------------------------------------------------------------------ the study
+def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
+              resume: bool = False, on_run: Progress | None = None,
+              on_grow: Callable[[list[StudyRun]], None] | None = None) -> dict[str, Any]:
+    """Play ``plan`` into ``out_dir`` and answer its questions.
+
+    Every run is stored in ``out_dir/<run key>`` (a :class:`RunStore` folder with its
+    ``summary.json``); the plan is saved as ``plan.json`` first (with the growth runs when
+    they are added), so ``resume`` finishes an interrupted study without re-planning. After
+    the first round, each fairness count and skill step whose verdict is "too few games to
+    tell" gets one more run of fresh seeds (round 2), sized to the budget left at the rate the
+    first round actually played; its games are pooled with the first run's.
+
+    Args:
+        plan: from :func:`plan_study` (or :func:`load_plan` to resume).
+        out_dir: the study's folder (created). jobs: workers (None: the plan's).
+        resume: go on with the runs stored in ``out_dir`` (each must be of the same config).
+        on_run: called before each run with it; may return a callback taking the number of
+            games just finished (progress).
+        on_grow: called with the round-2 runs when some are added.
+    Returns:
+        The JSON-ready study (``study.json``): ``format``, ``game``, ``variant``, ``seed``,
+        ``budget``, ``elapsed_seconds`` (this call), ``play_seconds`` (the runs' play over
+        every session), ``games``, ``plan``, ``rows`` (the summary table: question,
+        answer, interval, verdict, section), ``sections`` (``fairness``, ``length``,
+        ``skill``, ``variants``), ``longest`` (the longest game of the default seat count's
+        fairness run: ``dir``, ``index``, ``length``, ``command``) and ``not_yet``.
+    Raises:
+        MeepleError: a stored run of another config when resuming (``StoreError``), an
+            unloadable game. KeyboardInterrupt is re-raised after the run's session is marked
+            interrupted.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = plan.jobs if jobs is None else jobs
+    saved = load_plan(out) if resume else None
+    if saved is not None:  # keep the growth runs an interrupted study had planned
+        known = {r.key for r in plan.runs}
+        plan.runs += [r for r in saved.runs if r.key not in known]
+    (out / PLAN_JSON).write_text(json.dumps(plan.to_json(), indent=2) + "\n")
+    began = time.perf_counter()
+    played: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
+    first = [r for r in plan.runs if r.round == 1]
+    for run in first:
+        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run)
+    elapsed = time.perf_counter() - began
+    grow = [r for r in plan.runs if r.round == 2]
+    if not grow:
+        grow = _growth(plan, played, elapsed)
+        if grow:
+            plan.runs += grow
+            (out / PLAN_JSON).write_text(json.dumps(plan.to_json(), indent=2) + "\n")
+            if on_grow is not None:
+                on_grow(grow)
+    for run in grow:
+        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run)
+    return _answer(plan, out, played, time.perf_counter() - began)
+
+
+def _pooled(plan: StudyPlan, played: dict[str, Any], key: str
+            ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A run's results pooled with its round-2 run's, re-summarised when pooled."""
+    results, summary = played[key]
+    more = played.get(key + "-more")
+    if more is None:
+        return results, summary, [key]
+    pooled = [*results, *more[0]]
+    run = next(r for r in plan.runs if r.key == key)
+    game = load_game(plan.game, variant=run.variant, players=run.players)
+    summary = summarize(pooled, game=game.name, variant=game.variant, players=game.players,
+                        params=dict(game.params), seed=run.seed, bots=list(run.bots),
+                        seat_names=list(game.seat_names()),
+                        length_unit=game.capabilities.length_unit,
+                        elapsed_seconds=summary["elapsed_seconds"] + more[1]["elapsed_seconds"],
+                        jobs=summary["jobs"], cooperative=game.capabilities.cooperative)
+    return pooled, summary, [key, key + "-more"]
+
+
+def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[StudyRun]:
+    """Round 2: one more run for each undecided fairness count and skill step, sized to the
+    budget left at the first round's actual pace (none when under 5% of the budget is left)."""
+    left = plan.budget - plan.probe_seconds - elapsed
+    if left < 0.05 * plan.budget:
+        return []
+    pace = elapsed / plan.seconds if plan.seconds > 0 else 1.0  # actual over estimated
+    undecided: list[tuple[StudyRun, int]] = []
+    for run in plan.runs:
+        results, summary = played[run.key]
+        if run.section == "fairness":
+            ans = fairness_answer(summary, run.players)
+            need = ans.get("games_needed") or games_needed(ans["rate"], 1.0)
+        elif run.section == "skill" and not plan.cooperative:
+            upper, lower = run.label.split(" vs ")
+            ans = skill_answer(competitive_step(results, upper, lower, run.players), False,
+                               run.players)
+            need = ans.get("games_needed") or 0
+        else:
+            continue
+        if not ans["decided"]:
+            undecided.append((run, max(0, need - run.games)))
+    grow = []
+    total = sum(_cost(extra, r.per_game, plan.workers) * max(pace, 0.1) for r, extra in undecided
+                if extra)
+    scale = min(1.0, left * 0.9 / total) if total > 0 else 0.0
+    for run, extra in undecided:
+        per = run.players
+        games = _round_games(extra * scale, per, 0)
+        if games < per:
+            continue
+        seed = derive_seed(run.seed, "study-grow", 2) & 0x7FFFFFFF
+        grow.append(StudyRun(run.key + "-more", run.section, run.label + " (more games)",
+                             run.variant, run.players, list(run.bots), games, seed,
+                             run.per_game,
+                             _cost(games, run.per_game, plan.workers) + RUN_OVERHEAD, round=2))
+    return grow
+
+
+def _answer(plan: StudyPlan, out: Path, played: dict[str, Any],
+            elapsed: float) -> dict[str, Any]:
+    """The study summary from every played run (see :func:`run_study`)."""
+    base = load_game(plan.game, variant=plan.variant)
+    cap = base.capabilities.max_length
+    by = plan.sections()
+    sections: dict[str, Any] = {"fairness": [], "length": [], "skill": [], "variants": []}
+    longest = None
+    for run in by.get("fairness", []):
+        if run.round != 1:
+            continue
+        results, summary, keys = _pooled(plan, played, run.key)
+        ans = fairness_answer(summary, run.players)
+        ans["dirs"] = keys
+        sections["fairness"].append(ans)
+        length = length_answer(summary, results, run.players, cap)
+        length["dirs"] = keys
+        sections["length"].append(length)
+        if run.players == plan.default_players:
+            best = max(((k, r) for k in keys for r in played[k][0]),
+                       key=lambda kr: kr[1]["length"])
+            longest = {"dir": best[0], "index": best[1]["index"], "length": best[1]["length"],
+                       "command": f"meeple replay {out / best[0]} --index {best[1]['index']} "
+                                  "--web"}
+    skill_runs = [r for r in by.get("skill", []) if r.round == 1]
+    if plan.cooperative:
+        team: dict[str, dict[str, Any]] = {}
+        for run in skill_runs:
+            results, _, keys = _pooled(plan, played, run.key)
+            team[run.label] = {**team_entry(results), "dirs": keys}
+        tiers = list(team)
+        for tier in tiers:
+            e = team[tier]
+            sections["skill"].append({
+                "question": f"Skill: team of {tier}", "answer": f"wins {pct(e['rate'])}",
+                "interval": e["ci"], "interval_of": "team win rate", "decided": True,
+                "verdict": f"a team of {tier} wins {pct(e['rate'])} ({share_range(e['ci'])}) "
+                           f"({e['games']:,} games)", "tier": tier, "team": e,
+                "dirs": e["dirs"]})
+        for lo, up in zip(tiers, tiers[1:], strict=False):
+            ans = skill_answer(team_step(team, lo, up), True, plan.default_players)
+            sections["skill"].append({**ans, "dirs": team[up]["dirs"] + team[lo]["dirs"]})
+    else:
+        for run in skill_runs:
+            results, _, keys = _pooled(plan, played, run.key)
+            upper, lower = run.label.split(" vs ")
+            step = competitive_step(results, upper, lower, run.players)
+            sections["skill"].append({**skill_answer(step, False, run.players), "dirs": keys})
+    arms = [r for r in by.get("variants", [])]
+    if len(arms) > 1:
+        metric_sets = [arm_metrics(played[r.key][1], played[r.key][0]) for r in arms]
+        _align_causes(metric_sets)
+        rows = compare_arms(metric_sets, plan.seed)
+        answers = variants_answer([r.label for r in arms], rows, arms[0].games)
+        for ans, run in zip(answers, arms[1:], strict=True):
+            ans["dirs"] = [arms[0].key, run.key]
+        sections["variants"] = answers
+    rows = []
+    for name, entries in sections.items():
+        for e in entries:
+            rows.append({"section": name, "question": e["question"], "answer": e["answer"],
+                         "interval": e.get("interval"), "verdict": e["verdict"]})
+    return {
+        "format": STUDY_FORMAT, "game": plan.game, "variant": plan.variant, "seed": plan.seed,
+        "budget": plan.budget, "elapsed_seconds": elapsed, "cooperative": plan.cooperative,
+        "tiers": plan.tiers, "notes": plan.notes, "plan": plan.to_json(), "rows": rows,
+        "sections": sections, "longest": longest, "not_yet": list(NOT_YET),
+        "games": sum(len(v[0]) for v in played.values()),
+        "play_seconds": sum(float(v[1]["elapsed_seconds"]) for v in played.values()),
+    }
