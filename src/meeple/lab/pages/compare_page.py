@@ -32,6 +32,7 @@ from meeple.lab.pages.render import (
     html_table,
     new_figure,
     p_value,
+    page_head,
     png,
 )
 from meeple.lab.pages.report_extra import _img
@@ -334,15 +335,7 @@ def compare_html(data: Mapping[str, Any], images: Mapping[str, bytes]) -> str:
     wide = _img("compare_differences.png", images["compare_differences.png"],
                 captions["compare_differences.png"]) if "compare_differences.png" in images \
         else ""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(title)}</title>
-<style>{_PAGE_CSS}</style>
-</head>
-<body>
+    return f"""{page_head(title, _PAGE_CSS)}
 <h1>Variant comparison: {e(data['game'])}</h1>
 <p class="run">{e(" vs ".join(a["label"] for a in arms))} · bots {e(", ".join(data["bots"]))} ·
 {data['games']} games per arm · seed {data['seed']} (the same game seeds in every arm)</p>

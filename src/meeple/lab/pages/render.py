@@ -150,3 +150,17 @@ def bare_score_name(name: str) -> str:
 def score_name(summary: Any) -> str:
     """The summary's score name without a leading "final" (:func:`bare_score_name`)."""
     return bare_score_name(summary["score"].get("name", "score"))
+
+
+def page_head(title: str, css: str) -> str:
+    """The start of a lab page up to and including ``<body>``: doctype, UTF-8, a phone-ready
+    viewport, the escaped ``title`` and ``css`` inline (the pages are self-contained)."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{css}</style>
+</head>
+<body>"""

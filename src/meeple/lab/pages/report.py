@@ -32,6 +32,7 @@ from meeple.lab.pages.render import (
     html_table,
     num,
     p_value,
+    page_head,
     pct,
     score_name,
     signed_pts,
@@ -276,15 +277,7 @@ percentiles. Winning margin: the sole winner's score minus the best score of the
 the game when it was decided (never negative).</p>"""
         footer = ("<p class=\"note\">Win rates count sole wins only; a game with several "
                   "winners or none is a draw.\nIntervals are 95% Wilson score intervals.</p>")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(title)}</title>
-<style>{CSS}</style>
-</head>
-<body>
+    return f"""{page_head(title, CSS)}
 <h1>Playtest report: {e(game)}</h1>
 <p class="run">{e(_run_line(summary))}</p>
 {head}

@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.table import Table
 
-from meeple.lab.pages.render import CSS, html_table
+from meeple.lab.pages.render import CSS, html_table, page_head
 
 __all__ = ["STUDY_HTML", "STUDY_JSON", "interval_text", "study_html", "study_terminal_table",
            "write_study"]
@@ -144,15 +144,9 @@ def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
               f"<code>{e(longest['command'])}</code></p>" if longest else "")
     notes = "".join(f"<li>{e(n)}</li>" for n in data.get("notes", []))
     not_yet = "".join(f"<li>{e(n)}</li>" for n in data["not_yet"])
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Study: {e(data['game'])}</title>
-<style>{CSS} td {{ text-align: left; }} h3 {{ font-size: 1.05rem; }}</style>
-</head>
-<body>
+    head = page_head(f"Study: {data['game']}",
+                     CSS + " td { text-align: left; } h3 { font-size: 1.05rem; }")
+    return f"""{head}
 <h1>Study: {e(data['game'])} ({e(data['variant'])})</h1>
 <p class="run">budget {data['budget']:.0f} s · games played in
 {data.get('play_seconds', data['elapsed_seconds']):.0f} s ·

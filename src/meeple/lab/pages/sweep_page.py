@@ -17,7 +17,7 @@ from typing import Any
 from matplotlib.ticker import PercentFormatter
 
 from meeple.lab.pages.compare_page import _PAGE_CSS, ARM_COLOURS
-from meeple.lab.pages.render import INK, html_table, new_figure, p_value, png
+from meeple.lab.pages.render import INK, html_table, new_figure, p_value, page_head, png
 from meeple.lab.pages.report_extra import _img
 
 __all__ = ["metric_names", "write_sweep"]
@@ -165,16 +165,9 @@ def sweep_html(data: Mapping[str, Any], images: Mapping[str, bytes],
         p_value(p["seat_balance"].get("p_value"))] for p in data["points"]]
     grid = " × ".join(f"{g['name']} ∈ {{{', '.join(g['values'])}}}" for g in data["grid"])
     figures = "".join(_img(name, blob, captions[name]) for name, blob in images.items())
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(data['game'])} sweep</title>
-<style>{_PAGE_CSS}
-.wide {{ overflow-x: auto; font-size: 0.85rem; }}</style>
-</head>
-<body>
+    head = page_head(f"{data['game']} sweep",
+                     _PAGE_CSS + "\n.wide { overflow-x: auto; font-size: 0.85rem; }")
+    return f"""{head}
 <h1>Parameter sweep: {e(data['game'])}</h1>
 <p class="run">{e(grid)} · {len(data['points'])} points · bots {e(', '.join(data['bots']))} ·
 {data['games']} games per point · seed {data['seed']}</p>
