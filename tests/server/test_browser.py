@@ -238,6 +238,12 @@ def test_a_phone_sized_table_fits_the_screen(server: Server, browser: Browser) -
                                      {"bot": "random"}], "timer_seconds": 600}).json()
     ann = Person(browser, server, "ann")
     ann.page.set_viewport_size({"width": 390, "height": 844})
+    # the lobby's table list: each table a card, its Join buttons on screen (they were off to
+    # the right of a scrolling table)
+    join = ann.lobby().get_by_role("button", name=f"Join {table['id']} as RED")
+    box = join.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390, box
+    shot(ann.page, "lobby-phone")
     ann.join(table["id"], "RED")
     ann.page.get_by_role("button", name="Submit: pass").click()
     expect(ann.page.locator(".last-round h3")).to_have_text("Round 1 results")

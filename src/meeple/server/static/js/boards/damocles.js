@@ -130,7 +130,7 @@ function codexCard(id, ctx, opts = {}) {
       opts.small ? h('span', {class: 'dmc-id'}, id) : null),
     codex ? patternStrip(codex) : null,
     opts.small ? null : h('span', {class: 'dmc-card-foot'}, h('span', {class: 'dmc-id'}, id),
-      ` · ${info.points ?? '?'} pts · ${info.class || ''}${info.permanent === false ? ', consumed' : ''}`),
+      ` · ${info.points ?? '?'} ${info.points === 1 ? 'pt' : 'pts'} · ${info.class || ''}${info.permanent === false ? ', consumed' : ''}`),
     matchText ? h('span', {class: 'dmc-match-badge'}, matchText) : null,
     opts.selected ? h('span', {class: 'dmc-selected-badge'}, 'selected') : null,
     opts.tag ? h('span', {class: 'dmc-tag'}, opts.tag) : null,
