@@ -17,7 +17,7 @@ import numpy as np
 from scipy import stats as sps
 
 from meeple.lab.analysis.precision import too_few
-from meeple.lab.analysis.stats import ALPHA, _num, _rate_entry
+from meeple.lab.analysis.stats import ALPHA, _num, rate_entry
 
 __all__ = ["add_team_stats", "team_result"]
 
@@ -75,7 +75,7 @@ def add_team_stats(summary: dict[str, Any], results: Sequence[Mapping[str, Any]]
     n_games = len(results)
     outcomes = [team_result(r) for r in results]
     wins = sum(1 for won, _ in outcomes if won)
-    entry = _rate_entry(wins, n_games)
+    entry = rate_entry(wins, n_games)
     summary["team_win_rate"] = {"wins": wins, "games": n_games, "rate": entry["rate"],
                                 "ci_low": entry["ci_low"], "ci_high": entry["ci_high"]}
 
@@ -99,13 +99,13 @@ def add_team_stats(summary: dict[str, Any], results: Sequence[Mapping[str, Any]]
             bot_pairs[str(bot)] += 1
     seats = []
     for seat in range(players):
-        e = _rate_entry(seat_alive[seat], n_games)
+        e = rate_entry(seat_alive[seat], n_games)
         seats.append({"seat": seat, "name": str(seat_names[seat]), "survived": seat_alive[seat],
                       "games": n_games, "rate": e["rate"], "ci_low": e["ci_low"],
                       "ci_high": e["ci_high"]})
     bots = {}
     for name in names:
-        e = _rate_entry(bot_alive[name], bot_pairs[name])
+        e = rate_entry(bot_alive[name], bot_pairs[name])
         bots[name] = {"pairs": bot_pairs[name], "survived": bot_alive[name], "rate": e["rate"],
                       "ci_low": e["ci_low"], "ci_high": e["ci_high"]}
     played = [(e["survived"], e["pairs"]) for e in bots.values() if e["pairs"]]
@@ -131,7 +131,7 @@ def _team_verdict(svl: dict[str, Any], results: Sequence[Mapping[str, Any]],
         games_wins[1] += int(won)
     lineups = {}
     for label, (games, wins) in tally.items():
-        e = _rate_entry(wins, games)
+        e = rate_entry(wins, games)
         lineups[label] = {"games": games, "wins": wins, "rate": e["rate"],
                           "ci_low": e["ci_low"], "ci_high": e["ci_high"]}
     between = _homogeneity([(e["wins"], e["games"]) for e in lineups.values()],

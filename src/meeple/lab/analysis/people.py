@@ -19,7 +19,7 @@ import numpy as np
 import scipy.stats as sps
 
 from meeple.engine.game import Game
-from meeple.lab.analysis.stats import CONFIDENCE, wilson_interval
+from meeple.lab.analysis.stats import CONFIDENCE, rate_entry
 
 #: The survey's fixed-choice answers, in display order (as ``meeple.server.protocol``).
 LENGTH_ANSWERS = ("too short", "about right", "too long")
@@ -42,14 +42,6 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE,
     half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sem
     return {"n": n, "mean": mean, "low": max(bounds[0], mean - half),
             "high": min(bounds[1], mean + half)}
-
-
-def share(k: int, n: int) -> dict[str, Any]:
-    """``{"k", "n", "rate", "low", "high"}`` with the Wilson interval (None when ``n`` is 0)."""
-    if n == 0:
-        return {"k": 0, "n": 0, "rate": None, "low": None, "high": None}
-    low, high = wilson_interval(k, n)
-    return {"k": k, "n": n, "rate": k / n, "low": low, "high": high}
 
 
 def _quantiles(values: Sequence[float]) -> dict[str, Any]:
@@ -154,15 +146,15 @@ def people_summary(game: Game, games: Sequence[Mapping[str, Any]],
                        "minutes": None if started is None or finished is None
                        else round((finished - started) / 60, 1)})
     n_human = len(human)
-    out["seat_wins"] = [share(seat_wins[s], n_human) for s in range(players)]
+    out["seat_wins"] = [rate_entry(seat_wins[s], n_human) for s in range(players)]
     out["fair_share"] = 1 / players
-    out["people_vs_bots"] = {"winner_share": share(person_wins, mixed_winners),
+    out["people_vs_bots"] = {"winner_share": rate_entry(person_wins, mixed_winners),
                              "seat_share": (person_seats / mixed_seats) if mixed_seats else None}
     out["decision_seconds"] = [{"kind": kind, "who": who, **_quantiles(values)}
                                for (kind, who), values in sorted(think.items())]
-    out["timeouts"] = [share(k, n) for k, n in timeouts]
+    out["timeouts"] = [rate_entry(k, n) for k, n in timeouts]
     out["talk"] = {"per_person_game": mean_interval(talk_per_person, bounds=(0, math.inf)),
-                   "private_share": share(private, total_talk)}
+                   "private_share": rate_entry(private, total_talk)}
     out["survey"] = _survey([a for g in human for a in g.get("surveys") or ()])
     out["tables"] = tables
     return out
@@ -175,7 +167,7 @@ def _survey(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                            "fun_counts": [fun.count(v) for v in range(1, 6)]}
     for key, options in (("length", LENGTH_ANSWERS), ("again", AGAIN_ANSWERS)):
         given = [a.get(key) for a in answers if a.get(key) in options]
-        out[key] = {option: share(given.count(option), len(given)) for option in options}
+        out[key] = {option: rate_entry(given.count(option), len(given)) for option in options}
     for key, name in (("confusing", "confusing"), ("comment", "comments")):
         quotes = [{"seat": r["seat"], "name": r.get("name", ""), "text": r["answers"][key]}
                   for r in rows if r["answers"].get(key)]

@@ -195,7 +195,7 @@ def summarize(
     seat_wins = [sum(1 for w in sole if w == s) for s in range(players)]
     seat_win_rate = []
     for s in range(players):
-        entry = _rate_entry(seat_wins[s], n_games)
+        entry = rate_entry(seat_wins[s], n_games)
         seat_win_rate.append({"seat": s, "name": str(seat_names[s]), "wins": seat_wins[s],
                               "games": n_games, "rate": entry["rate"],
                               "ci_low": entry["ci_low"], "ci_high": entry["ci_high"]})
@@ -280,7 +280,7 @@ def _check_outcome(pos: int, result: Mapping[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------------------ win rates
-def _rate_entry(k: int, n: int) -> dict[str, Any]:
+def rate_entry(k: int, n: int) -> dict[str, Any]:
     """``{"k", "n", "rate", "ci_low", "ci_high"}`` with a Wilson interval; rate fields are
     ``None`` when ``n == 0``."""
     if n == 0:
@@ -326,7 +326,7 @@ def _bot_win_rate(results: Sequence[Mapping[str, Any]], sole: list[int | None], 
             returns[bot].append(float(result["returns"][seat]))
     out: dict[str, dict[str, Any]] = {}
     for name in names:
-        entry = _rate_entry(wins[name], pairs[name])
+        entry = rate_entry(wins[name], pairs[name])
         rate = entry["rate"]
         p_value = None
         if pairs[name]:

@@ -16,7 +16,8 @@ MAX_QUOTES = 20
 def _pct(entry: Mapping[str, Any]) -> str:
     if entry.get("rate") is None:
         return "–"
-    return (f"{100 * entry['rate']:.0f}% ({100 * entry['low']:.0f}–{100 * entry['high']:.0f}%, "
+    low, high = 100 * entry["ci_low"], 100 * entry["ci_high"]
+    return (f"{100 * entry['rate']:.0f}% ({low:.0f}–{high:.0f}%, "
             f"{entry['k']}/{entry['n']})")
 
 
