@@ -112,11 +112,11 @@ def test_run_compare_refuses_a_single_arm_and_repeated_labels():
 
 
 def test_a_loss_cause_seen_in_one_arm_only_is_compared_as_zero_in_the_other():
-    from meeple.lab.experiments.compare import _align_causes
+    from meeple.lab.experiments.compare import align_causes
 
     base = {"truncated": _share(0, 10), "loss:combat": _share(2, 10, "team")}
     other = {"truncated": _share(0, 12), "loss:curse": _share(6, 12, "team")}
-    _align_causes([base, other])
+    align_causes([base, other])
     rows = {r["metric"]: r for r in compare_arms([base, other])}
     curse = rows["loss:curse"]
     assert curse["values"][0]["k"] == 0 and curse["values"][0]["n"] == 10

@@ -45,6 +45,22 @@ ParamOpt = Annotated[list[str] | None, typer.Option(
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="seed (non-negative integer)")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes; 0 = all cores")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", help="process (a local process pool) or ray (Ray tasks; pip install "
+    "'meeple\\[ray]')")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", help="an existing Ray cluster's address (--backend ray; default: start "
+    "a local one)")]
+
+
+def check_backend_option(backend: str, address: str | None) -> None:
+    """Refuse a ``--backend`` other than process or ray, or one that cannot run
+    (:func:`meeple.lab.run.backends.check_backend`). Raises: ParameterError."""
+    from meeple.lab.run.backends import check_backend
+
+    if backend not in ("process", "ray"):
+        raise ParameterError(f"--backend {backend!r} must be process or ray")
+    check_backend(backend, address)
 
 
 def fail(message: str) -> typer.Exit:

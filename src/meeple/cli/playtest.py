@@ -12,6 +12,8 @@ import typer
 from rich.markup import escape
 
 from meeple.cli.common import (
+    AddressOpt,
+    BackendOpt,
     GameArg,
     JobsOpt,
     ParamOpt,
@@ -19,6 +21,7 @@ from meeple.cli.common import (
     QuietOpt,
     SeedOpt,
     VariantOpt,
+    check_backend_option,
     check_bots,
     check_run,
     console,
@@ -45,12 +48,8 @@ def playtest(
     n_games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = 0,
-    backend: Annotated[str, typer.Option(
-        "--backend", help="process (a local process pool) or ray (Ray tasks; pip install "
-        "'meeple\\[ray]')")] = "process",
-    address: Annotated[str | None, typer.Option(
-        "--address", help="an existing Ray cluster's address (--backend ray; default: start "
-        "a local one)")] = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path(
         "playtest-out"),
     param: ParamOpt = None,
@@ -72,7 +71,7 @@ def playtest(
     """Run bot games, store them under --out/records (Parquet), and write summary.json,
     results.jsonl and report.html to --out."""
     from meeple.lab.pages.report import summary_table
-    from meeple.lab.run.backends import check_backend, resolve_jobs
+    from meeple.lab.run.backends import resolve_jobs
     from meeple.lab.run.runner import run_playtest
     from meeple.lab.run.store import RUN_JSON, RunStore, run_config
 
@@ -102,9 +101,7 @@ def playtest(
         bot_list = check_bots(",".join(game.playtest_bots) if bots is None else bots, game)
         check_run(n_games, seed, jobs)
         workers = resolve_jobs(jobs)
-        if backend not in ("process", "ray"):
-            raise ParameterError(f"--backend {backend!r} must be process or ray")
-        check_backend(backend, address)
+        check_backend_option(backend, address)
         make_dir(out, "--out")
         if n_games % game.players:
             err_console.print(f"[yellow]note:[/] {n_games} games is not a multiple of "

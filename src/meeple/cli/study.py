@@ -15,11 +15,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from meeple.cli.common import (
+    AddressOpt,
+    BackendOpt,
     GameArg,
     JobsOpt,
     QuietOpt,
     SeedOpt,
     VariantOpt,
+    check_backend_option,
     check_run,
     console,
     err_console,
@@ -75,18 +78,30 @@ def study(
         "games it lacks are played")] = False,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="print the plan and its estimated time, and exit")] = False,
+    against: Annotated[Path | None, typer.Option(
+        "--against", help="an earlier study's --out folder: flag the answers that moved "
+        "since")] = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
     quiet: QuietOpt = False,
 ):
     """Study a design: seat fairness at every seat count, length and pace, skill depth and
     every variant against the default, sized to --budget; writes study.json and study.html
     (and one stored run per folder) to --out."""
+    from meeple.lab.analysis.against import compare_studies, load_study
     from meeple.lab.experiments.study import load_plan, parse_budget, plan_study, run_study
-    from meeple.lab.pages.study_page import study_terminal_table, write_study
+    from meeple.lab.pages.study_page import (
+        against_terminal_table,
+        study_terminal_table,
+        write_study,
+    )
     from meeple.lab.run.estimate import RunEstimate, Stage, format_duration
 
     try:
         seconds = parse_budget(budget)
         check_run(1, seed, jobs)
+        check_backend_option(backend, address)
+        baseline = load_study(against) if against is not None else None
         plan = load_plan(out) if resume else None
         if resume and plan is None:
             raise ParameterError(f"--resume: there is no study plan (plan.json) in {out}")
@@ -101,6 +116,9 @@ def study(
         else:
             err_console.print("timing probe games to plan the study ...")
             plan = plan_study(game_name, variant, seconds, jobs, seed)
+        if baseline is not None and baseline.get("game") != plan.game:
+            raise ParameterError(f"--against: {against} is a study of {baseline.get('game')}, "
+                                 f"not of {plan.game}")
         console.print(plan_table(plan))
         for note in plan.notes:
             console.print(f"[yellow]note:[/] {escape(note)}")
@@ -124,13 +142,16 @@ def study(
                                [r.seconds for r in more])
 
             try:
-                data = run_study(plan, out, jobs, resume, on_run=on_run, on_grow=on_grow)
+                data = run_study(plan, out, jobs, resume, on_run=on_run, on_grow=on_grow,
+                                 backend=backend, address=address)
             except KeyboardInterrupt:
                 run.progress.stop()
                 err_console.print(f"[yellow]interrupted:[/] every finished game is stored in "
                                   f"{escape(str(out))}; go on with the same command and --resume")
                 raise typer.Exit(code=130) from None
         reports = _fairness_reports(data, out)
+        if baseline is not None:
+            data["against"] = compare_studies(data, baseline, str(against))
     except MeepleError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -140,6 +161,8 @@ def study(
     except OSError as exc:
         raise fail(f"cannot write the study to {out}: {exc.strerror or exc}") from None
     console.print(study_terminal_table(data))
+    if data.get("against"):
+        console.print(against_terminal_table(data["against"]))
     for line in data["notes"]:
         console.print(f"[yellow]note:[/] {escape(line)}")
     console.print("not yet studied: " + "; ".join(data["not_yet"]))

@@ -229,7 +229,7 @@ def _key_table(results: Sequence[Mapping[str, Any]], field: str, cooperative: bo
         row["p_holm"] = adjusted
         row["flag"] = (None if adjusted is None or adjusted >= ALPHA or not row["difference"]
                        else ("wins more" if row["difference"] > 0 else "wins less"))
-    _outliers(rows)
+    _outliers(rows, results, field, cooperative)
     return rows, len(strata)
 
 
@@ -241,29 +241,89 @@ def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
     return float(v[np.searchsorted(np.cumsum(w), w.sum() / 2)])
 
 
-def _outliers(rows: list[dict[str, Any]]) -> float | None:
+#: Cluster-bootstrap replicates of the outlier test (games resampled with replacement).
+BOOTSTRAP = 400
+
+
+def _game_counts(results: Sequence[Mapping[str, Any]], field: str, cooperative: bool,
+                 keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per game: units that played each key and how many of them won (G x K), units and wins
+    (G), for the cluster bootstrap of :func:`_outliers`."""
+    index = {k: j for j, k in enumerate(keys)}
+    played = np.zeros((len(results), len(keys)))
+    won = np.zeros((len(results), len(keys)))
+    units = np.zeros(len(results))
+    wins = np.zeros(len(results))
+    for g, r in enumerate(results):
+        if cooperative:
+            seats = [{k for c in r[field] for k, v in c.items() if v}]
+            outcome = [team_result(r)[0]]
+        else:
+            winner = _sole(r)
+            seats = [{k for k, v in c.items() if v} for c in r[field]]
+            outcome = [winner == s for s in range(len(seats))]
+        for keyset, w in zip(seats, outcome, strict=True):
+            units[g] += 1
+            wins[g] += w
+            for k in keyset:
+                j = index.get(k)
+                if j is not None:
+                    played[g, j] += 1
+                    won[g, j] += w
+    return played, won, units, wins
+
+
+def _outliers(rows: list[dict[str, Any]], results: Sequence[Mapping[str, Any]], field: str,
+              cooperative: bool, seed: int = 0) -> float | None:
     """Mark the keys whose difference stands out from the typical key's: a two-sided z-test of
     ``difference - typical``, Holm-adjusted over the table. The typical difference is the
     median over the keys that have one (three or more needed), each weighted by the units that
     played it, so that the many keys played once or twice (differences of +/- 80 points) do
-    not set it. The standard error is read from the side of the key's 95% interval that faces
-    the typical value (the interval is not symmetric near 0% or 100%). Sets
-    ``p_outlier_holm`` and ``outlier`` (``"stronger than most"``, ``"weaker than most"`` or
-    ``None``) on every row; returns the typical difference."""
+    not set it. The standard error of ``difference - typical`` comes from a cluster bootstrap
+    over games (:data:`BOOTSTRAP` replicates, games drawn with replacement, the typical
+    recomputed in each): the seats of one game are not independent (in a zero-sum game one
+    seat's win is the others' loss), and the typical is itself estimated, so a per-key
+    interval alone would call noise an outlier (one null table in ten at 2 seats). With
+    several bots the observed difference is the stratified one and its standard error the
+    bootstrap's of the pooled difference. Sets ``p_outlier_holm`` and ``outlier``
+    (``"stronger than most"``, ``"weaker than most"`` or ``None``) on every row; returns the
+    typical difference."""
     have = [r for r in rows if r["difference"] is not None and r["difference_ci"]]
     typical = (weighted_median([r["difference"] for r in have], [r["units"] for r in have])
                if len(have) >= 3 else None)
-    p_values: list[float | None] = []
-    z_crit = float(sps.norm.ppf(0.975))
-    for r in rows:
-        ci = r["difference_ci"]
-        p = None
-        if typical is not None and r["difference"] is not None and ci and ci[1] > ci[0]:
-            d = r["difference"]
-            side = ci[1] - d if typical > d else d - ci[0]
-            se = (side if side > 0 else (ci[1] - ci[0]) / 2) / z_crit
-            p = float(2 * sps.norm.sf(abs(d - typical) / se))
-        p_values.append(p)
+    p_values: list[float | None] = [None] * len(rows)
+    if typical is not None:
+        keys = [r["key"] for r in have]
+        played, won, units, wins = _game_counts(results, field, cooperative, keys)
+        rng = np.random.default_rng(seed)
+        g = len(results)
+        chunks = []
+        for start in range(0, BOOTSTRAP, 50):  # 50 replicates at a time: memory 50 x games
+            w = rng.multinomial(g, np.full(g, 1 / g), size=min(50, BOOTSTRAP - start))
+            w = w.astype(float)
+            n, k = w @ played, w @ won
+            n_rest, k_rest = (w @ units)[:, None] - n, (w @ wins)[:, None] - k
+            with np.errstate(divide="ignore", invalid="ignore"):
+                chunks.append((k / n - k_rest / n_rest, n))
+        diff = np.vstack([c[0] for c in chunks])
+        n = np.vstack([c[1] for c in chunks])
+        deltas = np.full_like(diff, np.nan)
+        for b in range(BOOTSTRAP):
+            ok = np.isfinite(diff[b]) & (n[b] > 0)
+            if ok.sum() >= 3:
+                deltas[b, ok] = diff[b, ok] - weighted_median(diff[b, ok], n[b, ok])
+        with np.errstate(invalid="ignore"):
+            se = np.nanstd(deltas, axis=0)
+        position = {id(r): j for j, r in enumerate(have)}
+        for i, r in enumerate(rows):
+            j = position.get(id(r))
+            if j is None or not np.isfinite(se[j]):
+                continue
+            gap = abs(r["difference"] - typical)
+            if se[j] > 0:
+                p_values[i] = float(2 * sps.norm.sf(gap / se[j]))
+            else:  # the same in every replicate: no doubt either way
+                p_values[i] = 1.0 if gap < 1e-12 else 0.0
     for r, adjusted in zip(rows, holm(p_values), strict=True):
         r["typical_difference"] = typical
         r["p_outlier_holm"] = adjusted
@@ -289,7 +349,8 @@ def _keys_section(results: Sequence[Mapping[str, Any]], field: str, cooperative:
                       "Mantel-Haenszel difference (Sato interval), Cochran-Mantel-Haenszel "
                       "test" if stratified else "Newcombe interval, Fisher exact test")
                    + "; Holm-adjusted over the table at 5%. Outliers: the keys whose "
-                   "difference differs from the median key's (z-test, Holm-adjusted)"),
+                   "difference differs from the median key's (z-test with a cluster-bootstrap "
+                   "standard error over games, Holm-adjusted)"),
     }
 
 

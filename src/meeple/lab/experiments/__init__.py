@@ -6,7 +6,9 @@
   same seeds, every difference tested;
 * :mod:`~meeple.lab.experiments.sweep`: every point of a parameter grid, ranked by targets;
 * :mod:`~meeple.lab.experiments.study`: the whole study of a design (seat fairness at every
-  seat count, length, skill depth, variants) sized to a time budget.
+  seat count, length, skill depth, variants, ...) planned to a time budget and played;
+* :mod:`~meeple.lab.experiments.study_answer`: the study's answers and verdicts from the runs
+  it played (its ``study.json``).
 
 Why a package of its own and not part of :mod:`meeple.lab.run`: a driver plans runs (stages,
 line-ups, seeds) and then reads them through :mod:`meeple.lab.analysis` (``summarize``, Holm,

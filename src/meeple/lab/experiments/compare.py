@@ -53,8 +53,8 @@ from meeple.lab.analysis.stats import (
 from meeple.lab.run.estimate import Stage
 from meeple.lab.run.runner import run_playtest
 
-__all__ = ["COMPARE_FORMAT", "Arm", "arm_metrics", "compare_arms", "compare_stages",
-           "default_bots", "parse_arm", "play_arm", "run_compare", "skilled_bot"]
+__all__ = ["COMPARE_FORMAT", "Arm", "align_causes", "arm_metrics", "compare_arms",
+           "compare_stages", "default_bots", "parse_arm", "play_arm", "run_compare", "skilled_bot"]
 
 COMPARE_FORMAT = "meeple-compare/1"
 _Z = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
@@ -327,7 +327,7 @@ def compare_arms(arm_sets: Sequence[Mapping[str, Mapping[str, Any]]], seed: int 
     return rows
 
 
-def _align_causes(metric_sets: Sequence[dict[str, dict[str, Any]]]) -> None:
+def align_causes(metric_sets: Sequence[dict[str, dict[str, Any]]]) -> None:
     """Give every arm every loss cause seen in any arm (0 games where it never happened), so
     a cause that only one arm shows is still compared."""
     causes: dict[str, dict[str, Any]] = {}
@@ -402,7 +402,7 @@ def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | No
                          "params": dict(game.params), "overrides": dict(arm.params),
                          "length_counts": {str(k): lengths[k] for k in sorted(lengths)},
                          "summary": summary})
-    _align_causes(metric_sets)
+    align_causes(metric_sets)
     return _clean({
         "format": COMPARE_FORMAT, "game": loaded[0].name, "bots": lineup, "games": games,
         "seed": seed, "skilled_bot": skilled_bot(lineup), "alpha": ALPHA,

@@ -46,21 +46,10 @@ from meeple.engine.registry import load_game
 from meeple.engine.rng import derive_seed
 from meeple.lab.analysis.precision import games_needed
 from meeple.lab.analysis.stats import summarize
-from meeple.lab.analysis.verdicts import (
-    fairness_answer,
-    length_answer,
-    pct,
-    share_range,
-    skill_answer,
-    variants_answer,
-)
-from meeple.lab.experiments.compare import _align_causes, arm_metrics, compare_arms, default_bots
-from meeple.lab.experiments.ladder import (
-    competitive_step,
-    default_budgets,
-    team_entry,
-    team_step,
-)
+from meeple.lab.analysis.verdicts import fairness_answer, skill_answer
+from meeple.lab.experiments.compare import default_bots
+from meeple.lab.experiments.ladder import competitive_step, default_budgets
+from meeple.lab.experiments.study_answer import answer_study
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import format_duration, game_seconds
 from meeple.lab.run.runner import play_one, run_playtest
@@ -361,9 +350,10 @@ Progress = Callable[[StudyRun], Callable[[int], None] | None]
 
 
 def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
-          on_run: Progress | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Play (or, resuming, finish) one stored run and summarise it (summary.json is written
-    to its folder). Returns ``(results, summary)``."""
+          on_run: Progress | None, backend: str = "process", address: str | None = None
+          ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play (or, resuming, finish) one stored run on ``backend`` and summarise it
+    (summary.json is written to its folder). Returns ``(results, summary)``."""
     game = load_game(game_name, variant=run.variant, players=run.players)
     config = run_config(game, run.bots, run.games, run.seed)
     where = out_dir / run.key
@@ -384,16 +374,16 @@ def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
         progress(store.count())
     workers = resolve_jobs(jobs)
     start = time.perf_counter()
-    store.begin_session(jobs=workers, backend="process")
+    store.begin_session(jobs=workers, backend=backend)
     try:
         results, _ = run_playtest(game, run.bots, run.games, run.seed, jobs, store=store,
-                                  on_progress=advance)
+                                  on_progress=advance, backend=backend, address=address)
     except KeyboardInterrupt:
         store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                          jobs=workers, backend="process", status="interrupted")
+                          jobs=workers, backend=backend, status="interrupted")
         raise
     store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                      jobs=workers, backend="process")
+                      jobs=workers, backend=backend)
     summary = summarize(results, game=game.name, variant=game.variant, players=game.players,
                         params=dict(game.params), seed=run.seed, bots=list(run.bots),
                         seat_names=list(game.seat_names()),
@@ -408,7 +398,8 @@ def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
 # ------------------------------------------------------------------------------ the study
 def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
               resume: bool = False, on_run: Progress | None = None,
-              on_grow: Callable[[list[StudyRun]], None] | None = None) -> dict[str, Any]:
+              on_grow: Callable[[list[StudyRun]], None] | None = None, *,
+              backend: str = "process", address: str | None = None) -> dict[str, Any]:
     """Play ``plan`` into ``out_dir`` and answer its questions.
 
     Every run is stored in ``out_dir/<run key>`` (a :class:`RunStore` folder with its
@@ -425,6 +416,9 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
         on_run: called before each run with it; may return a callback taking the number of
             games just finished (progress).
         on_grow: called with the round-2 runs when some are added.
+        backend: ``process`` (a local pool) or ``ray`` (Ray tasks;
+            :mod:`meeple.lab.run.backends`); address: an existing Ray cluster's address.
+            The games, and so the answers, do not depend on the backend.
     Returns:
         The JSON-ready study (``study.json``): ``format``, ``game``, ``variant``, ``seed``,
         ``budget``, ``elapsed_seconds`` (this call), ``play_seconds`` (the runs' play over
@@ -449,7 +443,8 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
     played: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
     first = [r for r in plan.runs if r.round == 1]
     for run in first:
-        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run)
+        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
+                                address)
     elapsed = time.perf_counter() - began
     grow = [r for r in plan.runs if r.round == 2]
     if not grow:
@@ -460,27 +455,10 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
             if on_grow is not None:
                 on_grow(grow)
     for run in grow:
-        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run)
-    return _answer(plan, out, played, time.perf_counter() - began)
-
-
-def _pooled(plan: StudyPlan, played: dict[str, Any], key: str
-            ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A run's results pooled with its round-2 run's, re-summarised when pooled."""
-    results, summary = played[key]
-    more = played.get(key + "-more")
-    if more is None:
-        return results, summary, [key]
-    pooled = [*results, *more[0]]
-    run = next(r for r in plan.runs if r.key == key)
-    game = load_game(plan.game, variant=run.variant, players=run.players)
-    summary = summarize(pooled, game=game.name, variant=game.variant, players=game.players,
-                        params=dict(game.params), seed=run.seed, bots=list(run.bots),
-                        seat_names=list(game.seat_names()),
-                        length_unit=game.capabilities.length_unit,
-                        elapsed_seconds=summary["elapsed_seconds"] + more[1]["elapsed_seconds"],
-                        jobs=summary["jobs"], cooperative=game.capabilities.cooperative)
-    return pooled, summary, [key, key + "-more"]
+        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
+                                address)
+    return answer_study(plan, out, played, time.perf_counter() - began,
+                        not_yet=list(NOT_YET))
 
 
 def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[StudyRun]:
@@ -520,75 +498,3 @@ def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[Stu
                              run.per_game,
                              _cost(games, run.per_game, plan.workers) + RUN_OVERHEAD, round=2))
     return grow
-
-
-def _answer(plan: StudyPlan, out: Path, played: dict[str, Any],
-            elapsed: float) -> dict[str, Any]:
-    """The study summary from every played run (see :func:`run_study`)."""
-    base = load_game(plan.game, variant=plan.variant)
-    cap = base.capabilities.max_length
-    by = plan.sections()
-    sections: dict[str, Any] = {"fairness": [], "length": [], "skill": [], "variants": []}
-    longest = None
-    for run in by.get("fairness", []):
-        if run.round != 1:
-            continue
-        results, summary, keys = _pooled(plan, played, run.key)
-        ans = fairness_answer(summary, run.players)
-        ans["dirs"] = keys
-        sections["fairness"].append(ans)
-        length = length_answer(summary, results, run.players, cap)
-        length["dirs"] = keys
-        sections["length"].append(length)
-        if run.players == plan.default_players:
-            best = max(((k, r) for k in keys for r in played[k][0]),
-                       key=lambda kr: kr[1]["length"])
-            longest = {"dir": best[0], "index": best[1]["index"], "length": best[1]["length"],
-                       "command": f"meeple replay {out / best[0]} --index {best[1]['index']} "
-                                  "--web"}
-    skill_runs = [r for r in by.get("skill", []) if r.round == 1]
-    if plan.cooperative:
-        team: dict[str, dict[str, Any]] = {}
-        for run in skill_runs:
-            results, _, keys = _pooled(plan, played, run.key)
-            team[run.label] = {**team_entry(results), "dirs": keys}
-        tiers = list(team)
-        for tier in tiers:
-            e = team[tier]
-            sections["skill"].append({
-                "question": f"Skill: team of {tier}", "answer": f"wins {pct(e['rate'])}",
-                "interval": e["ci"], "interval_of": "team win rate", "decided": True,
-                "verdict": f"a team of {tier} wins {pct(e['rate'])} ({share_range(e['ci'])}) "
-                           f"({e['games']:,} games)", "tier": tier, "team": e,
-                "dirs": e["dirs"]})
-        for lo, up in zip(tiers, tiers[1:], strict=False):
-            ans = skill_answer(team_step(team, lo, up), True, plan.default_players)
-            sections["skill"].append({**ans, "dirs": team[up]["dirs"] + team[lo]["dirs"]})
-    else:
-        for run in skill_runs:
-            results, _, keys = _pooled(plan, played, run.key)
-            upper, lower = run.label.split(" vs ")
-            step = competitive_step(results, upper, lower, run.players)
-            sections["skill"].append({**skill_answer(step, False, run.players), "dirs": keys})
-    arms = [r for r in by.get("variants", [])]
-    if len(arms) > 1:
-        metric_sets = [arm_metrics(played[r.key][1], played[r.key][0]) for r in arms]
-        _align_causes(metric_sets)
-        rows = compare_arms(metric_sets, plan.seed)
-        answers = variants_answer([r.label for r in arms], rows, arms[0].games)
-        for ans, run in zip(answers, arms[1:], strict=True):
-            ans["dirs"] = [arms[0].key, run.key]
-        sections["variants"] = answers
-    rows = []
-    for name, entries in sections.items():
-        for e in entries:
-            rows.append({"section": name, "question": e["question"], "answer": e["answer"],
-                         "interval": e.get("interval"), "verdict": e["verdict"]})
-    return {
-        "format": STUDY_FORMAT, "game": plan.game, "variant": plan.variant, "seed": plan.seed,
-        "budget": plan.budget, "elapsed_seconds": elapsed, "cooperative": plan.cooperative,
-        "tiers": plan.tiers, "notes": plan.notes, "plan": plan.to_json(), "rows": rows,
-        "sections": sections, "longest": longest, "not_yet": list(NOT_YET),
-        "games": sum(len(v[0]) for v in played.values()),
-        "play_seconds": sum(float(v[1]["elapsed_seconds"]) for v in played.values()),
-    }

@@ -21,8 +21,8 @@ from rich.table import Table
 
 from meeple.lab.pages.render import CSS, html_table, page_head
 
-__all__ = ["STUDY_HTML", "STUDY_JSON", "interval_text", "study_html", "study_terminal_table",
-           "write_study"]
+__all__ = ["STUDY_HTML", "STUDY_JSON", "against_terminal_table", "interval_text", "study_html",
+           "study_terminal_table", "write_study"]
 
 STUDY_JSON = "study.json"
 STUDY_HTML = "study.html"
@@ -132,6 +132,101 @@ def _variants(data: Mapping[str, Any], out_dir: Path) -> str:
     return "".join(out)
 
 
+def _verdicts(entries: Sequence[Mapping[str, Any]], out_dir: Path) -> str:
+    return "".join(f"<h3>{html.escape(e['question'])}</h3>"
+                   f"<p class=\"verdict\">{html.escape(e['verdict'])}</p>"
+                   for e in entries)
+
+
+def _content(data: Mapping[str, Any], out_dir: Path) -> str:
+    entries = data["sections"].get("content") or []
+    if not entries:
+        return "<p>Nothing was traced: no card or action table.</p>"
+    first = entries[0]
+    what = first["what"]
+    rows = []
+    for k in first["keys"]:
+        diff, ci = k["difference"], k["difference_ci"]
+        rows.append((k["key"], f"{100 * (k['play_rate'] or 0):.1f}%",
+                     "–" if k["win_rate"] is None else f"{100 * k['win_rate']:.1f}%",
+                     interval_text([k["ci_low"], k["ci_high"]])
+                     if k["ci_low"] is not None else "–",
+                     "–" if diff is None else f"{100 * diff:+.1f} pts",
+                     "–" if not ci else f"{100 * ci[0]:+.0f} to {100 * ci[1]:+.0f} pts",
+                     "–" if k["p_holm"] is None else f"{k['p_holm']:.2g}",
+                     k["outlier"] or ""))
+    typical = first.get("typical_difference")
+    return (_verdicts(entries, out_dir)
+            + html_table((what, f"played by (share of {first['unit']}s)", "win rate when played",
+                          "95% CI", "difference vs not played", "95% CI", "Holm p",
+                          "against the typical " + what), rows)
+            + f'<p class="note">{html.escape(first["method"])}. Typical difference: '
+              f'{"–" if typical is None else f"{100 * typical:+.1f} pts"}. The {first["games"]:,}'
+              f" games of the {first['players']}-player fairness run (the most played "
+              f"{len(first['keys'])} {what}s). Associations, not effects: a seat that plays a "
+              f"{what} when already ahead makes it look strong.</p>" + _dirs(first, out_dir))
+
+
+def _endings(data: Mapping[str, Any], out_dir: Path) -> str:
+    entries = data["sections"].get("endings") or []
+    if not entries:
+        return "<p>Nothing was traced.</p>"
+    out = [_verdicts(entries, out_dir)]
+    for e in entries:
+        if e.get("causes"):
+            out.append(html_table(("lost to", "games", "share of all games", "95% CI"),
+                                  [(c["cause"], c["count"], f"{100 * c['rate']:.1f}%",
+                                    interval_text(c["ci"])) for c in e["causes"]]))
+        elim = e.get("eliminations")
+        if elim:
+            out.append(html_table(
+                ("seat", "knocked out", "95% CI", "first out",
+                 f"mean {data['sections']['length'][0]['unit'].rstrip('s')} when out"),
+                [(s["name"], f"{100 * s['eliminated']['rate']:.1f}%",
+                  interval_text([s["eliminated"]["ci_low"], s["eliminated"]["ci_high"]]),
+                  f"{100 * s['first_out']['rate']:.1f}%",
+                  "–" if s["mean_length"] is None else f"{s['mean_length']:.1f}")
+                 for s in elim["seats"]]))
+            ended = ", ".join(f"{how} {100 * v['rate']:.0f}%"
+                              for how, v in elim["ended_by"].items())
+            out.append(f'<p class="note">How games ended: {html.escape(ended)}. '
+                       f'{html.escape(elim["ties"])}.</p>')
+        if e.get("swing"):
+            out.append(f'<p class="note">{html.escape(e["swing"]["meaning"])}.</p>')
+    out.append(_dirs(entries[0], out_dir))
+    return "".join(out)
+
+
+def _extra(data: Mapping[str, Any], name: str, out_dir: Path, empty: str) -> str:
+    """Sections the study played itself (6, 8): their own fragment when they carry one
+    (``html``), else their verdicts."""
+    entries = data["sections"].get(name) or []
+    if not entries:
+        return f"<p>{html.escape(empty)}</p>"
+    return "".join(e.get("html") or _verdicts([e], out_dir) for e in entries)
+
+
+def _against(data: Mapping[str, Any]) -> str:
+    a = data.get("against")
+    if not a:
+        return ""
+    e = html.escape
+    order = {"moved": 0, "new": 1, "gone": 2, "undecided": 3, "same": 4}
+    rows = [(r["status"], r["question"], r["before"] or "–",
+             interval_text(r["before_interval"]), r["now"] or "–",
+             interval_text(r["now_interval"]), r["why"])
+            for r in sorted(a["rows"], key=lambda r: order[r["status"]])]
+    b = a["before"]
+    return (f"<h2>What changed against {e(a['baseline'])}</h2>"
+            f"<p class=\"verdict\">{a['moved']} answer{'s' if a['moved'] != 1 else ''} moved, "
+            f"{a['new']} new, {a['gone']} gone (baseline: variant {e(str(b['variant']))}, "
+            f"seed {b['seed']}, {b['games'] or 0:,} games)</p>"
+            + html_table(("", "question", "before", "95% CI", "now", "95% CI", "why"), rows)
+            + '<p class="note">Moved: the two 95% intervals do not overlap, or the finding (the '
+              "verdict's conclusion without its numbers) changed. Undecided: too few games to "
+              "tell in one of the two studies.</p>")
+
+
 def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
     """The whole page for the study ``data`` written in ``out_dir`` (links are relative)."""
     e = html.escape
@@ -155,6 +250,7 @@ seed {data['seed']} · skill tiers {e(', '.join(data['tiers']))}</p>
 <h2>Summary</h2>
 {html_table(("question", "answer", "95% interval", "verdict"), rows)}
 {f'<ul class="note">{notes}</ul>' if notes else ''}
+{_against(data)}
 <h2>1. Seat fairness at every seat count</h2>
 {_fairness(data, out_dir)}
 {replay}
@@ -164,6 +260,15 @@ seed {data['seed']} · skill tiers {e(', '.join(data['tiers']))}</p>
 {_skill(data, out_dir)}
 <h2>4. Variants against {e(data['variant'])}</h2>
 {_variants(data, out_dir)}
+<h2>5. {'Card' if (data['sections'].get('content') or [{}])[0].get('what') != 'action'
+        else 'Action'} power</h2>
+{_content(data, out_dir)}
+<h2>6. Degenerate strategies</h2>
+{_extra(data, 'strategies', out_dir, 'Not searched in this study.')}
+<h2>7. {'Loss causes' if data['cooperative'] else 'Elimination and kingmaking'}</h2>
+{_endings(data, out_dir)}
+<h2>8. Toward a target</h2>
+{_extra(data, 'target', out_dir, 'No --target was given.')}
 <h2>Not yet studied</h2>
 <ul>{not_yet}</ul>
 </body>
@@ -202,3 +307,16 @@ def study_terminal_table(data: Mapping[str, Any]) -> Table:
                       r["verdict"])
     return table
 
+
+
+def against_terminal_table(against: Mapping[str, Any]) -> Table:
+    """The answers that moved against the baseline study (new and gone ones too)."""
+    table = Table(title=f"against {against['baseline']}: {against['moved']} moved, "
+                        f"{against['new']} new, {against['gone']} gone", title_justify="left")
+    for name in ("", "question", "before", "now", "why"):
+        table.add_column(name, overflow="fold")
+    for r in against["rows"]:
+        if r["status"] not in ("same", "undecided"):
+            table.add_row(r["status"], r["question"], r["before"] or "–", r["now"] or "–",
+                          r["why"])
+    return table
