@@ -195,3 +195,13 @@ def test_the_command_compares_with_a_baseline_study(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "holds no study.json" in missing.output
     bad = CliRunner().invoke(app, args + ["--out", str(tmp_path / "z"), "--backend", "mpi"])
     assert bad.exit_code == 2 and "--backend" in bad.output
+
+
+def test_a_study_on_ray_answers_as_on_the_process_pool(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    import examples.pig  # noqa: F401
+
+    plan = plan_study("pig", budget_seconds=3, jobs=2)
+    pool = run_study(plan, tmp_path / "pool", jobs=2)
+    ray = run_study(plan, tmp_path / "ray", jobs=2, backend="ray")
+    assert ray["rows"] == pool["rows"] and ray["games"] == pool["games"]
