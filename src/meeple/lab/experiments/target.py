@@ -450,7 +450,8 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
         ``verdict`` such as "start_energy=50 meets mean_rounds=20..30 (25.4, 24.9-25.9)",
         ``decided``, ``dirs``), ``best`` (the first confirmed setting that meets every clause,
         else the one meeting most, then closest; None when nothing was confirmed), ``met``
-        (whether ``best`` meets every clause) and ``notes``.
+        (whether ``best`` meets every clause), ``default`` (the trial of the loaded game's own
+        settings, trial 0) and ``notes``.
     Raises:
         ParameterError: a bad target or parameter list, a metric the game cannot give
             (``team_win_rate`` of a competitive game...), an unknown bot, budget <= 0.
@@ -529,6 +530,8 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
         "best": None if best is None else {**best, "verdict": _entry(best, goal.text,
                                                                      unit)["verdict"]},
         "met": bool(best and best["met"]), "notes": notes,
+        "default": next((t for t in trials if t["number"] == 0 and not t["changes"]
+                         and "error" not in t), None),
     }
 
 
