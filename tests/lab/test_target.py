@@ -102,6 +102,10 @@ def test_interval_verdicts() -> None:
     assert guard.guard and guard.verdict([0.0, 0.09]) == "met"
     assert guard.verdict([0.07, 0.2]) == "not met"
     assert parse_target("truncated_rate<0.1").with_guard().clauses[-1].guard is False
+    seats = parse_target("seat_spread<0.05").with_guard().clauses
+    assert [c.text for c in seats if c.guard] == ["truncated_rate<=0.05", "draw_rate<=0.5"]
+    assert not any(c.guard for c in parse_target(
+        "first_seat_edge<0.1,draw_rate<0.9,truncated_rate<0.2").with_guard().clauses)
 
 
 # ------------------------------------------------------------------------------ metrics

@@ -28,8 +28,11 @@ parameters: each trial plays a small batch of games on the same seeds with the s
 fairness bots and scores its distance to the target (:meth:`Target.distance`: 0 when every
 clause is met). The first trial is the default settings. Unless the target names
 ``truncated_rate`` itself, a guard clause ``truncated_rate<=0.05`` is added (a length target
-met by cutting games at a low ``max_rounds`` is not met); the guard counts as met unless
-its interval lies wholly above 5%, so it never leaves a setting undecided. The best distinct
+met by cutting games at a low ``max_rounds`` is not met), and a target on ``seat_spread`` or
+``first_seat_edge`` that does not name ``draw_rate`` gets ``draw_rate<=0.5`` (seats are equal
+in games nobody wins: a search found settings where every game is a draw and the spread is
+0); a guard counts as met unless its interval lies wholly outside it, so it never leaves a
+setting undecided. The best distinct
 settings are then confirmed on fresh seeds with more games, each a stored run, and every
 clause gets a verdict from its 95% interval (:mod:`meeple.lab.analysis.target_metrics`):
 *met* when the interval lies inside the clause's range, *not met* when it lies outside, else
@@ -66,8 +69,9 @@ from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import game_seconds
 from meeple.lab.run.runner import play_one
 
-__all__ = ["ALIASES", "COUNT_TOLERANCE", "METRICS", "SHARE_TOLERANCE", "TARGET_FORMAT",
-           "Clause", "Dimension", "Target", "parse_target", "search_space", "search_target"]
+__all__ = ["ALIASES", "COUNT_TOLERANCE", "GUARDS", "METRICS", "SHARE_TOLERANCE",
+           "TARGET_FORMAT", "Clause", "Dimension", "Target", "parse_target", "search_space",
+           "search_target"]
 
 TARGET_FORMAT = "meeple-target/1"
 #: Other names accepted for the metrics.
@@ -76,8 +80,9 @@ ALIASES = {"mean_length": "mean_rounds", "p90_length": "p90_rounds"}
 SHARE_TOLERANCE = 0.02
 #: ``METRIC=X`` for a count (rounds, decisions): within X +/- this share of X (at least 0.5).
 COUNT_TOLERANCE = 0.05
-#: The guard added unless the target names ``truncated_rate``.
-GUARD = "truncated_rate<=0.05"
+#: The guards added to a target that does not name their metric, with the metrics one needs
+#: in the target to be added (none: always).
+GUARDS = {"truncated_rate<=0.05": (), "draw_rate<=0.5": ("seat_spread", "first_seat_edge")}
 #: Share of the budget the search gets; the rest confirms its best settings.
 SEARCH_SHARE = 0.6
 #: Trials the batch size is chosen for (more are played while the search share lasts).
@@ -166,11 +171,16 @@ class Target:
         return sum(c.distance(values.get(c.metric)) for c in self.clauses)
 
     def with_guard(self) -> Target:
-        """The target plus the :data:`GUARD` clause, unless it names ``truncated_rate``."""
-        if "truncated_rate" in self.metrics():
-            return self
-        guard = _parse_clause(GUARD)
-        return Target((*self.clauses, Clause(**{**asdict(guard), "guard": True})), self.text)
+        """The target plus the :data:`GUARDS` clauses it does not name a metric of itself
+        (the draw guard only with ``seat_spread`` or ``first_seat_edge``)."""
+        named = self.metrics()
+        added = []
+        for text, needs in GUARDS.items():
+            guard = _parse_clause(text)
+            if guard.metric in named or (needs and not set(needs) & set(named)):
+                continue
+            added.append(Clause(**{**asdict(guard), "guard": True}))
+        return Target((*self.clauses, *added), self.text)
 
 
 def _number(text: str, clause: str) -> float:

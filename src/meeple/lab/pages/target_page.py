@@ -134,8 +134,9 @@ def target_section_html(section: Mapping[str, Any], image: str | None = None,
         out.append('<p class="note">Values with their 95% intervals (' + "; ".join(
             f"{e(m)}: {e(k)}" for m, k in methods.items()) + "). A clause is met when its "
             "interval lies inside its range, not met when it lies outside, else there are "
-            "too few games to tell. The guard (no more than 5% of games hit the length cap) "
-            "only rules out settings shown to break it.</p>")
+            "too few games to tell. A guard (added unless the target names its metric: no "
+            "more than 5% of games hit the length cap; with a seat metric, no more than half "
+            "the games without a sole winner) only rules out settings shown to break it.</p>")
     scored = sorted((t for t in section["trials"] if t.get("distance") is not None),
                     key=lambda t: (t["distance"], t["number"]))
     metrics = list(dict.fromkeys(c["metric"] for c in clauses))
