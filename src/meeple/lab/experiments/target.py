@@ -61,6 +61,7 @@ from meeple.lab.analysis.target_metrics import (
     metric_intervals,
     target_metrics,
 )
+from meeple.lab.analysis.verdicts import target_answer
 from meeple.lab.experiments.compare import check_arms
 from meeple.lab.experiments.stored_run import play_stored
 from meeple.lab.experiments.study import fairness_bots
@@ -343,6 +344,24 @@ def _check_metrics(goal: Target, game: Game) -> None:
                                  f"{'co-operative' if coop else 'competitive'}")
 
 
+def _noise_notes(goal: Target, games: int, players: int) -> list[str]:
+    """A note per share clause narrower than a trial can measure: two standard errors of a
+    share at ``games`` games (of a seat's share, ``1 / players``, for the seat metrics; of a
+    half share for the others, the widest) against the clause's :meth:`Clause.scale`."""
+    notes = []
+    for c in goal.clauses:
+        if c.guard or not METRICS[c.metric]["share"]:
+            continue
+        p = 1 / players if c.metric in ("seat_spread", "first_seat_edge") else 0.5
+        noise = 2 * math.sqrt(p * (1 - p) / games)
+        if noise > c.scale():
+            notes.append(f"{c.text}: a trial of {games} games measures {c.metric} within about "
+                         f"+/-{noise:.2f}, more than the clause's scale ({c.scale():g}); the "
+                         "search cannot tell settings this close apart, the confirmations "
+                         "(more games) decide")
+    return notes
+
+
 def _play_trial(game: Game, bots: Sequence[str], games: int, seed: int, limit: float
                 ) -> tuple[list[dict[str, Any]], bool]:
     """Up to ``games`` games in this process, game by game, stopping once ``limit`` seconds
@@ -367,54 +386,6 @@ def _clause_json(c: Clause) -> dict[str, Any]:
             "low": c.low if math.isfinite(c.low) else None,
             "high": c.high if math.isfinite(c.high) else None,
             "strict_low": c.strict_low, "strict_high": c.strict_high}
-
-
-def _number_text(metric: str, x: float) -> str:
-    return f"{x:.3f}".rstrip("0").rstrip(".") if METRICS[metric]["share"] else f"{x:.1f}"
-
-
-def _evidence(c: Mapping[str, Any]) -> str:
-    """``"mean_rounds=20..30 (24.1, 23.5-24.8)"``."""
-    if c["value"] is None:
-        return f"{c['text']} (no value: {c.get('why', 'not measured')})"
-    value = _number_text(c["metric"], c["value"])
-    if not c["interval"]:
-        return f"{c['text']} ({value})"
-    low, high = (_number_text(c["metric"], x) for x in c["interval"])
-    return f"{c['text']} ({value}, {low} to {high})" if c["interval"][0] < 0 else \
-        f"{c['text']} ({value}, {low}-{high})"
-
-
-def _entry(item: Mapping[str, Any], target_text: str, unit: str) -> dict[str, Any]:
-    """A confirmed setting as a study entry (see :func:`search_target`)."""
-    clauses = item["clauses"]
-    met = [c for c in clauses if c["verdict"] == "met" and not c["guard"]]
-    missed = [c for c in clauses if c["verdict"] == "not met"]
-    open_ = [c for c in clauses if c["verdict"] == "too few games to tell"]
-    parts = []
-    if met:
-        parts.append("meets " + " and ".join(_evidence(c) for c in met))
-    if missed:
-        parts.append("misses " + " and ".join(_evidence(c) for c in missed))
-    if open_:
-        parts.append("too few games to tell " + " and ".join(_evidence(c) for c in open_))
-    aimed = [c for c in clauses if not c["guard"]]
-    done = sum(1 for c in aimed if c["verdict"] == "met")
-    verdict = f"{item['label']} " + "; ".join(parts) + f" ({item['games']:,} games)"
-    if not parts:
-        verdict = f"{item['label']}: every clause met ({item['games']:,} games)"
-    shared = next((c for c in aimed if METRICS[c["metric"]]["share"] and c["interval"]), None)
-    answer = f"meets {done} of {len(aimed)} clause{'s' if len(aimed) != 1 else ''}"
-    if missed:
-        answer += f", misses {len(missed)}"
-    if open_:
-        answer += f", {len(open_)} undecided"
-    return {"question": f"Toward {target_text}: {item['label']}", "answer": answer,
-            "interval": shared["interval"] if shared else None,
-            "interval_of": shared["metric"] if shared else None,
-            "verdict": verdict, "decided": not open_, "met": item["met"],
-            "dirs": [item["dir"]], "settings": item["settings"], "clauses": clauses,
-            "unit": unit}
 
 
 def search_target(game_name: str, target: str | Target, variant: str | None = None,
@@ -483,7 +454,7 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     search_end = began + budget_seconds * SEARCH_SHARE
     fits = (search_end - time.perf_counter()) / (per_game * TRIALS_WANTED)
     trial_games = max(least, min(TRIAL_GAMES_MAX, int(fits)) // per_seat * per_seat)
-    notes: list[str] = []
+    notes = _noise_notes(goal, trial_games, base.players)
 
     sampler = optuna.samplers.TPESampler(seed=seed)
     verbosity = optuna.logging.get_verbosity()
@@ -527,7 +498,7 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     ranked = sorted(confirmed, key=lambda c: (not c["met"], -c["clauses_met"],
                                                  math.inf if c["distance"] is None
                                                  else c["distance"]))
-    entries = [_entry(c, goal.text, unit) for c in confirmed]
+    entries = [target_answer(c, goal.text, unit) for c in confirmed]
     best = ranked[0] if ranked else None
     return {
         "format": TARGET_FORMAT, "game": base.name, "variant": base.variant,
@@ -537,7 +508,7 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
         "elapsed_seconds": time.perf_counter() - began, "search_seconds": search_seconds,
         "trial_games": trial_games, "length_unit": unit, "trials": trials,
         "confirmed": confirmed, "entries": entries,
-        "best": None if best is None else {**best, "verdict": _entry(best, goal.text,
+        "best": None if best is None else {**best, "verdict": target_answer(best, goal.text,
                                                                      unit)["verdict"]},
         "met": bool(best and best["met"]), "notes": notes,
         "default": next((t for t in trials if t["number"] == 0 and not t["changes"]
