@@ -23,20 +23,19 @@ results, with the same definitions as :func:`meeple.lab.analysis.stats.summarize
 * ``draw_rate``: share of games without a sole winner; ``truncated_rate``: share of games
   that hit the length cap; ``team_win_rate``: share of team wins (co-operative games only).
 
-:func:`search_target` runs an optuna search (seeded ``TPESampler``) over the game's declared
-parameters: each trial plays a small batch of games on the same seeds with the study's
-fairness bots and scores its distance to the target (:meth:`Target.distance`: 0 when every
-clause is met). The first trial is the default settings. Unless the target names
+:func:`search_target` runs an optuna search (seeded multivariate ``TPESampler``) over the
+game's declared parameters: each trial plays a small batch of games on the same seeds with the
+study's fairness bots and scores its distance to the target (:meth:`Target.distance`: 0 when
+every clause is met). The first trial is the default settings. Unless the target names
 ``truncated_rate`` itself, a guard clause ``truncated_rate<=0.05`` is added (a length target
 met by cutting games at a low ``max_rounds`` is not met), and a target on ``seat_spread`` or
 ``first_seat_edge`` that does not name ``draw_rate`` gets ``draw_rate<=0.5`` (seats are equal
-in games nobody wins: a search found settings where every game is a draw and the spread is
-0); a guard counts as met unless its interval lies wholly outside it, so it never leaves a
-setting undecided. The best distinct
-settings are then confirmed on fresh seeds with more games, each a stored run, and every
-clause gets a verdict from its 95% interval (:mod:`meeple.lab.analysis.target_metrics`):
-*met* when the interval lies inside the clause's range, *not met* when it lies outside, else
-*too few games to tell*.
+in games nobody wins: a search found settings where every game is a draw and the spread is 0);
+a guard counts as met unless its interval lies wholly outside it, so it never leaves a setting
+undecided. The best distinct settings are then confirmed on fresh seeds with more games, each a
+stored run, and every clause gets a verdict from its 95% interval
+(:mod:`meeple.lab.analysis.target_metrics`): *met* when the interval lies inside the clause's
+range, *not met* when it lies outside, else *too few games to tell*.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -94,6 +94,9 @@ TRIAL_GAMES_MAX, CONFIRM_GAMES_MAX = 200, 5000
 CONFIRM = 3
 #: A stored, summarised game costs this many times a trial game, plus this per stored run.
 STORE_OVERHEAD, RUN_OVERHEAD = 1.5, 0.5
+#: Random trials before TPE models the results (optuna's default is 10: too many for a
+#: search of 20-30 trials).
+STARTUP_TRIALS = 5
 #: Consecutive repeated settings after which the (small) space counts as exhausted.
 REPEATS = 40
 
@@ -364,14 +367,19 @@ def _noise_notes(goal: Target, games: int, players: int) -> list[str]:
 
 def _play_trial(game: Game, bots: Sequence[str], games: int, seed: int, limit: float
                 ) -> tuple[list[dict[str, Any]], bool]:
-    """Up to ``games`` games in this process, game by game, stopping once ``limit`` seconds
-    have passed (at least one game): ``(results, cut short)``."""
+    """Up to ``games`` games in this process, game by game: ``(results, cut short)``. Cut
+    short (after at least one game) once ``limit`` seconds have passed, or once two games
+    and more than half of those played hit the length cap (a stalling setting: its games are
+    the slowest, and the truncation guard rules it out anyway)."""
     start = time.perf_counter()
-    results = []
+    results: list[dict[str, Any]] = []
+    stalled = 0
     for index in range(games):
-        if results and time.perf_counter() - start > limit:
+        if results and (time.perf_counter() - start > limit
+                        or (stalled >= 2 and 2 * stalled > len(results))):
             return results, True
         results.append(play_one(game, bots, seed, index))
+        stalled += bool(results[-1]["truncated"])
     return results, False
 
 
@@ -399,14 +407,15 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     The search gets :data:`SEARCH_SHARE` of the budget: trials of ``trial_games`` games each
     (sized so that about :data:`TRIALS_WANTED` trials fit, from a timed probe game; at least
     two rotations of the seats, at most :data:`TRIAL_GAMES_MAX`), played in this process on the
-    same seeds (settings are compared on equal deals), the clock checked between trials; a trial
-    running over four times its expected time is cut short (``cut``) and scored on the games
-    it played. A setting already played is not played again. Then up to :data:`CONFIRM`
-    distinct settings, those that met the target (else the closest), best first, are each
-    played into ``out_dir/target-K`` (a stored run: ``meeple report DIR``, ``meeple replay
-    DIR`` work) with as many games as the rest of the budget holds (at least as many as a
-    trial, at most :data:`CONFIRM_GAMES_MAX`, on ``jobs`` workers); the best setting is
-    confirmed even when that overruns the budget, the others only when they fit.
+    same seeds (settings are compared on equal deals), the clock checked between trials; a
+    trial running over twice the median trial's time, or whose games mostly hit the length cap,
+    is cut short (``cut``, :func:`_play_trial`) and scored on the games it played. A setting
+    already played is not played again. Then up to :data:`CONFIRM` distinct settings, those
+    that met the target (else the closest), best first, are each played into
+    ``out_dir/target-K`` (a stored run: ``meeple report DIR``, ``meeple replay DIR`` work) with
+    as many games as the rest of the budget holds (at least as many as a trial, at most
+    :data:`CONFIRM_GAMES_MAX`, on ``jobs`` workers); the best setting is confirmed even when
+    that overruns the budget, the others only when they fit.
 
     Args:
         game_name, variant, players: the game as loaded (None: its defaults).
@@ -456,7 +465,10 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     trial_games = max(least, min(TRIAL_GAMES_MAX, int(fits)) // per_seat * per_seat)
     notes = _noise_notes(goal, trial_games, base.players)
 
-    sampler = optuna.samplers.TPESampler(seed=seed)
+    with warnings.catch_warnings():  # multivariate TPE is marked experimental
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True,
+                                             n_startup_trials=STARTUP_TRIALS)
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
@@ -524,7 +536,7 @@ def _search(study: optuna.Study, dims: Sequence[Dimension], goal: Target, game_n
     seen: dict[tuple, float] = {}
     repeats, took = 0, []
     while len(trials) < 10_000 and repeats < REPEATS:
-        expected = sum(took) / len(took) if took else games * per_game
+        expected = sorted(took)[len(took) // 2] if took else games * per_game
         if trials and time.perf_counter() + expected > deadline:
             break
         trial = study.ask()
@@ -546,7 +558,7 @@ def _search(study: optuna.Study, dims: Sequence[Dimension], goal: Target, game_n
             seen[key] = math.inf
             trials.append({**entry, "error": str(exc)})
             continue
-        results, cut = _play_trial(game, lineup, games, seed, max(0.5, 4 * expected))
+        results, cut = _play_trial(game, lineup, games, seed, max(0.5, 2 * expected))
         values = target_metrics(results, game.players, game.capabilities.cooperative)
         distance = goal.distance(values)
         seen[key] = distance if math.isfinite(distance) else 1e9
