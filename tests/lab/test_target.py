@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from meeple.engine.errors import ParameterError
 from meeple.engine.registry import load_game
 from meeple.lab.analysis.stats import rate_entry, summarize
-from meeple.lab.analysis.target_metrics import METRICS, metric_intervals, target_metrics
+from meeple.lab.analysis.target_metrics import (
+    METRICS,
+    equal_seats_spread,
+    metric_intervals,
+    target_metrics,
+)
 from meeple.lab.experiments.target import (
     COUNT_TOLERANCE,
     SHARE_TOLERANCE,
@@ -142,6 +147,25 @@ def test_metrics_by_hand() -> None:
         "seat_spread"]  # the bootstrap is seeded
     assert ints["team_win_rate"]["value"] is None and "co-operative" in ints[
         "team_win_rate"]["why"]
+
+
+def test_seat_spread_interval_and_noise() -> None:
+    # 4,000 games won by each of 4 seats in turn: no spread, and enough games to show it
+    even = [{**_result([i % 4], 10), "bots": ["a"] * 4, "returns": [0.0] * 4,
+             "scores": [0.0] * 4} for i in range(4000)]
+    ints = metric_intervals(even, 4, ["seat_spread"])["seat_spread"]
+    assert ints["value"] == 0 and ints["interval"][0] == 0 and ints["interval"][1] < 0.05
+    assert parse_target("seat_spread<0.05").clauses[0].verdict(ints["interval"]) == "met"
+    few = metric_intervals(even[:200], 4, ["seat_spread"])["seat_spread"]
+    assert few["interval"][1] > 0.05  # 200 games cannot show it
+    # one seat winning 40% against three at 20%: the lower end is above zero
+    skewed = [{**_result([0] if i % 5 < 2 else [i % 5 - 1], 10), "bots": ["a"] * 4,
+               "returns": [0.0] * 4, "scores": [0.0] * 4} for i in range(2000)]
+    ints = metric_intervals(skewed, 4, ["seat_spread"])["seat_spread"]
+    assert ints["value"] == pytest.approx(0.2) and 0.1 < ints["interval"][0] < 0.2
+    assert equal_seats_spread(28, 4, 0.1) > equal_seats_spread(300, 4, 0.1) > \
+        equal_seats_spread(3000, 4, 0.1) > 0
+    assert equal_seats_spread(50, 4, 1.0) == 0
 
 
 def test_metrics_agree_with_summarize() -> None:

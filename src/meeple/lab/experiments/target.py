@@ -26,16 +26,19 @@ results, with the same definitions as :func:`meeple.lab.analysis.stats.summarize
 :func:`search_target` runs an optuna search (seeded multivariate ``TPESampler``) over the
 game's declared parameters: each trial plays a small batch of games on the same seeds with the
 study's fairness bots and scores its distance to the target (:meth:`Target.distance`: 0 when
-every clause is met). The first trial is the default settings. Unless the target names
-``truncated_rate`` itself, a guard clause ``truncated_rate<=0.05`` is added (a length target
-met by cutting games at a low ``max_rounds`` is not met), and a target on ``seat_spread`` or
-``first_seat_edge`` that does not name ``draw_rate`` gets ``draw_rate<=0.5`` (seats are equal
-in games nobody wins: a search found settings where every game is a draw and the spread is 0);
-a guard counts as met unless its interval lies wholly outside it, so it never leaves a setting
-undecided. The best distinct settings are then confirmed on fresh seeds with more games, each a
-stored run, and every clause gets a verdict from its 95% interval
-(:mod:`meeple.lab.analysis.target_metrics`): *met* when the interval lies inside the clause's
-range, *not met* when it lies outside, else *too few games to tell*.
+every clause is met; a trial's ``seat_spread`` is scored net of the spread equal seats show in
+as many games, :func:`~meeple.lab.analysis.target_metrics.equal_seats_spread`, else noise would
+send the search to settings where every game is a draw). The first trial is the default
+settings. Unless the target names ``truncated_rate`` itself, a guard clause
+``truncated_rate<=0.05`` is added (a length target met by cutting games at a low ``max_rounds``
+is not met), and a target on ``seat_spread`` or ``first_seat_edge`` that does not name
+``draw_rate`` gets ``draw_rate<=0.5`` (seats are equal in games nobody wins: a search found
+settings where every game is a draw and the spread is 0); a guard counts as met unless its
+interval lies wholly outside it, so it never leaves a setting undecided. The best distinct
+settings are then confirmed on fresh seeds with more games, each a stored run, and every clause
+gets a verdict from its 95% interval (:mod:`meeple.lab.analysis.target_metrics`): *met* when
+the interval lies inside the clause's range, *not met* when it lies outside, else *too few
+games to tell*.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from meeple.engine.rng import derive_seed
 from meeple.lab.analysis.target_metrics import (
     METRICS,
     UNAVAILABLE,
+    equal_seats_spread,
     metric_intervals,
     target_metrics,
 )
@@ -560,7 +564,12 @@ def _search(study: optuna.Study, dims: Sequence[Dimension], goal: Target, game_n
             continue
         results, cut = _play_trial(game, lineup, games, seed, max(0.5, 2 * expected))
         values = target_metrics(results, game.players, game.capabilities.cooperative)
-        distance = goal.distance(values)
+        scored = dict(values)
+        if "seat_spread" in values:  # net of the spread equal seats show in this many games
+            scored["seat_spread"] = max(0.0, values["seat_spread"] - equal_seats_spread(
+                len(results), game.players, values["draw_rate"], seed))
+            entry["seat_spread_excess"] = scored["seat_spread"]
+        distance = goal.distance(scored)
         seen[key] = distance if math.isfinite(distance) else 1e9
         study.tell(trial, seen[key])
         took.append(time.perf_counter() - start)
