@@ -7,18 +7,19 @@ advantage") and whether the data decide it (``decided`` False: "too few games to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.lab.analysis.precision import EDGE_THAT_MATTERS, games_needed
 from meeple.lab.analysis.stats import ALPHA, wilson_interval
+from meeple.lab.analysis.target_metrics import METRICS
 
 #: The ``finding`` of an answer the data do not decide yet (``decided`` False).
 UNDECIDED = "too few games to tell"
 
 __all__ = ["UNDECIDED", "card_power_answer", "elimination_answer", "fairness_answer",
            "length_answer", "loss_causes_answer", "pct", "share_range", "skill_answer",
-           "variants_answer"]
+           "target_answer", "variants_answer"]
 
 
 def pct(x: float) -> str:
@@ -387,3 +388,57 @@ def loss_causes_answer(summary: dict[str, Any], players: int) -> list[dict[str, 
              "verdict": f"the commonest loss is {top['cause']}: {pct(top['rate'])} "
                         f"({share_range(top['ci'])}) of {n:,} games"
                         + (f", then {rest}" if rest else "")}]
+
+
+def _number_text(metric: str, x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".") if METRICS[metric]["share"] else f"{x:.1f}"
+
+
+def _evidence(c: Mapping[str, Any]) -> str:
+    """``"mean_rounds=20..30 (24.1, 23.5-24.8)"``."""
+    if c["value"] is None:
+        return f"{c['text']} (no value: {c.get('why', 'not measured')})"
+    value = _number_text(c["metric"], c["value"])
+    if not c["interval"]:
+        return f"{c['text']} ({value})"
+    low, high = (_number_text(c["metric"], x) for x in c["interval"])
+    return f"{c['text']} ({value}, {low} to {high})" if c["interval"][0] < 0 else \
+        f"{c['text']} ({value}, {low}-{high})"
+
+
+def target_answer(item: Mapping[str, Any], target_text: str, unit: str) -> dict[str, Any]:
+    """Section 8 for one confirmed setting (an item of
+    :func:`~meeple.lab.experiments.target.search_target`'s ``confirmed``): the question, the
+    answer (clauses met, missed, undecided), the interval of the first share clause (None when
+    the target has none: the study table shows intervals as shares), the verdict ("start_energy=50
+    meets mean_rounds=20..30 (25.4, 24.9-25.9); misses ..."; a guard appears only when not
+    met), ``decided`` (no clause left undecided), ``met``, ``dirs``, ``settings``, ``clauses``
+    and the length ``unit``."""
+    clauses = item["clauses"]
+    met = [c for c in clauses if c["verdict"] == "met" and not c["guard"]]
+    missed = [c for c in clauses if c["verdict"] == "not met"]
+    open_ = [c for c in clauses if c["verdict"] == "too few games to tell"]
+    parts = []
+    if met:
+        parts.append("meets " + " and ".join(_evidence(c) for c in met))
+    if missed:
+        parts.append("misses " + " and ".join(_evidence(c) for c in missed))
+    if open_:
+        parts.append("too few games to tell " + " and ".join(_evidence(c) for c in open_))
+    aimed = [c for c in clauses if not c["guard"]]
+    done = sum(1 for c in aimed if c["verdict"] == "met")
+    verdict = f"{item['label']} " + "; ".join(parts) + f" ({item['games']:,} games)"
+    if not parts:
+        verdict = f"{item['label']}: every clause met ({item['games']:,} games)"
+    shared = next((c for c in aimed if METRICS[c["metric"]]["share"] and c["interval"]), None)
+    answer = f"meets {done} of {len(aimed)} clause{'s' if len(aimed) != 1 else ''}"
+    if missed:
+        answer += f", misses {len(missed)}"
+    if open_:
+        answer += f", {len(open_)} undecided"
+    return {"question": f"Toward {target_text}: {item['label']}", "answer": answer,
+            "interval": shared["interval"] if shared else None,
+            "interval_of": shared["metric"] if shared else None,
+            "verdict": verdict, "decided": not open_, "met": item["met"],
+            "dirs": [item["dir"]], "settings": item["settings"], "clauses": clauses,
+            "unit": unit}
