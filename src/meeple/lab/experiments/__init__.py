@@ -6,7 +6,9 @@
   same seeds, every difference tested;
 * :mod:`~meeple.lab.experiments.sweep`: every point of a parameter grid, ranked by targets;
 * :mod:`~meeple.lab.experiments.study`: the whole study of a design (seat fairness at every
-  seat count, length, skill depth, variants) sized to a time budget.
+  seat count, length, skill depth, variants) sized to a time budget;
+* :mod:`~meeple.lab.experiments.exploit`: the study's degenerate strategies (scripted policies
+  and heuristic weights searched by an optimiser, the best confirmed against every tier).
 
 Why a package of its own and not part of :mod:`meeple.lab.run`: a driver plans runs (stages,
 line-ups, seeds) and then reads them through :mod:`meeple.lab.analysis` (``summarize``, Holm,
