@@ -1,17 +1,21 @@
 """Game-agnostic bots, and the lookup of any bot by name for a game.
 
 ``make_bot(name, game, seat, seed)`` finds ``name`` among the generic bots here (``random``,
-``ismcts`` and its labelled settings such as ``ismcts-400``) and the game's own bots
-(``game.bot_factories()``, e.g. a game's ``heuristic``).
+``ismcts`` and its labelled settings such as ``ismcts-400``, scripted policies such as
+``script-attack:left=2-defend=-1``, :mod:`meeple.bots.scripted`) and the game's own bots
+(``game.bot_factories()``, e.g. a game's ``heuristic``). A name may end in weight overrides,
+``@NAME=VALUE`` each, for a bot that declares them tunable (``Bot.tunable``):
+``heuristic@BASE_WEIGHT=0.4@DECAY=0.5`` is the heuristic bot with those two weights changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.bots.ismcts import ISMCTSBot, ismcts_from_name
 from meeple.bots.random_bot import RandomBot
+from meeple.bots.scripted import SCRIPT_PREFIX, ScriptedBot, script_from_name
 from meeple.engine.agent import Bot
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
@@ -19,7 +23,9 @@ from meeple.engine.game import Game
 GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
 #: Bot families whose label carries settings, by the label's first ``-`` part:
 #: ``ismcts-400-heuristic`` is an ISMCTS bot with 400 iterations and heuristic rollouts.
-GENERIC_FAMILIES: dict[str, Callable[..., Bot]] = {"ismcts": ismcts_from_name}
+#: ``script-attack=2-defend=-1`` is a scripted policy with those tag weights.
+GENERIC_FAMILIES: dict[str, Callable[..., Bot]] = {"ismcts": ismcts_from_name,
+                                                   SCRIPT_PREFIX: script_from_name}
 
 
 def bot_names(game: Game) -> list[str]:
@@ -31,8 +37,14 @@ def make_bot(name: str, game: Game, seat: int, seed: int = 0) -> Any:
     """Build bot ``name`` for ``seat`` of ``game`` with a stream derived from ``seed``.
 
     Raises:
-        ParameterError: naming the bots available for this game.
+        ParameterError: naming the bots available for this game; for ``@NAME=VALUE``
+            overrides, a weight the bot does not declare tunable or a value that is not a
+            number.
     """
+    if "@" in name:
+        base, *overrides = name.split("@")
+        bot = make_bot(base, game, seat, seed)
+        return with_weights(bot, parse_weights(name, overrides, type(bot).tunable))
     factory = game.bot_factories().get(name) or GENERIC_BOTS.get(name)
     family = GENERIC_FAMILIES.get(name.split("-", 1)[0]) if factory is None else None
     if family is not None:
@@ -44,4 +56,42 @@ def make_bot(name: str, game: Game, seat: int, seed: int = 0) -> Any:
     return factory(game, seat, seed)
 
 
-__all__ = ["GENERIC_BOTS", "GENERIC_FAMILIES", "ISMCTSBot", "RandomBot", "bot_names", "make_bot"]
+def parse_weights(name: str, overrides: list[str], tunable: Mapping[str, Any]
+                  ) -> dict[str, float]:
+    """The ``NAME=VALUE`` parts of bot ``name`` as weights, each a key of ``tunable``.
+
+    Raises:
+        ParameterError: a part that is not ``NAME=VALUE`` with a number, or an unknown name.
+    """
+    weights: dict[str, float] = {}
+    for part in overrides:
+        key, _, value = part.partition("=")
+        if key not in tunable:
+            known = ", ".join(tunable) or "none"
+            raise ParameterError(f"bot {name!r}: {key!r} is not a weight of this bot "
+                                 f"(tunable: {known})")
+        try:
+            weights[key] = float(value)
+        except ValueError:
+            raise ParameterError(f"bot {name!r}: {part!r} must be NAME=NUMBER") from None
+    return weights
+
+
+def with_weights(bot: Bot, weights: Mapping[str, float]) -> Bot:
+    """``bot`` with its tunable weights (``Bot.tunable``) set to ``weights`` (instance
+    attributes over the class defaults); returns the same bot."""
+    for key, value in weights.items():
+        setattr(bot, key, value)
+    return bot
+
+
+def weights_name(base: str, weights: Mapping[str, float]) -> str:
+    """The bot name of ``base`` with weight overrides: ``heuristic@BASE_WEIGHT=0.4@DECAY=0.5``
+    (keys sorted, values with at most 3 decimals)."""
+    parts = [f"@{k}={f'{float(v):.3f}'.rstrip('0').rstrip('.') or '0'}"
+             for k, v in sorted(weights.items())]
+    return base + "".join(parts)
+
+
+__all__ = ["GENERIC_BOTS", "GENERIC_FAMILIES", "ISMCTSBot", "RandomBot", "ScriptedBot",
+           "bot_names", "make_bot", "parse_weights", "weights_name", "with_weights"]

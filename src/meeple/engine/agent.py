@@ -41,6 +41,10 @@ class Bot(ABC):
 
     #: The name used in ``--bots`` lists and reports.
     name: ClassVar[str] = "bot"
+    #: Weights a bot name may override (``heuristic@DECAY=0.5``, see ``meeple.bots.make_bot``):
+    #: the name of a class attribute the bot reads as ``self.NAME``, with the range an
+    #: optimiser should search, ``(low, high)``. Empty: nothing to tune.
+    tunable: ClassVar[Mapping[str, tuple[float, float]]] = {}
 
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         self.game = game

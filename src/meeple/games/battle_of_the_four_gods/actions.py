@@ -166,6 +166,32 @@ def all_selections(players: int, seat: int, reveal: bool = False) -> tuple[Selec
     return tuple(sorted(out, key=order))
 
 
+#: Where an opponent sits from a seat, by clockwise offset (B4G-2 seats are clockwise; the next
+#: seat clockwise is on one's left), for 2, 3 and 4 players.
+RELATIVE: dict[int, dict[int, str]] = {2: {1: "across"}, 3: {1: "left", 2: "right"},
+                                       4: {1: "left", 2: "across", 3: "right"}}
+
+
+def selection_tags(sel: Selection) -> tuple[str, ...]:
+    """What a selection does, as tags for scripted policies (``Game.action_tags``): ``pass``
+    for no indicator; else per ATTACK indicator ``attack`` and ``attack:<where>``, per DEFENSE
+    ``defend`` and ``defend:<where>`` (``left``, ``right`` or ``across``: the target's place
+    from the seat, :data:`RELATIVE`), then ``indicators:<n>`` and ``reveal`` for a face-up one.
+    E.g. RED's ``atk:BG def:O`` in 4 players: ``attack, attack:left, attack, attack:across,
+    defend, defend:right, indicators:3``."""
+    if not sel.size:
+        return ("pass", "reveal") if sel.reveal else ("pass",)
+    where = RELATIVE[sel.players]
+    tags: list[str] = []
+    for word, group in (("attack", sel.attacks), ("defend", sel.defends)):
+        for t in group:
+            tags += [word, f"{word}:{where[(t - sel.seat) % sel.players]}"]
+    tags.append(f"indicators:{sel.size}")
+    if sel.reveal:
+        tags.append("reveal")
+    return tuple(tags)
+
+
 def parse_selection(text: str, players: int, seat: int) -> Selection:
     """Read a selection in the notation of this module's docstring.
 

@@ -50,6 +50,20 @@ class HeuristicBot(Bot):
     """Expected-value planner for Battle of the Four Gods (module docstring)."""
 
     name = "heuristic"
+    #: The weights a name may override (``heuristic@BASE_WEIGHT=0.4@DECAY=0.5``), with the
+    #: ranges the lab's search tries; the module constants are the defaults.
+    tunable = {"DECAY": (0.0, 1.0), "PRIOR_ATTACK": (0.0, 1.0), "PRIOR_DEFEND": (0.0, 1.0),
+               "BASE_WEIGHT": (0.0, 1.0), "RETALIATION_WEIGHT": (0.0, 0.6),
+               "LEADER_WEIGHT": (0.0, 0.6), "STALL_PRESSURE": (0.0, 0.6)}
+    DECAY = DECAY
+    PRIOR_WEIGHT = PRIOR_WEIGHT
+    PRIOR_ATTACK = PRIOR_ATTACK
+    PRIOR_DEFEND = PRIOR_DEFEND
+    BASE_WEIGHT = BASE_WEIGHT
+    RETALIATION_WEIGHT = RETALIATION_WEIGHT
+    LEADER_WEIGHT = LEADER_WEIGHT
+    STALL_PRESSURE = STALL_PRESSURE
+    TOLERANCE = TOLERANCE
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Selection]) -> Selection:
         if len(legal_actions) == 1:
@@ -69,13 +83,13 @@ class HeuristicBot(Bot):
         leaders = [s for s in alive if energy[s] == top]
         leader = leaders[0] if len(leaders) == 1 else None
         attack_value = {}
-        pressure = STALL_PRESSURE * min(view["stall"], 5)
+        pressure = self.STALL_PRESSURE * min(view["stall"], 5)
         for t in alive:
-            weight = BASE_WEIGHT * 3 / len(alive) + pressure
+            weight = self.BASE_WEIGHT * 3 / len(alive) + pressure
             if attacked_last[t]:
-                weight += RETALIATION_WEIGHT
+                weight += self.RETALIATION_WEIGHT
             if t == leader and energy[t] > energy[me]:
-                weight += LEADER_WEIGHT
+                weight += self.LEADER_WEIGHT
             hit = 1.0 - defend_prob[t]
             value = hit * damage * weight
             if energy[t] <= damage:  # a kill removes a rival for good
@@ -96,7 +110,7 @@ class HeuristicBot(Bot):
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
             scored.append((score, sel))
         top = max(score for score, _ in scored)
-        best = [sel for score, sel in scored if score >= top - TOLERANCE]
+        best = [sel for score, sel in scored if score >= top - self.TOLERANCE]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _habits(
@@ -105,9 +119,9 @@ class HeuristicBot(Bot):
         """Recency-weighted P(o attacks me), P(o defends against me), and who attacked me in
         the last round, for every alive opponent ``o``."""
         me = self.seat
-        att = {o: PRIOR_ATTACK * PRIOR_WEIGHT for o in alive}
-        dfn = {o: PRIOR_DEFEND * PRIOR_WEIGHT for o in alive}
-        total = {o: PRIOR_WEIGHT for o in alive}
+        att = {o: self.PRIOR_ATTACK * self.PRIOR_WEIGHT for o in alive}
+        dfn = {o: self.PRIOR_DEFEND * self.PRIOR_WEIGHT for o in alive}
+        total = {o: self.PRIOR_WEIGHT for o in alive}
         weight = 1.0
         for _round, publics, _delta, _drain in reversed(history[-12:]):
             for o in alive:
@@ -118,7 +132,7 @@ class HeuristicBot(Bot):
                 att[o] += weight * (me in attacks)
                 dfn[o] += weight * (me in defends)
                 total[o] += weight
-            weight *= DECAY
+            weight *= self.DECAY
         last = history[-1][1] if history else None
         attacked_last = {
             o: bool(last and last[o] is not None and me in last[o][0]) for o in alive

@@ -23,6 +23,7 @@ from meeple.games.battle_of_the_four_gods.actions import (
     Selection,
     all_selections,
     parse_selection,
+    selection_tags,
     selection_text,
 )
 from meeple.games.battle_of_the_four_gods.variants import PARAMETERS, VARIANTS
@@ -96,6 +97,19 @@ class FourGods(Game):
         if sel.reveal and not self.params["reveal_lock"]:
             raise ActionParseError("'reveal' needs the variant parameter reveal_lock=true")
         return sel
+
+    def action_tags(self, action: Selection) -> tuple[str, ...]:  # type: ignore[override]
+        """Tags of a selection (:func:`.actions.selection_tags`): ``pass``, ``attack``,
+        ``attack:left``, ``defend:across``, ``indicators:2``, ``reveal``..."""
+        return selection_tags(action)
+
+    def action_tag_names(self) -> tuple[str, ...]:
+        """Every tag of seat 0's selections of at most ``max_actions`` indicators (tags are
+        relative to the seat, so every seat has the same)."""
+        reveals = (False, True) if self.params["reveal_lock"] else (False,)
+        return tuple(sorted({t for r in reveals for sel in all_selections(self.players, 0, r)
+                             if sel.size <= self.params["max_actions"]
+                             for t in selection_tags(sel)}))
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:

@@ -40,6 +40,11 @@ class HeuristicBot(Bot):
     """One-ply Damocles planner (module docstring)."""
 
     name = "heuristic"
+    #: The weights a name may override (``heuristic@DRAW_VALUE=2@NEAR_MISS=0.1``), with the
+    #: ranges the lab's search tries; the module constants are the defaults.
+    tunable = {"DRAW_VALUE": (0.0, 4.0), "NEAR_MISS": (0.0, 1.0)}
+    DRAW_VALUE = DRAW_VALUE
+    NEAR_MISS = NEAR_MISS
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> Move:
         if len(legal_actions) == 1:
@@ -93,7 +98,7 @@ class HeuristicBot(Bot):
             if god is not None:
                 free &= ~(1 << (god * CIRCLE + slot))
         if None in circle:  # placement: only near-miss credit makes sense
-            return sum(_near(masks[c][1], free) * deck[c].pips for c in hand)
+            return sum(_near(masks[c][1], free, self.NEAR_MISS) * deck[c].pips for c in hand)
         matched = {c for c in hand + tableau if _fits(masks[c][0], free)}
         value = 0.0
         for cid in hand:
@@ -101,14 +106,14 @@ class HeuristicBot(Bot):
             if cid in matched and codex.info.cls not in (PRODUCTION, NUMBER):
                 value += codex.pips
             elif cid not in matched:
-                value += _near(masks[cid][1], free) * codex.pips
+                value += _near(masks[cid][1], free, self.NEAR_MISS) * codex.pips
         productions = [c for c in matched if deck[c].info.cls == PRODUCTION]
         numbers = [c for c in matched if deck[c].info.cls == NUMBER]
         in_hand = set(hand)
         for pid in productions:
             for nid in numbers:
                 value += sum(deck[c].pips for c in (pid, nid) if c in in_hand)
-                value += DRAW_VALUE * _grants(deck[pid], deck[nid])
+                value += self.DRAW_VALUE * _grants(deck[pid], deck[nid])
         return value
 
     def _masks(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -139,7 +144,7 @@ class HeuristicBot(Bot):
         if move.kind == "pair":
             pid, nid, relax_p, relax_n = move.args
             value = sum(deck[c].pips for c in (pid, nid) if c in hand)
-            value += DRAW_VALUE * _grants(deck[pid], deck[nid])
+            value += self.DRAW_VALUE * _grants(deck[pid], deck[nid])
             return value + 0.1 - (relax_p + relax_n) * 1.0
         return 0.0
 
@@ -182,10 +187,10 @@ def _fits(masks: tuple[int, ...], free: int) -> bool:
     return False
 
 
-def _near(masks: tuple[int, ...], free: int) -> float:
-    """``NEAR_MISS`` if some placement in ``masks`` misses at most one pip, else 0."""
+def _near(masks: tuple[int, ...], free: int, credit: float = NEAR_MISS) -> float:
+    """``credit`` if some placement in ``masks`` misses at most one pip, else 0."""
     for mask in masks:
         missing = mask & free
         if not missing & (missing - 1):
-            return NEAR_MISS
+            return credit
     return 0.0

@@ -97,6 +97,19 @@ class Damocles(Game):
         self.check_seat(seat)
         return parse_move(text, seat)
 
+    #: Kinds whose arguments are codex ids: their tags add ``<kind>:<codex type>``.
+    CODEX_KINDS = frozenset({"play", "pair", "haste"})
+
+    def action_tags(self, action: Move) -> tuple[str, ...]:  # type: ignore[override]
+        """The move's kind, and for a codex played (``play``, ``pair``, ``haste``) also
+        ``<kind>:<type>`` per codex (``play:generate``), so a scripted policy can play one
+        codex type first."""
+        if action.kind not in self.CODEX_KINDS:
+            return (action.kind,)
+        deck = self.codex_by_id
+        return (action.kind, *(f"{action.kind}:{deck[c].type.lower()}" for c in action.args
+                               if c in deck))
+
     def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> DamoclesState:
         from meeple.games.damocles.determinize import determinize
 

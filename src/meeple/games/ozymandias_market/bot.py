@@ -33,6 +33,9 @@ class HeuristicBot(Bot):
     """Faction-value trader (module docstring)."""
 
     name = "heuristic"
+    #: The weight a name may override (``heuristic@HAND_WEIGHT=0.5``), with its search range.
+    tunable = {"HAND_WEIGHT": (0.0, 1.0)}
+    HAND_WEIGHT = HAND_WEIGHT
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Order]) -> Order:
         if len(legal_actions) == 1:
@@ -73,8 +76,8 @@ class HeuristicBot(Bot):
             return -0.5
         gain = max(0, values[suit[given]] - values[suit[taken]])
         after = [r for r in hand if r != given] + [taken]
-        return gain + HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in after) - (
-            HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in hand))
+        return gain + self.HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in after) - (
+            self.HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in hand))
 
     def _position(self, stacks: dict, order: Order, mine: list[int], market: list[int],
                   played: int) -> float:
@@ -92,7 +95,7 @@ class HeuristicBot(Bot):
             market = [m if m != taken else given for m in market]
         best_trade = max((values[suit[g]] - values[suit[m]] for g in mine for m in market),
                          default=0)
-        return score + max(0, best_trade) + HAND_WEIGHT * sum(values[suit[r]] for r in mine)
+        return score + max(0, best_trade) + self.HAND_WEIGHT * sum(values[suit[r]] for r in mine)
 
 
 def _rank(card: str) -> int:

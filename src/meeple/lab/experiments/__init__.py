@@ -8,7 +8,13 @@
 * :mod:`~meeple.lab.experiments.study`: the whole study of a design (seat fairness at every
   seat count, length, skill depth, variants, ...) planned to a time budget and played;
 * :mod:`~meeple.lab.experiments.study_answer`: the study's answers and verdicts from the runs
-  it played (its ``study.json``).
+  it played (its ``study.json``);
+* :mod:`~meeple.lab.experiments.exploit`: the study's degenerate strategies (scripted policies
+  and heuristic weights searched by an optimiser, the best confirmed against every tier);
+* :mod:`~meeple.lab.experiments.target`: the study's search toward ``--target`` (the game's
+  parameters searched by an optimiser, the settings that meet it confirmed);
+* :mod:`~meeple.lab.experiments.stored_run`: one stored, summarised run of a loaded game (the
+  confirmation runs of ``exploit`` and ``target``).
 
 Why a package of its own and not part of :mod:`meeple.lab.run`: a driver plans runs (stages,
 line-ups, seeds) and then reads them through :mod:`meeple.lab.analysis` (``summarize``, Holm,

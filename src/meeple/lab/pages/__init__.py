@@ -12,7 +12,8 @@
 * :mod:`~meeple.lab.pages.compare_page`: the comparison's ``compare.json`` and ``compare.html``;
 * :mod:`~meeple.lab.pages.sweep_page`: the sweep's ``sweep.json``, ``sweep.html`` and plots;
 * :mod:`~meeple.lab.pages.study_page`: the study's ``study.json``, ``study.html`` and summary
-  table.
+  table;
+* :mod:`~meeple.lab.pages.exploit_page`: the study page's degenerate-strategies section.
 
 Pages read the dicts made by :mod:`meeple.lab.analysis` and :mod:`meeple.lab.experiments` (and
 may call analysis helpers on the results they are given); they import nothing from
