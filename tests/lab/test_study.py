@@ -99,7 +99,9 @@ def test_a_tiny_study_answers_every_question_in_scope(b4g_study: tuple[dict, Pat
     assert longest["command"].startswith("meeple replay ") and "--web" in longest["command"]
     page = (out / "study.html").read_text()
     assert page.index("Summary") < page.index("1. Seat fairness")
-    assert "meeple replay" in page and "Not yet studied" in page
+    assert "meeple replay" in page and "Not yet studied" not in page
+    for number in range(1, 9):  # every section of the issue has its heading
+        assert f"<h2>{number}. " in page
 
 
 def test_a_finished_study_resumes_without_playing(b4g_study: tuple[dict, Path]) -> None:

@@ -127,6 +127,12 @@ def test_four_gods_study_answers_action_power_and_eliminations(b4g: dict) -> Non
     assert any(e["question"].startswith("Kingmaking") for e in endings)
     sections = [r["section"] for r in b4g["rows"]]
     assert sections.index("variants") < sections.index("content") < sections.index("endings")
+    # section 6 ran in its share of the budget, its best policy confirmed in stored runs
+    strategies = b4g["sections"]["strategies"]
+    assert strategies and all(isinstance(e["verdict"], str) for e in strategies)
+    detail = b4g["strategies_detail"]
+    assert detail["searched"] and detail["trials"]
+    assert detail["elapsed_seconds"] <= 8 * 0.15 * 3  # its share, with slack for a busy host
     # the fairness p-values were corrected together: every seat answer carries its Holm p
     for e in b4g["sections"]["fairness"]:
         assert e["p_holm"] is None or e["p_holm"] >= e["p_value"]
@@ -205,3 +211,32 @@ def test_a_study_on_ray_answers_as_on_the_process_pool(tmp_path: Path) -> None:
     pool = run_study(plan, tmp_path / "pool", jobs=2)
     ray = run_study(plan, tmp_path / "ray", jobs=2, backend="ray")
     assert ray["rows"] == pool["rows"] and ray["games"] == pool["games"]
+
+
+def test_a_study_toward_a_target_reports_settings_with_evidence(tmp_path: Path) -> None:
+    import examples.pig  # noqa: F401  (pig: "target" points decide the length)
+
+    with pytest.raises(ParameterError):
+        plan_study("pig", budget_seconds=6, jobs=1, target="mean_rounds=banana")
+    with pytest.raises(ParameterError):
+        plan_study("pig", budget_seconds=6, jobs=1, target="mean_rounds=2..6",
+                   vary=["no_such_parameter"])
+    plan = plan_study("pig", budget_seconds=8, jobs=1, target="mean_rounds=2..6",
+                      vary=["target"], exploit=False)
+    assert plan.target_seconds > 0 and plan.exploit_seconds == 0
+    data = run_study(plan, tmp_path, jobs=1)
+    detail = data["target_detail"]
+    assert [d["name"] for d in detail["space"]] == ["target"]
+    assert data["sections"]["target"] and data["sections"]["strategies"] == []
+    confirmed = detail["confirmed"]
+    assert confirmed and (tmp_path / confirmed[0]["dir"] / "summary.json").is_file()
+    # the default (first to 30) is far longer than 2..6 turns; a lower target gets there
+    assert not detail["default"]["met"]
+    if detail["met"]:
+        assert detail["best"]["settings"]["target"] < 30
+
+
+def test_vary_without_a_target_is_a_clean_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["study", "battle-of-the-four-gods", "--vary", "damage",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--target" in result.output

@@ -53,6 +53,13 @@ def plan_table(plan: Any) -> Table:
     for run in plan.runs:
         table.add_row(run.section, run.key, _lineup(run.bots, run.players), f"{run.games:,}",
                       format_duration(run.seconds))
+    if plan.exploit_seconds:
+        table.add_row("strategies", "exploit-...", "scripted policies and heuristic weights "
+                      f"against {', '.join(plan.tiers)}", "as fit",
+                      format_duration(plan.exploit_seconds))
+    if plan.target_seconds:
+        table.add_row("target", "target-...", f"parameters toward {plan.target}", "as fit",
+                      format_duration(plan.target_seconds))
     return table
 
 
@@ -78,6 +85,16 @@ def study(
         "games it lacks are played")] = False,
     plan_only: Annotated[bool, typer.Option(
         "--plan-only", help="print the plan and its estimated time, and exit")] = False,
+    target: Annotated[str | None, typer.Option(
+        "--target", help="search the game's parameters for settings that meet this, e.g. "
+        "'mean_rounds=20..30,seat_spread<0.05' (section 8; takes 30% of the budget)")] = None,
+    vary: Annotated[list[str] | None, typer.Option(
+        "--vary", help="with --target, repeatable: a parameter to search, as NAME (its "
+        "default range), NAME=LO..HI or NAME=V1,V2 (default: every int, bool and choice "
+        "parameter of the game)")] = None,
+    strategies: Annotated[bool, typer.Option(
+        "--strategies/--no-strategies", help="search for degenerate strategies (section 6; "
+        "takes 15% of the budget)")] = True,
     against: Annotated[Path | None, typer.Option(
         "--against", help="an earlier study's --out folder: flag the answers that moved "
         "since")] = None,
@@ -85,9 +102,11 @@ def study(
     address: AddressOpt = None,
     quiet: QuietOpt = False,
 ):
-    """Study a design: seat fairness at every seat count, length and pace, skill depth and
-    every variant against the default, sized to --budget; writes study.json and study.html
-    (and one stored run per folder) to --out."""
+    """Study a design, sized to --budget: seat fairness at every seat count, length and pace,
+    skill depth, every variant against the default, card power, degenerate strategies,
+    elimination and kingmaking (or a co-op's loss causes) and, with --target, parameter
+    settings that meet a target; writes study.json and study.html (and one stored run per
+    folder) to --out."""
     from meeple.lab.analysis.against import compare_studies, load_study
     from meeple.lab.experiments.study import load_plan, parse_budget, plan_study, run_study
     from meeple.lab.pages.study_page import (
@@ -115,7 +134,12 @@ def study(
             err_console.print(f"resuming the study in {escape(str(out))} with its saved plan")
         else:
             err_console.print("timing probe games to plan the study ...")
-            plan = plan_study(game_name, variant, seconds, jobs, seed)
+            if vary and target is None:
+                raise ParameterError("--vary names the parameters --target searches; give "
+                                     "--target too")
+            plan = plan_study(game_name, variant, seconds, jobs, seed, target=target,
+                              exploit=strategies,
+                              vary=[v.strip() for v in vary] if vary else None)
         if baseline is not None and baseline.get("game") != plan.game:
             raise ParameterError(f"--against: {against} is a study of {baseline.get('game')}, "
                                  f"not of {plan.game}")
@@ -142,8 +166,13 @@ def study(
                                [r.seconds for r in more])
 
             try:
+                def on_section(name: str, budget: float) -> None:
+                    what = {"strategies": "searching for degenerate strategies",
+                            "target": f"searching toward the target {plan.target}"}[name]
+                    err_console.print(f"{escape(what)} (up to {format_duration(budget)}) ...")
+
                 data = run_study(plan, out, jobs, resume, on_run=on_run, on_grow=on_grow,
-                                 backend=backend, address=address)
+                                 backend=backend, address=address, on_section=on_section)
             except KeyboardInterrupt:
                 run.progress.stop()
                 err_console.print(f"[yellow]interrupted:[/] every finished game is stored in "
@@ -165,7 +194,11 @@ def study(
         console.print(against_terminal_table(data["against"]))
     for line in data["notes"]:
         console.print(f"[yellow]note:[/] {escape(line)}")
-    console.print("not yet studied: " + "; ".join(data["not_yet"]))
+    if data["not_yet"]:
+        console.print("not yet studied: " + "; ".join(data["not_yet"]))
+    replay = (data.get("strategies_detail") or {}).get("replay")
+    if replay:
+        console.print(f"a game the best simple policy won: {escape(replay['command'])}")
     if data.get("longest"):
         console.print(f"the longest game: {escape(data['longest']['command'])}")
     console.print(f"took {format_duration(data['elapsed_seconds'])} (planned "

@@ -27,7 +27,8 @@ __all__ = ["play_stored"]
 
 def play_stored(game: Game, bots: Sequence[str], games: int, seed: int, where: str | Path,
                 jobs: int = 1, *, resume: bool = False,
-                on_progress: Callable[[int], None] | None = None
+                on_progress: Callable[[int], None] | None = None,
+                backend: str = "process", address: str | None = None
                 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play (or, resuming, finish) one stored run of ``game`` and summarise it.
 
@@ -38,6 +39,8 @@ def play_stored(game: Game, bots: Sequence[str], games: int, seed: int, where: s
         jobs: workers (0: every core). resume: go on with the games already stored in
             ``where`` (its ``run.json`` must be this run's config).
         on_progress: called with the number of games just finished.
+        backend, address: where the games are played (:func:`~meeple.lab.run.runner.
+            run_playtest`: ``process`` or ``ray``); the results do not depend on it.
     Returns:
         ``(results in game order, summary)``; ``summary.json`` is written in ``where``.
     Raises:
@@ -60,16 +63,16 @@ def play_stored(game: Game, bots: Sequence[str], games: int, seed: int, where: s
 
     workers = resolve_jobs(jobs)
     start = time.perf_counter()
-    store.begin_session(jobs=workers, backend="process")
+    store.begin_session(jobs=workers, backend=backend)
     try:
         results, _ = run_playtest(game, list(bots), games, seed, jobs, store=store,
-                                  on_progress=advance)
+                                  on_progress=advance, backend=backend, address=address)
     except KeyboardInterrupt:
         store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                          jobs=workers, backend="process", status="interrupted")
+                          jobs=workers, backend=backend, status="interrupted")
         raise
     store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                      jobs=workers, backend="process")
+                      jobs=workers, backend=backend)
     summary = summarize(results, game=game.name, variant=game.variant, players=game.players,
                         params=dict(game.params), seed=seed, bots=list(bots),
                         seat_names=list(game.seat_names()),

@@ -45,15 +45,15 @@ from meeple.engine.game import Game
 from meeple.engine.registry import load_game
 from meeple.engine.rng import derive_seed
 from meeple.lab.analysis.precision import games_needed
-from meeple.lab.analysis.stats import summarize
 from meeple.lab.analysis.verdicts import fairness_answer, skill_answer
 from meeple.lab.experiments.compare import default_bots
 from meeple.lab.experiments.ladder import competitive_step, default_budgets
+from meeple.lab.experiments.stored_run import play_stored
 from meeple.lab.experiments.study_answer import answer_study
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import format_duration, game_seconds
-from meeple.lab.run.runner import play_one, run_playtest
-from meeple.lab.run.store import RUN_JSON, RunStore, run_config
+from meeple.lab.run.runner import play_one
+from meeple.lab.run.store import RUN_JSON, RunStore
 
 __all__ = ["NOT_YET", "PLAN_JSON", "STUDY_FORMAT", "StudyPlan", "StudyRun", "load_plan",
            "parse_budget", "plan_study", "run_study"]
@@ -74,16 +74,14 @@ RUN_OVERHEAD = 0.4
 SKILL_GAMES = 200
 #: Games per run at most (more adds little to a verdict and fills the disk).
 MAX_GAMES = 10_000
-#: The issue's sections this study does not answer yet, listed so that the page is honest.
-NOT_YET = [
-    "card and tile power (play rate, win rate when played, with a multiple-comparison "
-    "correction)",
-    "degenerate strategies (scripted policies and heuristic weights searched by an optimiser)",
-    "elimination and kingmaking; loss causes of co-operative games",
-    "toward a target (--target: a parameter sweep with an optimiser)",
-    "what changed against an earlier study (--against BASELINE_DIR)",
-    "the Ray backend (--backend ray): the study runs on the process pool only",
-]
+#: Share of the budget the degenerate-strategy search gets (section 6).
+EXPLOIT_SHARE = 0.15
+#: Share of the budget the search toward ``--target`` gets when one is given (section 8).
+TARGET_SHARE = 0.30
+#: Where the study keeps the sections it plays itself (``--resume`` reuses them).
+SECTION_FILES = {"strategies": "strategies.json", "target": "target.json"}
+#: The issue's parts this study does not answer yet, listed so that the page is honest.
+NOT_YET: list[str] = []
 
 
 # ------------------------------------------------------------------------------ budget
@@ -147,6 +145,13 @@ class StudyPlan:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     probe_seconds: float = 0.0
+    exploit_seconds: float = 0.0
+    target: str | None = None
+    target_seconds: float = 0.0
+    vary: list[str] | None = None
+    #: Whether round 2 was decided (its runs, if any, are in ``runs``): a resumed study keeps
+    #: that decision instead of taking it again at another pace.
+    grown: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON-ready data (what ``plan.json`` holds)."""
@@ -216,7 +221,9 @@ def fairness_bots(game: Game) -> list[str]:
 
 
 def plan_study(game_name: str, variant: str | None = None, budget_seconds: float = 600.0,
-               jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0) -> StudyPlan:
+               jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0,
+               target: str | None = None, exploit: bool = True,
+               vary: Sequence[str] | None = None) -> StudyPlan:
     """Plan a study of ``game_name`` that fits ``budget_seconds``.
 
     Probe games of each distinct game spec and line-up are timed (:func:`_probe`; a search
@@ -227,12 +234,19 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     :func:`~meeple.lab.experiments.ladder.default_budgets` whose step gets :data:`SKILL_GAMES`
     games in half the skill share (else the smallest, if it gets 20 games and four rotations
     of the seats), and is left out (with a note) when none does; the search step (or tier)
-    then gets half the skill share and the other steps share the rest equally.
+    then gets half the skill share and the other steps share the rest equally. Before that,
+    :data:`EXPLOIT_SHARE` of the budget is set aside for the degenerate-strategy search
+    (section 6) and, with a ``target``, :data:`TARGET_SHARE` for the search toward it
+    (section 8).
 
     Args:
         game_name: a registered game; variant: the studied variant (None: the default).
         budget_seconds: the whole study's time (> 0); jobs: workers (0: every core);
         seed: the seed of every run (the variants play the same seeds).
+        target: ``--target`` text (:func:`meeple.lab.experiments.target.parse_target`;
+            checked here) or None; exploit: search for degenerate strategies.
+        vary: the parameters the target's search varies (None: every int, bool and choice
+            parameter; checked here).
     Returns:
         The :class:`StudyPlan`, each run with its estimate.
     Raises:
@@ -245,6 +259,11 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
         raise ParameterError("jobs and seed must be non-negative")
     began = time.perf_counter()
     base = load_game(game_name, variant=variant)
+    if target is not None:
+        from meeple.lab.experiments.target import parse_target, search_space
+
+        parse_target(target)  # a bad target or parameter: refused before anything is played
+        search_space(base, vary)
     cls = type(base)
     workers = max(1, min(resolve_jobs(jobs), os.cpu_count() or 1))
     coop = base.capabilities.cooperative
@@ -269,8 +288,11 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     arm_costs = [per_game(g, b) for g, b in arm_specs]
     weights = dict(WEIGHTS) if others else {"fairness": 0.6, "skill": 0.4}
     probe_cost = time.perf_counter() - began
-    first = max(0.0, budget_seconds - probe_cost - RUN_OVERHEAD * (
-        len(counts) + len(tiers) + 1 + (len(others) + 1 if others else 0))) * FIRST_ROUND
+    exploit_seconds = EXPLOIT_SHARE * budget_seconds if exploit else 0.0
+    target_seconds = TARGET_SHARE * budget_seconds if target else 0.0
+    first = max(0.0, budget_seconds - probe_cost - exploit_seconds - target_seconds
+                - RUN_OVERHEAD * (len(counts) + len(tiers) + 1
+                                  + (len(others) + 1 if others else 0))) * FIRST_ROUND
     notes: list[str] = []
 
     def lineup(upper: str, lower: str) -> list[str]:
@@ -337,8 +359,10 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     plan = StudyPlan(game=base.name, variant=base.variant, default_players=base.players,
                      budget=float(budget_seconds), jobs=jobs, workers=workers, seed=seed,
                      cooperative=coop, tiers=tiers, runs=runs, notes=notes,
-                     seconds=sum(r.seconds for r in runs),
-                     probe_seconds=time.perf_counter() - began)
+                     seconds=sum(r.seconds for r in runs) + exploit_seconds + target_seconds,
+                     probe_seconds=time.perf_counter() - began,
+                     exploit_seconds=exploit_seconds, target=target,
+                     target_seconds=target_seconds, vary=list(vary) if vary else None)
     if plan.seconds + plan.probe_seconds > budget_seconds:
         notes.append(f"even the fewest games (two rotations of the seats per run) are "
                      f"estimated at {format_duration(plan.seconds)}, over the budget")
@@ -353,53 +377,23 @@ def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
           on_run: Progress | None, backend: str = "process", address: str | None = None
           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play (or, resuming, finish) one stored run on ``backend`` and summarise it
-    (summary.json is written to its folder). Returns ``(results, summary)``."""
+    (:func:`~meeple.lab.experiments.stored_run.play_stored`; summary.json is written to its
+    folder). Returns ``(results, summary)``."""
     game = load_game(game_name, variant=run.variant, players=run.players)
-    config = run_config(game, run.bots, run.games, run.seed)
     where = out_dir / run.key
-    if resume and (where / RUN_JSON).is_file():
-        store = RunStore.resume(where, config)
-    else:
-        store = RunStore.create(where, config)
     progress = on_run(run) if on_run is not None else None
-    played = 0
-
-    def advance(k: int) -> None:
-        nonlocal played
-        played += k
-        if progress is not None:
-            progress(k)
-
-    if progress is not None and store.count():
-        progress(store.count())
-    workers = resolve_jobs(jobs)
-    start = time.perf_counter()
-    store.begin_session(jobs=workers, backend=backend)
-    try:
-        results, _ = run_playtest(game, run.bots, run.games, run.seed, jobs, store=store,
-                                  on_progress=advance, backend=backend, address=address)
-    except KeyboardInterrupt:
-        store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                          jobs=workers, backend=backend, status="interrupted")
-        raise
-    store.add_session(games_played=played, elapsed_seconds=time.perf_counter() - start,
-                      jobs=workers, backend=backend)
-    summary = summarize(results, game=game.name, variant=game.variant, players=game.players,
-                        params=dict(game.params), seed=run.seed, bots=list(run.bots),
-                        seat_names=list(game.seat_names()),
-                        length_unit=game.capabilities.length_unit,
-                        elapsed_seconds=store.elapsed_seconds(), jobs=workers,
-                        cooperative=game.capabilities.cooperative)
-    summary["score"]["name"] = type(game).score_name
-    (where / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return results, summary
+    if progress is not None and resume and (where / RUN_JSON).is_file():
+        progress(RunStore.open(where).count())
+    return play_stored(game, run.bots, run.games, run.seed, where, jobs, resume=resume,
+                       on_progress=progress, backend=backend, address=address)
 
 
 # ------------------------------------------------------------------------------ the study
 def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
               resume: bool = False, on_run: Progress | None = None,
               on_grow: Callable[[list[StudyRun]], None] | None = None, *,
-              backend: str = "process", address: str | None = None) -> dict[str, Any]:
+              backend: str = "process", address: str | None = None,
+              on_section: Callable[[str, float], None] | None = None) -> dict[str, Any]:
     """Play ``plan`` into ``out_dir`` and answer its questions.
 
     Every run is stored in ``out_dir/<run key>`` (a :class:`RunStore` folder with its
@@ -407,7 +401,9 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
     they are added), so ``resume`` finishes an interrupted study without re-planning. After
     the first round, each fairness count and skill step whose verdict is "too few games to
     tell" gets one more run of fresh seeds (round 2), sized to the budget left at the rate the
-    first round actually played; its games are pooled with the first run's.
+    first round actually played; its games are pooled with the first run's. Between the two
+    rounds the study plays its own sections (6: degenerate strategies; 8: toward the target),
+    each in its share of the budget (:func:`_own_sections`).
 
     Args:
         plan: from :func:`plan_study` (or :func:`load_plan` to resume).
@@ -416,6 +412,7 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
         on_run: called before each run with it; may return a callback taking the number of
             games just finished (progress).
         on_grow: called with the round-2 runs when some are added.
+        on_section: called with a section's name and its seconds before sections 6 and 8.
         backend: ``process`` (a local pool) or ``ray`` (Ray tasks;
             :mod:`meeple.lab.run.backends`); address: an existing Ray cluster's address.
             The games, and so the answers, do not depend on the backend.
@@ -423,9 +420,11 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
         The JSON-ready study (``study.json``): ``format``, ``game``, ``variant``, ``seed``,
         ``budget``, ``elapsed_seconds`` (this call), ``play_seconds`` (the runs' play over
         every session), ``games``, ``plan``, ``rows`` (the summary table: question,
-        answer, interval, verdict, section), ``sections`` (``fairness``, ``length``,
-        ``skill``, ``variants``), ``longest`` (the longest game of the default seat count's
-        fairness run: ``dir``, ``index``, ``length``, ``command``) and ``not_yet``.
+        answer, interval, verdict, finding, section), ``sections`` (every name of
+        :data:`~meeple.lab.experiments.study_answer.SECTIONS`), ``longest`` (the longest game
+        of the default seat count's fairness run: ``dir``, ``index``, ``length``,
+        ``command``), ``not_yet``, and ``strategies_detail`` / ``target_detail`` (the whole
+        results of sections 6 and 8, when played).
     Raises:
         MeepleError: a stored run of another config when resuming (``StoreError``), an
             unloadable game. KeyboardInterrupt is re-raised after the run's session is marked
@@ -438,6 +437,7 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
     if saved is not None:  # keep the growth runs an interrupted study had planned
         known = {r.key for r in plan.runs}
         plan.runs += [r for r in saved.runs if r.key not in known]
+        plan.grown = plan.grown or saved.grown
     (out / PLAN_JSON).write_text(json.dumps(plan.to_json(), indent=2) + "\n")
     began = time.perf_counter()
     played: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
@@ -445,29 +445,71 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
     for run in first:
         played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
                                 address)
-    elapsed = time.perf_counter() - began
+    round_one = time.perf_counter() - began
+    details = _own_sections(plan, out, jobs, resume, on_section)
     grow = [r for r in plan.runs if r.round == 2]
-    if not grow:
-        grow = _growth(plan, played, elapsed)
-        if grow:
-            plan.runs += grow
-            (out / PLAN_JSON).write_text(json.dumps(plan.to_json(), indent=2) + "\n")
-            if on_grow is not None:
-                on_grow(grow)
+    if not plan.grown:
+        planned = sum(r.seconds for r in first)
+        grow = _growth(plan, played, time.perf_counter() - began,
+                       round_one / planned if planned > 0 else 1.0)
+        plan.runs += grow
+        plan.grown = True
+        (out / PLAN_JSON).write_text(json.dumps(plan.to_json(), indent=2) + "\n")
+        if grow and on_grow is not None:
+            on_grow(grow)
     for run in grow:
         played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
                                 address)
-    return answer_study(plan, out, played, time.perf_counter() - began,
+    data = answer_study(plan, out, played, time.perf_counter() - began,
+                        extra={k: v["entries"] for k, v in details.items()},
                         not_yet=list(NOT_YET))
+    data.update({f"{k}_detail": v for k, v in details.items()})
+    return data
 
 
-def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float) -> list[StudyRun]:
+def _own_sections(plan: StudyPlan, out: Path, jobs: int, resume: bool,
+                  on_section: Callable[[str, float], None] | None
+                  ) -> dict[str, dict[str, Any]]:
+    """Sections 6 and 8, which the study plays itself: the degenerate-strategy search
+    (:func:`meeple.lab.experiments.exploit.exploit_section`, against the plan's tiers) and,
+    with a target, the search toward it (:func:`meeple.lab.experiments.target.search_target`),
+    each within its share of the budget and saved in :data:`SECTION_FILES` (``resume`` reuses
+    a saved one)."""
+    from meeple.lab.experiments.exploit import exploit_section
+    from meeple.lab.experiments.target import search_target
+
+    done: dict[str, dict[str, Any]] = {}
+    wanted = [("strategies", plan.exploit_seconds), ("target", plan.target_seconds)]
+    for name, seconds in wanted:
+        if seconds <= 0:
+            continue
+        path = out / SECTION_FILES[name]
+        if resume and path.is_file():
+            done[name] = json.loads(path.read_text())
+            continue
+        if on_section is not None:
+            on_section(name, seconds)
+        seed = derive_seed(plan.seed, f"study-{name}", 0) & 0x7FFFFFFF
+        if name == "strategies":
+            section = exploit_section(plan.game, plan.variant, plan.default_players,
+                                      plan.tiers, out, seconds, jobs, seed)
+        else:
+            section = search_target(plan.game, str(plan.target), variant=plan.variant,
+                                    budget_seconds=seconds, jobs=jobs, seed=seed,
+                                    params=plan.vary, out_dir=out)
+        path.write_text(json.dumps(section, indent=2, default=str) + "\n")
+        done[name] = section
+    return done
+
+
+def _growth(plan: StudyPlan, played: dict[str, Any], elapsed: float,
+            pace: float) -> list[StudyRun]:
     """Round 2: one more run for each undecided fairness count and skill step, sized to the
-    budget left at the first round's actual pace (none when under 5% of the budget is left)."""
+    budget left after ``elapsed`` seconds at the first round's actual ``pace`` (its time over
+    its estimate); none when under 5% of the budget is left."""
     left = plan.budget - plan.probe_seconds - elapsed
     if left < 0.05 * plan.budget:
         return []
-    pace = elapsed / plan.seconds if plan.seconds > 0 else 1.0  # actual over estimated
     undecided: list[tuple[StudyRun, int]] = []
     for run in plan.runs:
         results, summary = played[run.key]

@@ -19,7 +19,9 @@ from typing import Any
 
 from rich.table import Table
 
+from meeple.lab.pages.exploit_page import exploit_page_html
 from meeple.lab.pages.render import CSS, html_table, page_head
+from meeple.lab.pages.target_page import TRIALS_PNG, target_section_html, trials_plot
 
 __all__ = ["STUDY_HTML", "STUDY_JSON", "against_terminal_table", "interval_text", "study_html",
            "study_terminal_table", "write_study"]
@@ -197,13 +199,21 @@ def _endings(data: Mapping[str, Any], out_dir: Path) -> str:
     return "".join(out)
 
 
-def _extra(data: Mapping[str, Any], name: str, out_dir: Path, empty: str) -> str:
-    """Sections the study played itself (6, 8): their own fragment when they carry one
-    (``html``), else their verdicts."""
-    entries = data["sections"].get(name) or []
-    if not entries:
-        return f"<p>{html.escape(empty)}</p>"
-    return "".join(e.get("html") or _verdicts([e], out_dir) for e in entries)
+def _strategies(data: Mapping[str, Any]) -> str:
+    detail = data.get("strategies_detail")
+    if not detail:
+        return "<p>Not searched in this study.</p>"
+    return exploit_page_html(detail, title=None)
+
+
+def _target(data: Mapping[str, Any], out_dir: Path) -> str:
+    detail = data.get("target_detail")
+    if not detail:
+        return "<p>No <code>--target</code> was given.</p>"
+    (out_dir / TRIALS_PNG).write_bytes(trials_plot(detail))
+    return (f'<p class="run">target <code>{html.escape(detail["target"])}</code> · '
+            f'{len(detail["trials"])} trials in {detail["search_seconds"]:.0f} s</p>'
+            + target_section_html(detail, TRIALS_PNG, out_dir))
 
 
 def _against(data: Mapping[str, Any]) -> str:
@@ -240,7 +250,8 @@ def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
     notes = "".join(f"<li>{e(n)}</li>" for n in data.get("notes", []))
     not_yet = "".join(f"<li>{e(n)}</li>" for n in data["not_yet"])
     head = page_head(f"Study: {data['game']}",
-                     CSS + " td { text-align: left; } h3 { font-size: 1.05rem; }")
+                     CSS + " td { text-align: left; overflow-wrap: anywhere; }"
+                     " h3 { font-size: 1.05rem; }")
     return f"""{head}
 <h1>Study: {e(data['game'])} ({e(data['variant'])})</h1>
 <p class="run">budget {data['budget']:.0f} s · games played in
@@ -264,13 +275,12 @@ seed {data['seed']} · skill tiers {e(', '.join(data['tiers']))}</p>
         else 'Action'} power</h2>
 {_content(data, out_dir)}
 <h2>6. Degenerate strategies</h2>
-{_extra(data, 'strategies', out_dir, 'Not searched in this study.')}
+{_strategies(data)}
 <h2>7. {'Loss causes' if data['cooperative'] else 'Elimination and kingmaking'}</h2>
 {_endings(data, out_dir)}
 <h2>8. Toward a target</h2>
-{_extra(data, 'target', out_dir, 'No --target was given.')}
-<h2>Not yet studied</h2>
-<ul>{not_yet}</ul>
+{_target(data, out_dir)}
+{f'<h2>Not yet studied</h2><ul>{not_yet}</ul>' if not_yet else ''}
 </body>
 </html>
 """
