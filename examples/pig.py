@@ -193,7 +193,8 @@ def observation_shape(game: Pig) -> tuple[int]:
 def observation_tensor(game: Pig, view: Mapping[str, Any]) -> Any:
     """A seat's view as float32 numbers, seats relative to the viewer (a spectator reads as
     seat 0): scores / target (``P``), the seat to move (one-hot, ``P``), the turn total /
-    target (both clipped at 2, the bounds ``Box`` spaces need), the last roll (one-hot of 1..6, all 0 before any roll) and turns / max_turns."""
+    target (both clipped at 2, the bounds ``Box`` spaces need), the last roll (one-hot of
+    1..6, all 0 before any roll) and turns / max_turns."""
     n, me = game.players, view.get("seat") or 0
     target = game.params["target"]
     out = TensorWriter(observation_shape(game)[0])

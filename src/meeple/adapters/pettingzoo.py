@@ -14,7 +14,8 @@ or a loaded game. Conventions (docs/adapters/pettingzoo.md):
   ``Box`` bounded by the game's limits (``meeple.engine.tensor.observation_bounds``); the
   seat's int8 action mask is ``infos[agent]["action_mask"]`` (and :meth:`action_mask`).
   ``masks="observation"`` gives the older ``{"observation": ..., "action_mask": ...}`` dict
-  instead (PettingZoo's ``api_test`` warns about dict observations outside its own games). Action (``actions=``): ``"full"``, an integer
+  instead (PettingZoo's ``api_test`` warns about dict observations outside its own games).
+  Action (``actions=``): ``"full"``, an integer
   code of the game's action table (``Game.action_table``); ``"compact"``, a step code
   (:mod:`meeple.engine.stepwise`): a seat chooses its action over a few steps, one
   sub-decision each (AEC: it stays selected until its action is complete), and its observation

@@ -40,7 +40,8 @@ seats in turn order). With ``n`` seats, in order:
   the first placer (n); turns taken / turns in the game (1);
 - the circle: per slot 1-7, its god one-hot or empty (7 x 6); the bank per god / 20 and a
   1 when the bank is limited (6);
-- per seat: points / 100 clipped at :data:`SCORE_CAP` (n), hand size / deal (n); deck and discard size / D (2);
+- per seat: points / 100 clipped at :data:`SCORE_CAP` (n), hand size / deal (n); deck and
+  discard size / D (2);
 - the viewer's hand, one multi-hot over the deck (D); every seat's tableau (n x D);
 - the turn context: swaps allowed / 2, swaps done / 2, Reflex tokens / 2, Annex available,
   Annex played, granted count / deal, keep pool size / 5, keep count / 3 (8); codices in pairs

@@ -47,9 +47,9 @@ tableau slots, P points, D distinct cards, K tiles, O port names):
    trigger seat and the last seat (2 x n one-hot), the winners (n), truncated, over;
 2. cards: the discard pile and the viewer's hand (2 x D counts, each / copies of that card),
    the viewer's pending war card (D one-hot);
-3. per relative seat: VP / target_vp (clipped at 2), unrest and incoming cubes per suit (squashed, x / (x +
-   5)), bag and supply / workers, hand size / hand_size, then C tableau slots of: present,
-   suit one-hot (3), rank / 7, cubes per suit (squashed), tapped, laid, harvest;
+3. per relative seat: VP / target_vp (clipped at 2), unrest and incoming cubes per suit
+   (squashed, x / (x + 5)), bag and supply / workers, hand size / hand_size, then C tableau
+   slots of: present, suit one-hot (3), rank / 7, cubes per suit (squashed), tapped, laid, harvest;
 4. per point (P, file order): on the map, the standing worker's seat (n one-hot), workers per
    seat in its colony stack (squashed, x / (x + 2)), the top seat of the stack (n one-hot),
    open ports / 2;

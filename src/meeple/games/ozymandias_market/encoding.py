@@ -58,9 +58,9 @@ float32 vector. Seat blocks are relative to the viewer (block 0 = the viewer, th
   sectors left / (sectors - 3) (13);
 - multi-hots over the cards (sorted by rank): the market, the discard pile, the viewer's hand,
   the viewer's Augury cards (4 x K); each seat's played card (n x K);
-- per seat: VP / target_vp, clipped at :data:`VP_CAP` (n), hand size / hand_size (n), the rank revealed last round /
-  the highest rank (n); deck size / K, Surge expansions left / 4, Augury cards / their
-  largest depth (3); the winners (n) and a 1 when the game was truncated (1).
+- per seat: VP / target_vp, clipped at :data:`VP_CAP` (n), hand size / hand_size (n), the
+  rank revealed last round / the highest rank (n); deck size / K, Surge expansions left / 4,
+  Augury cards / their largest depth (3); the winners (n) and a 1 when the game was truncated (1).
 
 Length ``7n + 27 + 14 R + (n + 4) K``: 4,528 for 3 seats and the seed setup.
 """
