@@ -16,7 +16,11 @@ random legal actions, for about S seconds per measurement, through:
 * ``aec``: the PettingZoo AEC environment (``agent_iter``, ``last()`` with observation and
   mask, a masked random action);
 * ``parallel``: the PettingZoo Parallel environment (games with simultaneous decisions);
-* ``gym``: the Gymnasium environment of seat 0 (masked random) against ``random`` bots.
+* ``gym``: the Gymnasium environment of seat 0 (masked random) against ``random`` bots, with
+  the table's codes (``actions="full"``);
+* ``gym-compact``: the same with step-wise codes (``actions="compact"``, one env step per
+  sub-decision; ``steps_per_s`` counts env steps, so compare games/s too);
+* ``aec-compact``: the AEC environment with step-wise codes.
 
 It prints games/s and each one's ratio to ``native`` games/s measured in the same run (the
 measurements of a game are interleaved and repeated 3 times; each number is the best run), and
@@ -103,21 +107,21 @@ def openspiel(name: str, turn_based: bool) -> Callable[[int], int]:
     return play
 
 
-def aec(name: str) -> Callable[[int], int]:
+def aec(name: str, actions: str = "full") -> Callable[[int], int]:
     from meeple.adapters import pettingzoo as adapter
 
-    env = adapter.env(name)
+    env = adapter.env(name, actions=actions)
     rng = np.random.default_rng(SEED)
 
     def play(i: int) -> int:
         env.reset(seed=i)
         steps = 0
         for _ in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
+            _, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             steps += 1
         return steps
 
@@ -131,22 +135,22 @@ def parallel(name: str) -> Callable[[int], int]:
     rng = np.random.default_rng(SEED)
 
     def play(i: int) -> int:
-        observations, _ = env.reset(seed=i)
+        _, infos = env.reset(seed=i)
         steps = 0
         while env.agents:
-            actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"])))
+            actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"])))
                        for a in env.agents}
-            observations, *_ = env.step(actions)
+            *_, infos = env.step(actions)
             steps += 1
         return steps
 
     return play
 
 
-def gym(name: str) -> Callable[[int], int]:
+def gym(name: str, actions: str = "full") -> Callable[[int], int]:
     from meeple.adapters import gymnasium as adapter
 
-    env = adapter.make(name, seat=0, opponents="random")
+    env = adapter.make(name, seat=0, opponents="random", actions=actions)
     rng = np.random.default_rng(SEED)
 
     def play(i: int) -> int:
@@ -170,6 +174,8 @@ def bench_game(name: str, seconds: float) -> dict:
         "openspiel": lambda: openspiel(name, turn_based=False),
         "aec": lambda: aec(name),
         "gym": lambda: gym(name),
+        "gym-compact": lambda: gym(name, "compact"),
+        "aec-compact": lambda: aec(name, "compact"),
     }
     if game.capabilities.simultaneous:
         kinds["openspiel-turns"] = lambda: openspiel(name, turn_based=True)
@@ -179,16 +185,23 @@ def bench_game(name: str, seconds: float) -> dict:
         for kind, make in kinds.items():
             runs[kind].append(timed(make(), seconds))
     best = {k: max(r["games_per_s"] for r in v) for k, v in runs.items()}
+    steps = {k: max(r["steps_per_s"] for r in v) for k, v in runs.items()}
     return {
         "games_per_s": best,
+        "steps_per_s": steps,
         "ratio_to_native": {k: v / best["native"] for k, v in best.items()},
+        "compact_to_full": {"gym_games": best["gym-compact"] / best["gym"],
+                            "gym_steps": steps["gym-compact"] / steps["gym"],
+                            "aec_games": best["aec-compact"] / best["aec"],
+                            "aec_steps": steps["aec-compact"] / steps["aec"]},
         "steps_per_game": {k: v[0]["steps"] / v[0]["games"] for k, v in runs.items()},
         "runs": runs,
     }
 
 
 def print_table(report: dict) -> None:
-    kinds = ["native", "native+obs", "openspiel", "openspiel-turns", "aec", "parallel", "gym"]
+    kinds = ["native", "native+obs", "openspiel", "openspiel-turns", "aec", "parallel", "gym",
+             "gym-compact", "aec-compact"]
     print(f"{'game':26}" + "".join(f"{k:>16}" for k in kinds))
     for name, result in report["games"].items():
         cells = []
@@ -198,6 +211,13 @@ def print_table(report: dict) -> None:
                          f"{rate:7.1f} ({result['ratio_to_native'][k]:.2f})")
         print(f"{name:26}" + "".join(f"{c:>16}" for c in cells))
     print("\ngames/s (ratio to native games/s in the same run)")
+    print(f"\n{'game':26}{'gym steps/s full':>18}{'compact':>10}{'ratio':>7}"
+          f"{'aec steps/s full':>18}{'compact':>10}{'ratio':>7}")
+    for name, result in report["games"].items():
+        st, ratio = result["steps_per_s"], result["compact_to_full"]
+        print(f"{name:26}{st['gym']:18.0f}{st['gym-compact']:10.0f}{ratio['gym_steps']:7.2f}"
+              f"{st['aec']:18.0f}{st['aec-compact']:10.0f}{ratio['aec_steps']:7.2f}")
+    print("steps/s of the table's codes and of step-wise codes (compact/full in the same run)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -193,13 +193,14 @@ def observation_shape(game: Pig) -> tuple[int]:
 def observation_tensor(game: Pig, view: Mapping[str, Any]) -> Any:
     """A seat's view as float32 numbers, seats relative to the viewer (a spectator reads as
     seat 0): scores / target (``P``), the seat to move (one-hot, ``P``), the turn total /
-    target, the last roll (one-hot of 1..6, all 0 before any roll) and turns / max_turns."""
+    target (both clipped at 2, the bounds ``Box`` spaces need), the last roll (one-hot of
+    1..6, all 0 before any roll) and turns / max_turns."""
     n, me = game.players, view.get("seat") or 0
     target = game.params["target"]
     out = TensorWriter(observation_shape(game)[0])
-    out.per_seat(view["scores"], me, n, scale=target)
+    out.per_seat([min(x, 2 * target) for x in view["scores"]], me, n, target, 0.0, 2.0)
     out.seat_hot(view["to_move"], me, n)
-    out.value(view["turn_total"] / target)
+    out.value(min(view["turn_total"], 2 * target) / target, 0.0, 2.0)
     roll = view["last_roll"]
     out.one_hot(6, None if roll is None else roll - 1)
     out.value(view["turns"] / game.params["max_turns"])

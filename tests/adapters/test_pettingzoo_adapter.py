@@ -41,25 +41,23 @@ def _names(simultaneous_only: bool = False) -> list:
     return out
 
 
-@pytest.fixture(autouse=True)
-def _quiet_peer_warnings():
-    # The peers warn about dict observations with an action mask (their own classic games get
-    # the same notes); the checks themselves are asserts.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
+@pytest.mark.parametrize("actions", ["full", "compact"])
 @pytest.mark.parametrize("name", _names())
-def test_aec_api_and_seed_tests_pass(name: str) -> None:
-    api_test(adapter.env(name), num_cycles=CYCLES)
-    seed_test(lambda: adapter.env(name), num_cycles=CYCLES)
+def test_aec_api_and_seed_tests_pass_without_warnings(name: str, actions: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Box observations bounded by the game's limits
+        api_test(adapter.env(name, actions=actions), num_cycles=CYCLES)
+        seed_test(lambda: adapter.env(name, actions=actions), num_cycles=CYCLES)
 
 
+@pytest.mark.parametrize("actions", ["full", "compact"])
 @pytest.mark.parametrize("name", _names(simultaneous_only=True))
-def test_parallel_api_and_seed_tests_pass(name: str) -> None:
-    parallel_api_test(adapter.parallel_env(name), num_cycles=CYCLES)
-    parallel_seed_test(lambda: adapter.parallel_env(name), num_cycles=CYCLES)
+def test_parallel_api_and_seed_tests_pass_without_warnings(name: str, actions: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(adapter.parallel_env(name, actions=actions), num_cycles=CYCLES)
+        parallel_seed_test(lambda: adapter.parallel_env(name, actions=actions),
+                           num_cycles=CYCLES)
 
 
 def test_parallel_env_needs_simultaneous_decisions() -> None:
@@ -71,9 +69,10 @@ def test_parallel_env_needs_simultaneous_decisions() -> None:
         adapter.parallel_env(sequential[0])
 
 
+@pytest.mark.parametrize("actions", ["full", "compact"])
 @pytest.mark.parametrize("name", _names())
-def test_a_masked_random_game_ends_with_the_game_returns(name: str) -> None:
-    env = adapter.env(name)
+def test_a_masked_random_game_ends_with_the_game_returns(name: str, actions: str) -> None:
+    env = adapter.env(name, actions=actions)
     env.reset(seed=11)
     raw = env.unwrapped
     rng = np.random.default_rng(0)
@@ -86,10 +85,15 @@ def test_a_masked_random_game_ends_with_the_game_returns(name: str) -> None:
             continue
         seat = raw.seat_of[agent]
         view = raw.state.view(seat)
-        assert np.array_equal(observation["observation"], raw.game.observation_tensor(view))
-        legal = np.flatnonzero(observation["action_mask"])
-        assert sorted(raw.game.action_code(a) for a in raw.state.legal_actions(seat)) \
-            == list(legal)
+        tensor = raw.game.observation_tensor(view)
+        assert np.array_equal(observation[:tensor.size], tensor)
+        assert raw.observation_space(agent).contains(observation)
+        legal = np.flatnonzero(info["action_mask"])
+        if actions == "full":
+            assert sorted(raw.game.action_code(a) for a in raw.state.legal_actions(seat)) \
+                == list(legal)
+        else:
+            assert len(legal) and legal.max() < raw.coder.steps.size
         env.step(int(rng.choice(legal)))
         assert not env.infos.get(agent, {}).get("illegal_action")
     assert raw.state.is_terminal() and not env.agents
@@ -97,7 +101,7 @@ def test_a_masked_random_game_ends_with_the_game_returns(name: str) -> None:
 
 
 def test_a_pending_submission_is_hidden_from_the_next_agent() -> None:
-    env = adapter.env("battle-of-the-four-gods")
+    env = adapter.env("battle-of-the-four-gods", masks="observation")
     env.reset(seed=3)
     before = env.observe("player_1")["observation"].copy()
     assert env.agent_selection == "player_0"

@@ -16,6 +16,8 @@ import numpy as np
 from meeple.engine.errors import IllegalActionError, MeepleError, ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import game_class, game_names, load_game
+from meeple.engine.stepwise import StepChoice, step_codes
+from meeple.engine.tensor import observation_bounds
 
 #: Engine steps per seat per length unit assumed when a game's encoding does not state its own
 #: bound (``max_steps(game)``): measured random games take at most about 4 (Ozymandias
@@ -230,3 +232,151 @@ def seed_stream(seed: int | None, previous: random.Random | None) -> random.Rand
     if seed is not None:
         return random.Random(seed)
     return previous if previous is not None else random.Random()
+
+
+#: ``actions="auto"`` gives a game the step-wise codes when its action table has more codes
+#: than this (Damocles, the Ozymandias market, Epoch Ellipse), else the table's codes.
+COMPACT_THRESHOLD = 512
+
+#: The action encodings the Gymnasium and PettingZoo adapters offer (``actions=``).
+ACTION_ENCODINGS = ("auto", "compact", "full")
+
+
+def action_coder(game: Game, actions: str = "auto") -> FullCoder:
+    """How an environment turns integer codes into ``game``'s actions: :class:`FullCoder` (one
+    code per action of ``Game.action_table``) for ``actions="full"``, :class:`CompactCoder`
+    (step-wise codes, :mod:`meeple.engine.stepwise`) for ``"compact"``; ``"auto"`` picks
+    compact when the table has more than :data:`COMPACT_THRESHOLD` codes.
+
+    Raises:
+        ParameterError: for another ``actions`` value.
+    """
+    if actions not in ACTION_ENCODINGS:
+        raise ParameterError(f"actions = {actions!r}: expected one of "
+                             f"{', '.join(ACTION_ENCODINGS)}")
+    if actions == "auto":
+        actions = "compact" if game.num_distinct_actions() > COMPACT_THRESHOLD else "full"
+    return CompactCoder(game) if actions == "compact" else FullCoder(game)
+
+
+class FullCoder:
+    """Codes of the game's whole action table: one code, one action, applied at once.
+
+    Attributes:
+        game: the game; ``kind``: ``"full"``; ``size``: the number of codes.
+    """
+
+    kind = "full"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.size = game.num_distinct_actions()
+
+    def reset(self) -> None:
+        """Forget actions being composed (a new playthrough)."""
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The observation's lowest and highest values (flat float32 arrays)."""
+        return observation_bounds(self.game)
+
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation: the encoding of its view (flattened)."""
+        return self.game.observation_tensor(state.view(seat)).reshape(-1)
+
+    def mask(self, state: Any, seat: int, size: int | None = None) -> np.ndarray:
+        """An int8 vector of ``size`` (default :attr:`size`), 1 at ``seat``'s legal codes now
+        (all 0 when it does not act)."""
+        return action_mask(self.game, state.legal_actions(seat), self.size if size is None
+                           else size)
+
+    def composing(self, seat: int) -> bool:
+        """Whether ``seat`` has chosen part of an action (never, with whole-action codes)."""
+        return False
+
+    def pick(self, state: Any, seat: int, code: Any, policy: str, rng: random.Random
+             ) -> tuple[Any, bool]:
+        """The action ``code`` completes for ``seat`` (None while more steps are pending) and
+        whether the code was replaced by a random legal one (see :func:`pick_action`).
+
+        Raises:
+            IllegalActionError: under ``policy="raise"`` for a code not legal now.
+        """
+        return pick_action(self.game, state, seat, code, policy, rng)
+
+
+class CompactCoder(FullCoder):
+    """Step-wise codes (:mod:`meeple.engine.stepwise`): an action is chosen in a few
+    sub-decisions over a vocabulary of ``size`` codes; the observation ends with the pending
+    sub-decision (:meth:`~meeple.engine.stepwise.StepCodes.pending`)."""
+
+    kind = "compact"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.steps = step_codes(game)
+        self.size = self.steps.size
+        self._choices: dict[int, tuple[Any, StepChoice]] = {}
+
+    def reset(self) -> None:
+        self._choices = {}
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        low, high = observation_bounds(self.game)
+        extra = self.steps.pending_size
+        return (np.concatenate([low, np.zeros(extra, np.float32)]),
+                np.concatenate([high, np.ones(extra, np.float32)]))
+
+    def _choice(self, state: Any, seat: int) -> StepChoice | None:
+        legal = state.legal_actions(seat)
+        if not legal:
+            return None
+        held = self._choices.get(seat)
+        if held is not None and (held[0] is legal or held[0] == legal):
+            return held[1]
+        choice = self.steps.choice(legal)
+        self._choices[seat] = (legal, choice)
+        return choice
+
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        held = self._choices.get(seat)
+        prefix = held[1].prefix if held is not None and state.legal_actions(seat) else ()
+        return np.concatenate([super().observation(state, seat), self.steps.pending(prefix)])
+
+    def mask(self, state: Any, seat: int, size: int | None = None) -> np.ndarray:
+        choice = self._choice(state, seat)
+        if choice is None:
+            return np.zeros(self.size if size is None else size, dtype=np.int8)
+        return choice.mask(size)
+
+    def composing(self, seat: int) -> bool:
+        held = self._choices.get(seat)
+        return held is not None and bool(held[1].prefix)
+
+    def pick(self, state: Any, seat: int, code: Any, policy: str, rng: random.Random
+             ) -> tuple[Any, bool]:
+        """The action ``code`` completes for ``seat`` (None while a sub-decision is still
+        pending) and whether it was replaced: a code not legal at this sub-decision is
+        replaced by a uniformly random legal code of it (``policy="random"``).
+
+        Raises:
+            IllegalActionError: under ``policy="raise"`` for a code not legal now.
+        """
+        choice = self._choice(state, seat)
+        if choice is None:
+            raise IllegalActionError(f"seat {seat} does not act now")
+        legal = choice.legal_codes()
+        number = None
+        try:
+            number = int(code)
+        except (TypeError, ValueError):
+            pass
+        replaced = number not in legal
+        if replaced:
+            if policy == "raise":
+                raise IllegalActionError(f"seat {seat} cannot play step code {code!r} now; "
+                                         f"legal codes: {legal}")
+            number = rng.choice(legal)
+        action = choice.choose(number)
+        if action is not None:
+            del self._choices[seat]
+        return action, replaced

@@ -5,8 +5,12 @@ Needs the extra ``meeple[rl]``.
 ``variant``, ``players`` and rule parameters may be passed) or a loaded game. Conventions
 (docs/adapters/gymnasium.md):
 
-* Observation: ``Game.observation_tensor(state.view(seat))`` (float32 ``Box``), from the
-  learner's view only. Action: an integer code of the game's action table (``Discrete``);
+* Observation: ``Game.observation_tensor(state.view(seat))`` (float32 ``Box`` whose bounds are
+  the game's limits, ``meeple.engine.tensor.observation_bounds``), from the learner's view only.
+  Action (``actions=``): ``"full"``, an integer code of the game's action table; ``"compact"``,
+  a step code (:mod:`meeple.engine.stepwise`): the action is chosen over a few steps (a
+  sub-decision each, the bots wait), and the observation ends with the pending sub-decision;
+  ``"auto"`` (default) is compact for tables of more than 512 codes. ``Discrete``;
   ``info["action_mask"]`` (int8) and :meth:`MeepleEnv.action_masks` mark the legal codes.
 * ``step`` applies the learner's action, then lets the bots act until the learner must decide
   again or the game ends. At a simultaneous decision the bots submit first; their submissions
@@ -32,10 +36,9 @@ import numpy as np
 from gymnasium import spaces
 
 from meeple.adapters._common import (
-    action_mask,
+    action_coder,
     check_policy,
     encoded_game,
-    pick_action,
     render_text,
 )
 from meeple.bots import make_bot
@@ -45,7 +48,8 @@ from meeple.engine.rng import derive_seed
 
 
 def make(game: Game | str, seat: int = 0, opponents: str | Sequence[str] = "random", *,
-         render_mode: str | None = None, illegal: str = "random", **params: Any) -> MeepleEnv:
+         render_mode: str | None = None, illegal: str = "random", actions: str = "auto",
+         **params: Any) -> MeepleEnv:
     """The single-agent environment of ``seat`` against bots.
 
     Args:
@@ -55,12 +59,13 @@ def make(game: Game | str, seat: int = 0, opponents: str | Sequence[str] = "rand
             other seat in seat order.
         render_mode: None or ``"ansi"`` (the learner's view as text).
         illegal: ``"random"`` or ``"raise"`` (module docstring).
+        actions: ``"auto"``, ``"compact"`` or ``"full"`` (module docstring).
     Raises:
         NotImplementedError: for a game without an encoding.
-        ParameterError: for a bad seat, opponent list, bot name or parameter.
+        ParameterError: for a bad seat, opponent list, bot name, parameter or ``actions``.
     """
     return MeepleEnv(encoded_game(game, **params), seat=seat, opponents=opponents,
-                     render_mode=render_mode, illegal=illegal)
+                     render_mode=render_mode, illegal=illegal, actions=actions)
 
 
 class MeepleEnv(gymnasium.Env):
@@ -69,7 +74,8 @@ class MeepleEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: Game, seat: int = 0, opponents: str | Sequence[str] = "random",
-                 render_mode: str | None = None, illegal: str = "random") -> None:
+                 render_mode: str | None = None, illegal: str = "random",
+                 actions: str = "auto") -> None:
         if type(seat) is not int or not 0 <= seat < game.players:
             raise ParameterError(f"seat {seat!r} is not a seat of this {game.players}-seat game")
         others = [s for s in range(game.players) if s != seat]
@@ -85,8 +91,10 @@ class MeepleEnv(gymnasium.Env):
         self.opponents = dict(zip(others, names, strict=True))
         self.render_mode = render_mode
         self.illegal = check_policy(illegal)
-        self.observation_space = spaces.Box(-np.inf, np.inf, game.observation_shape(), np.float32)
-        self.action_space = spaces.Discrete(game.num_distinct_actions())
+        self.coder = action_coder(game, actions)
+        low, high = self.coder.bounds()
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.coder.size)
         self.state: Any = None
         self._bots: dict[int, Any] = {}
         self._rng = random.Random(0)
@@ -100,15 +108,20 @@ class MeepleEnv(gymnasium.Env):
         self._bots = {s: make_bot(name, self.game, s, game_seed)
                       for s, name in self.opponents.items()}
         self._rng = random.Random(derive_seed(game_seed, "gymnasium"))
+        self.coder.reset()
         self._play_bots()
         return self._observation(), self._info(False)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """The learner plays code ``action``; the bots play until its next decision."""
+        """The learner plays code ``action``; once it completes an action, the bots play until
+        its next decision (with step codes, a step that leaves a sub-decision pending returns
+        at once with reward 0)."""
         if self.state is None or self.state.is_terminal():
             raise RuntimeError("the game is over (or not started): call reset()")
-        chosen, replaced = pick_action(self.game, self.state, self.seat, action, self.illegal,
-                                       self._rng)
+        chosen, replaced = self.coder.pick(self.state, self.seat, action, self.illegal,
+                                           self._rng)
+        if chosen is None:
+            return self._observation(), 0.0, False, False, self._info(replaced)
         self.state.apply_action(chosen, self.seat)
         self._play_bots()
         over = self.state.is_terminal()
@@ -118,8 +131,8 @@ class MeepleEnv(gymnasium.Env):
             self._info(replaced)
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal codes now as a bool vector (sb3-contrib's MaskablePPO reads
-        this method)."""
+        """The learner's legal codes now (at the pending sub-decision, with step codes) as a
+        bool vector (sb3-contrib's MaskablePPO reads this method)."""
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
@@ -142,10 +155,10 @@ class MeepleEnv(gymnasium.Env):
                 return
 
     def _mask(self) -> np.ndarray:
-        return action_mask(self.game, self.state.legal_actions(self.seat))
+        return self.coder.mask(self.state, self.seat)
 
     def _observation(self) -> np.ndarray:
-        return self.game.observation_tensor(self.state.view(self.seat))
+        return self.coder.observation(self.state, self.seat)
 
     def _info(self, replaced: bool) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask()}

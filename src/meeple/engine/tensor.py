@@ -8,13 +8,68 @@ calls add up to exactly the declared size.
 
 Seat blocks are usually *relative* to the viewer: index 0 is the viewing seat ``me``, then the
 next seats in seat order (:func:`relative_seat`, :func:`seats_from`).
+
+**Bounds.** Every block also states the lowest and highest value its numbers can take, from
+the game's limits (``low``/``high``, default 0 and 1: hot vectors and shares of a maximum):
+:func:`observation_bounds` reads them by encoding one view while recording, so the bounds sit
+next to the numbers they bound and the adapters' ``Box(low, high)`` follow the layout. They must
+not depend on the view (the same call writes the same bounds whatever it holds).
 """
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from meeple.engine.game import Game
+
+#: Writers made while :func:`observation_bounds` records (None: not recording).
+_RECORDING: contextvars.ContextVar[list | None] = contextvars.ContextVar("tensor_bounds",
+                                                                          default=None)
+
+
+def observation_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value of every number of ``game``'s observation tensor (two
+    flat float32 arrays of its size), cached per game instance: the encoding module's
+    ``observation_bounds(game)`` where it defines one, else the bounds its
+    :class:`TensorWriter` blocks state, read by encoding seat 0's initial view. A number whose
+    two limits are equal (a part switched off) gets ``high = low + 1``.
+
+    Raises:
+        NotImplementedError: for a game that declares no ``encoding``.
+        RuntimeError: if the encoding wrote its tensor without a recording
+            :class:`TensorWriter`, or its bounds have another size than the observation.
+    """
+    found = game._cache.get("observation_bounds")
+    if found is not None:
+        return found
+    own = getattr(game._encoding(), "observation_bounds", None)
+    size = int(np.prod(game.observation_shape()))
+    if own is not None:
+        low, high = (np.asarray(b, dtype=np.float32).reshape(-1) for b in own(game))
+    else:
+        writers: list[TensorWriter] = []
+        token = _RECORDING.set(writers)
+        try:
+            game.observation_tensor(game.new_initial_state(0).view(0))
+        finally:
+            _RECORDING.reset(token)
+        sized = [w for w in writers if w.size == size]
+        if not sized:
+            raise RuntimeError(f"{game.name}'s encoding wrote no TensorWriter of {size} "
+                               "numbers; define observation_bounds(game) in it")
+        low, high = sized[-1]._lo, sized[-1]._hi
+    if low.shape != (size,) or high.shape != (size,) or np.any(low > high):
+        raise RuntimeError(f"{game.name}'s observation bounds do not fit its {size} numbers")
+    # A number whose limits coincide is a part a parameter switches off (always 0): widen it
+    # to low..low + 1, still a true bound, since Gymnasium's checker warns on equal limits.
+    high = np.where(high == low, low + 1, high).astype(np.float32)
+    game._cache["observation_bounds"] = found = (low.copy(), high.copy())
+    return found
 
 
 def relative_seat(seat: int, me: int, n: int) -> int:
@@ -36,12 +91,20 @@ class TensorWriter:
     ``RuntimeError`` unless exactly ``size`` numbers were written.
     """
 
-    __slots__ = ("_i", "_v")
+    __slots__ = ("_i", "_v", "_lo", "_hi")
 
     def __init__(self, size: int) -> None:
         """``size``: the vector's length (``observation_shape`` of the game, flattened)."""
         self._v = np.zeros(int(size), dtype=np.float32)
         self._i = 0
+        recording = _RECORDING.get()
+        if recording is None:
+            self._lo: Any = None
+            self._hi: Any = None
+        else:
+            self._lo = np.zeros(int(size), dtype=np.float32)
+            self._hi = np.zeros(int(size), dtype=np.float32)
+            recording.append(self)
 
     @property
     def size(self) -> int:
@@ -53,32 +116,37 @@ class TensorWriter:
         """Numbers written (or skipped) so far, the position of the next block."""
         return self._i
 
-    def block(self, width: int) -> np.ndarray:
+    def block(self, width: int, low: Any = 0.0, high: Any = 1.0) -> np.ndarray:
         """The next ``width`` numbers as a writable float32 view (shape ``(width,)``, zeros);
-        reshape it for a table of rows.
+        reshape it for a table of rows. ``low``/``high``: the bounds of its numbers (one
+        value, or one per number).
 
         Raises:
             RuntimeError: if the block would run past the end of the vector.
         """
-        end = self._i + width
+        start = self._i
+        end = start + width
         if width < 0 or end > len(self._v):
-            raise RuntimeError(f"a block of {width} numbers at position {self._i} overruns "
+            raise RuntimeError(f"a block of {width} numbers at position {start} overruns "
                                f"the tensor of {len(self._v)} numbers")
-        out = self._v[self._i:end]
+        if self._lo is not None:
+            self._lo[start:end] = low
+            self._hi[start:end] = high
         self._i = end
-        return out
+        return self._v[start:end]
 
-    def skip(self, width: int) -> None:
-        """Leaves the next ``width`` numbers at 0 (an absent part)."""
-        self.block(width)
+    def skip(self, width: int, low: Any = 0.0, high: Any = 1.0) -> None:
+        """Leaves the next ``width`` numbers at 0 (an absent part; the bounds of the part
+        when present)."""
+        self.block(width, low, high)
 
-    def value(self, x: float) -> None:
-        """One number ``x`` (a bool gives 1.0 or 0.0)."""
-        self.block(1)[0] = x
+    def value(self, x: float, low: float = 0.0, high: float = 1.0) -> None:
+        """One number ``x`` (a bool gives 1.0 or 0.0) in ``low..high``."""
+        self.block(1, low, high)[0] = x
 
-    def values(self, xs: Sequence[float]) -> None:
-        """``len(xs)`` numbers, in order."""
-        self.block(len(xs))[:] = xs
+    def values(self, xs: Sequence[float], low: Any = 0.0, high: Any = 1.0) -> None:
+        """``len(xs)`` numbers, in order, in ``low..high``."""
+        self.block(len(xs), low, high)[:] = xs
 
     def one_hot(self, width: int, index: int | None) -> None:
         """``width`` numbers, 1.0 at ``index`` (``0..width-1``); ``None`` leaves all 0.
@@ -106,15 +174,15 @@ class TensorWriter:
                 b[i] = 1.0
 
     def counts(self, width: int, indices: Iterable[int],
-               weight: float | Sequence[float] = 1.0) -> None:
+               weight: float | Sequence[float] = 1.0, high: Any = 1.0) -> None:
         """``width`` numbers, adding ``weight`` at each index per occurrence (a count of each
         kind, scaled). ``weight`` is one number, or a sequence read at the index (``weight[i]``
-        for index ``i``, e.g. ``1 / copies``).
+        for index ``i``, e.g. ``1 / copies``); ``high`` the largest scaled count.
 
         Raises:
             IndexError: if an index is outside ``0..width-1``.
         """
-        b = self.block(width)
+        b = self.block(width, 0.0, high)
         per_index = not isinstance(weight, (int, float))
         for i in indices:
             if not 0 <= i < width:
@@ -135,10 +203,11 @@ class TensorWriter:
             b[(seat - me) % n] = 1.0
 
     def per_seat(self, values: Sequence[float | None], me: int, n: int,
-                 scale: float = 1.0) -> None:
+                 scale: float = 1.0, low: float = 0.0, high: float = 1.0) -> None:
         """``n`` numbers: ``values[s] / scale`` for absolute seat ``s`` (``values`` has one entry
-        per seat), rotated so the viewer ``me`` comes first; ``None`` entries stay 0."""
-        b = self.block(n)
+        per seat), rotated so the viewer ``me`` comes first; ``None`` entries stay 0; each in
+        ``low..high``."""
+        b = self.block(n, low, high)
         for s, v in enumerate(values):
             if v is not None:
                 b[(s - me) % n] = v / scale

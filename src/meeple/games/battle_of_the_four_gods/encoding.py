@@ -13,7 +13,8 @@ order (float32, ``observation_shape = (11 * P + 4 * P * P + 3,)``, 111 numbers f
 part                  size     value
 ====================  =======  ===================================================================
 own seat              P        one-hot
-energy                P        energy / start_energy (may be negative once eliminated)
+energy                P        energy / start_energy (may be negative once eliminated; bounds:
+                               :func:`energy_limits`)
 alive                 P        1 while the seat is in the game
 to act                P        1 for seats whose selection for this round is not in yet
 submitted             P        1 for seats whose selection is in (pending, never its content)
@@ -68,6 +69,23 @@ def max_steps(game: Any) -> int:
     return int(game.params["max_rounds"])
 
 
+def energy_limits(game: Any) -> tuple[int, int, int, int]:
+    """``(lowest, highest, delta_low, delta_high)``: the bounds of a seat's energy and of its
+    action-caused change in one round (observation bounds). A round costs a seat at most
+    ``max_actions`` indicators at the dearer cost and ``damage`` from each other seat, and
+    gains it at most ``defend_refund`` per other seat (Results, B4G-8); a seat plays only
+    while its energy is above 0 (B4G-10) and loses at most ``stall_drain`` more to a stall
+    (B4G-14), so its energy stays in ``1 + delta_low - stall_drain`` ..
+    ``start_energy + max_rounds * delta_high``."""
+    p, params = game.players, game.params
+    delta_low = -(params["max_actions"] * max(params["attack_cost"], params["defend_cost"])
+                  + params["damage"] * (p - 1))
+    delta_high = params["defend_refund"] * (p - 1)
+    lowest = min(params["start_energy"], 1 + delta_low - params["stall_drain"])
+    highest = params["start_energy"] + params["max_rounds"] * delta_high
+    return lowest, highest, delta_low, delta_high
+
+
 def observation_tensor(game: Any, view: Mapping[str, Any]) -> np.ndarray:
     """One seat's view (``State.view(seat)``, or its JSON round trip) as the vector of the
     module docstring. Reads only the view.
@@ -79,14 +97,17 @@ def observation_tensor(game: Any, view: Mapping[str, Any]) -> np.ndarray:
     params = game.params
     scale = float(params["start_energy"])
     seat = view["seat"]
+    lowest, highest, delta_low, delta_high = energy_limits(game)
     w = TensorWriter(11 * p + 4 * p * p + 3)  # filled part by part, in the docstring's order
     w.one_hot(p, seat)
-    w.values([e / scale for e in view["energy"]])
+    w.values([e / scale for e in view["energy"]], lowest / scale, highest / scale)
     w.values([1.0 if a else 0.0 for a in view["alive"]])
     w.multi_hot(p, view["to_act"])
     w.multi_hot(p, view["submitted"])
-    w.value(view["round"] / params["max_rounds"])
-    w.value(view["stall"] / params["stall_rounds"] if params["stall_rounds"] else 0.0)
+    rounds = params["max_rounds"]
+    w.value(view["round"] / rounds)
+    stall = params["stall_rounds"]
+    w.value(view["stall"] / stall if stall else 0.0, 0.0, rounds / stall if stall else 0.0)
     history = view["history"]
     publics = history[-1][1] if history else [None] * p
     for entry in publics:
@@ -94,10 +115,11 @@ def observation_tensor(game: Any, view: Mapping[str, Any]) -> np.ndarray:
         w.multi_hot(p, entry[1] if entry is not None else ())
     if history:
         _, _, deltas, drain = history[-1]
-        w.values([d / scale for d in deltas])
-        w.value(drain / scale)
+        w.values([d / scale for d in deltas], delta_low / scale, delta_high / scale)
+        w.value(drain / scale, 0.0, params["stall_drain"] / scale)
     else:
-        w.skip(p + 1)
+        w.skip(p, delta_low / scale, delta_high / scale)
+        w.skip(1, 0.0, params["stall_drain"] / scale)
     mine = view.get("my_submission")
     own = parse_selection(mine, p, seat) if mine is not None and seat is not None else None
     w.multi_hot(p, own.attacks if own is not None else ())

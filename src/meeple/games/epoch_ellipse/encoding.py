@@ -172,8 +172,11 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     w = TensorWriter(observation_shape(game)[0])
     me = view.get("seat") if isinstance(view.get("seat"), int) else 0
 
+    lim = _limits(game)
+
     def counts(names: Sequence[str]) -> None:
-        w.counts(t, [by_name[name] for name in names], 1.0 / COUNT_SCALE)
+        w.counts(t, [by_name[name] for name in names], 1.0 / COUNT_SCALE,
+                 lim["copies"] / COUNT_SCALE)
 
     def index(options: Sequence[str], value: Any) -> int | None:
         return options.index(value) if value in options else None
@@ -184,13 +187,14 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     w.value(view["day"] / p["max_days"])
     w.one_hot(len(RESULTS), index(RESULTS, view["result"]))
     total_vp = max(1, sum(x.vp for x in content.locations))
-    w.value(view["recovered_vp"] / max(1, view["target_vp"]))
-    w.value(view["target_vp"] / total_vp)
+    w.value(view["recovered_vp"] / max(1, view["target_vp"]), 0.0,
+            total_vp / max(1, p["target_vp"]))
+    w.value(view["target_vp"] / total_vp, 0.0, max(1.0, p["target_vp"] / total_vp))
     w.value(view["location_deck"] / max(1, len(content.location_deck)))
     for kind in KINDS:
         w.value(view["decks"].get(kind, 0) / max(1, len(content.decks[kind])))
     w.value(view["passes"] / n)
-    w.value(view["credits"] / 4.0)
+    w.value(view["credits"] / 4.0, 0.0, lim["points"] / 4.0)
     counts(view["night_discard"])
     counts(view["removed"])
     traded = w.block(n * n)
@@ -211,8 +215,8 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
         w.value(seat in view["queue"])
         w.value(seat in waiting)
         w.value(_squash(pl["deck"]))
-        w.value(pl["catastrophes_in_discard"] / 3.0)
-        w.value(len(pl["hand"]) / p["hand_size"])
+        w.value(pl["catastrophes_in_discard"] / 3.0, 0.0, lim["catastrophes"] / 3.0)
+        w.value(len(pl["hand"]) / p["hand_size"], 0.0, lim["cards"] / p["hand_size"])
         w.value(pl["death_cause"] is not None)
         counts(pl["hand"])
         counts(pl["discard"])
@@ -221,7 +225,7 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     # 3. locations by position
     position = {}
     for pos in range(loc):
-        b = w.block(loc + 5)
+        b = w.block(loc + 5, 0.0, lim["location_row"])
         if pos < len(view["locations"]):
             place = view["locations"][pos]
             position[place["name"]] = pos
@@ -246,10 +250,11 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     explo = explo or {}
     w.seat_hot(explo.get("seat"), me, n)
     w.one_hot(loc, position.get(explo.get("location")))
-    w.value(explo.get("k", 0) / p["explore_max"])
+    w.value(explo.get("k", 0) / p["explore_max"], 0.0, max(6, p["explore_max"])
+            / p["explore_max"])
     w.one_hot(t, by_name.get(explo.get("current")))
-    w.value(explo.get("difficulty", 0) / 5.0)
-    w.value(explo.get("paid", 0) / 5.0)
+    w.value(explo.get("difficulty", 0) / 5.0, 0.0, lim["difficulty"] / 5.0)
+    w.value(explo.get("paid", 0) / 5.0, 0.0, (lim["difficulty"] + lim["points"]) / 5.0)
     counts(explo.get("catastrophes", ()))
     counts(explo.get("survivors", ()))
     counts(explo.get("salvage", ()))
@@ -257,6 +262,35 @@ def observation_tensor(game: EpochEllipse, view: Mapping[str, Any]) -> np.ndarra
     counts(explo.get("rescue") or ())
     w.seats_hot(explo.get("waiting", ()), me, n)
     return w.done()
+
+
+@lru_cache(maxsize=64)
+def _limits(game: EpochEllipse) -> dict[str, Any]:
+    """The content's limits that bound the observation (``observation_bounds``): ``cards``, the
+    cards in play (every deck and each seat's starter deck); ``copies``, the most copies of one
+    type among them; ``catastrophes``, the CATASTROPHE cards among them; ``points``, the most
+    points one card's mode gives; ``difficulty``, the highest COMBAT difficulty;
+    ``location_row``, the bounds of a location's row (flags, VP / 5, squashed counts)."""
+    content, n = game.content, game.players
+    copies = [0] * len(content.cards)
+    for deck in content.decks.values():
+        for c in deck:
+            copies[c] += 1
+    for c in content.starter:
+        copies[c] += n
+    cards = content.cards
+    loc = len(content.locations)
+    row = np.ones(loc + 5, dtype=np.float32)
+    row[loc + 1] = max((x.vp for x in content.locations), default=0) / 5.0
+    return {
+        "cards": sum(copies),
+        "copies": max(copies, default=0),
+        "catastrophes": sum(k for c, k in zip(cards, copies, strict=True)
+                            if c.kind == CATASTROPHE),
+        "points": max((sum(c.points(m).values()) for c in cards for m in c.modes()), default=0),
+        "difficulty": max((c.difficulty for c in cards), default=0),
+        "location_row": row,
+    }
 
 
 def _squash(x: float, half: float = 10.0) -> float:

@@ -47,9 +47,9 @@ tableau slots, P points, D distinct cards, K tiles, O port names):
    trigger seat and the last seat (2 x n one-hot), the winners (n), truncated, over;
 2. cards: the discard pile and the viewer's hand (2 x D counts, each / copies of that card),
    the viewer's pending war card (D one-hot);
-3. per relative seat: VP / target_vp, unrest and incoming cubes per suit (squashed, x / (x +
-   5)), bag and supply / workers, hand size / hand_size, then C tableau slots of: present,
-   suit one-hot (3), rank / 7, cubes per suit (squashed), tapped, laid, harvest;
+3. per relative seat: VP / target_vp (clipped at 2), unrest and incoming cubes per suit
+   (squashed, x / (x + 5)), bag and supply / workers, hand size / hand_size, then C tableau
+   slots of: present, suit one-hot (3), rank / 7, cubes per suit (squashed), tapped, laid, harvest;
 4. per point (P, file order): on the map, the standing worker's seat (n one-hot), workers per
    seat in its colony stack (squashed, x / (x + 2)), the top seat of the stack (n one-hot),
    open ports / 2;
@@ -188,6 +188,22 @@ def observation_shape(game: OzymandiasCampaign) -> tuple[int]:
     return (size,)
 
 
+#: A seat's VP is encoded as VP / target_vp, clipped at this (the game ends at the turn a seat
+#: reaches target_vp), to keep a finite bound.
+VP_CAP = 2.0
+
+
+def _most_ports(game: OzymandiasCampaign) -> int:
+    """The most ports one point of a tile has (an open-port count's bound)."""
+    most = 0
+    for tile in game.tiles:
+        at: dict[str, int] = {}
+        for _, point in tile.ports:
+            at[point] = at.get(point, 0) + 1
+        most = max(most, *at.values(), 0)
+    return most
+
+
 def _squash(x: float, half: float = 5.0) -> float:
     """``x / (x + half)``: a count without a useful bound, mapped monotonically into 0..1."""
     return x / (x + half)
@@ -204,6 +220,8 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     me = view.get("seat") if isinstance(view.get("seat"), int) else 0
     tile_index = game.tile_index
     per_copy = [1.0 / c for c in copies]
+    row_high = np.ones(1 + 3 + 1 + 3 + 3, dtype=np.float32)
+    row_high[4] = max(card.rank for card in game.cards) / 7.0
 
     def card_counts(names: Sequence[str]) -> None:
         w.counts(d, [card_index[name] for name in names], per_copy)
@@ -218,7 +236,7 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     w.seats_hot(view["acting"], me, n)
     w.seats_hot(view["to_act"], me, n)
     w.seats_hot(view["submitted"], me, n)
-    w.value(view["round"] / p["max_rounds"])
+    w.value(view["round"] / p["max_rounds"], 0.0, (p["max_rounds"] + 1) / p["max_rounds"])
     w.value(view["tile_deck_size"] / len(game.tiles))
     w.value(view["deck_size"] / len(game.cards))
     w.value(_squash(view["owed"]))
@@ -237,14 +255,14 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     # 3. seats, the viewer first
     for seat in seats_from(me, n):
         pl = view["players"][seat]
-        w.value(pl["vp"] / p["target_vp"])
+        w.value(min(pl["vp"] / p["target_vp"], VP_CAP), 0.0, VP_CAP)
         w.value(_squash(pl["unrest"]))
         suits(pl["incoming"])
         w.value(pl["bag"] / p["workers"])
         w.value(pl["supply"] / p["workers"])
-        w.value(pl["hand_size"] / p["hand_size"])
+        w.value(pl["hand_size"] / p["hand_size"], 0.0, len(game.cards) / p["hand_size"])
         for i in range(c):
-            b = w.block(1 + 3 + 1 + 3 + 3)
+            b = w.block(1 + 3 + 1 + 3 + 3, 0.0, row_high)
             if i < len(pl["tableau"]):
                 row = pl["tableau"][i]
                 b[0] = 1.0
@@ -258,7 +276,10 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     open_ports: dict[str, int] = {}
     for q, _ in view["open_ports"]:
         open_ports[q] = open_ports.get(q, 0) + 1
-    block = w.block(pts * (1 + 3 * n + 1)).reshape(pts, 1 + 3 * n + 1)
+    point_high = np.ones(1 + 3 * n + 1, dtype=np.float32)
+    point_high[-1] = _most_ports(game) / 2.0
+    block = w.block(pts * (1 + 3 * n + 1), 0.0, np.tile(point_high, pts)) \
+        .reshape(pts, 1 + 3 * n + 1)
     for q in on_map:
         block[point_index[q], 0] = 1.0
     for q, seat in view["standing"].items():

@@ -58,9 +58,9 @@ float32 vector. Seat blocks are relative to the viewer (block 0 = the viewer, th
   sectors left / (sectors - 3) (13);
 - multi-hots over the cards (sorted by rank): the market, the discard pile, the viewer's hand,
   the viewer's Augury cards (4 x K); each seat's played card (n x K);
-- per seat: VP / target_vp (n), hand size / hand_size (n), the rank revealed last round /
-  the highest rank (n); deck size / K, Surge expansions left / 4, Augury cards / their
-  largest depth (3); the winners (n) and a 1 when the game was truncated (1).
+- per seat: VP / target_vp, clipped at :data:`VP_CAP` (n), hand size / hand_size (n), the
+  rank revealed last round / the highest rank (n); deck size / K, Surge expansions left / 4,
+  Augury cards / their largest depth (3); the winners (n) and a 1 when the game was truncated (1).
 
 Length ``7n + 27 + 14 R + (n + 4) K``: 4,528 for 3 seats and the seed setup.
 """
@@ -239,6 +239,11 @@ def _hex_index(hexes: tuple[Hex, ...]) -> dict[Hex, int]:
     return {h: i for i, h in enumerate(hexes)}
 
 
+#: A seat's VP is encoded as VP / target_vp, clipped at this (a game ends once a seat reaches
+#: target_vp, so only the last round's gains can pass it), to keep a finite bound.
+VP_CAP = 2.0
+
+
 def observation_tensor(game: OzymandiasMarket, view: Mapping[str, Any]) -> np.ndarray:
     """``view`` (one seat's ``state.view(seat)``) as the float32 vector of the module docstring.
 
@@ -266,8 +271,12 @@ def observation_tensor(game: OzymandiasMarket, view: Mapping[str, Any]) -> np.nd
     w.seat_hot(view["acting"], me, n)
     order = view["turn_order"]
     w.per_seat([order.index(s) + 1 if s in order else None for s in range(n)], me, n, n)
-    w.value(view["round"] / p["max_rounds"])
-    grid = w.block(HEX_FEATURES * len(hexes)).reshape(len(hexes), HEX_FEATURES)
+    w.value(view["round"] / p["max_rounds"], 0.0, (p["max_rounds"] + 1) / p["max_rounds"])
+    # a stack holds at most every disk of every colour: height / disks <= the colour count
+    row_high = np.ones(HEX_FEATURES, dtype=np.float32)
+    row_high[1] = len(COLOURS)
+    grid = w.block(HEX_FEATURES * len(hexes), 0.0, np.tile(row_high, len(hexes))) \
+        .reshape(len(hexes), HEX_FEATURES)
     for q, r, stack in view["map"]:
         at = hindex.get((q, r))
         if at is None:
@@ -293,11 +302,14 @@ def observation_tensor(game: OzymandiasMarket, view: Mapping[str, Any]) -> np.nd
         card_hot([view["played"][seat]])
     top_rank = max(c.rank for c in cards)
     depth = max((c.param("depth") for c in cards if c.event == "AUGURY"), default=1)
-    w.per_seat(view["vp"], me, n, p["target_vp"])
-    w.per_seat(view["hand_sizes"], me, n, p["hand_size"])
+    target = p["target_vp"]
+    w.per_seat([None if v is None else min(v, VP_CAP * target) for v in view["vp"]], me, n,
+               target, 0.0, VP_CAP)
+    w.per_seat(view["hand_sizes"], me, n, p["hand_size"], 0.0, k / p["hand_size"])
     w.per_seat(view["last_ranks"], me, n, top_rank)
+    surges = max((c.param("times") for c in cards if c.event == "SURGE"), default=0)
     w.values([view["deck_size"] / k, view.get("surge_left", 0) / 4,
-              view.get("augury_size", 0) / max(1, depth)])
+              view.get("augury_size", 0) / max(1, depth)], 0.0, [1.0, max(4, surges) / 4, 1.0])
     w.seats_hot(view["winners"] or (), me, n)
     w.value(float(view["truncated"]))
     return w.done()
