@@ -39,10 +39,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--eval-opponents", default="random,heuristic")
     parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
+    parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
+                        help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
+                             "(repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/rl", help="folder for the model and curve")
     args = parser.parse_args(argv)
     params = dict(item.split("=", 1) for item in args.param)
+    ppo = {k: float(v) if any(c in v for c in ".e") else int(v)
+           for k, v in (item.split("=", 1) for item in args.ppo)}
 
     from meeple.adapters.rl import train_maskable_ppo
 
@@ -50,7 +55,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.game, variant=args.variant, players=args.players, params=params,
         opponents=args.opponents.split(","), steps=args.steps, seed=args.seed,
         eval_every=args.eval_every, eval_games=args.eval_games,
-        eval_opponents=args.eval_opponents.split(","), actions=args.actions, out=args.out,
+        eval_opponents=args.eval_opponents.split(","), actions=args.actions, ppo=ppo,
+        out=args.out,
         on_point=_show)
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
