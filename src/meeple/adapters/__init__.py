@@ -12,7 +12,7 @@ Each adapter is a module imported on demand, so the core never needs the peer li
   ``train_maskable_ppo(game, ...)`` trains a masked PPO agent through the Gymnasium adapter
   and saves it as an ``rl:PATH`` bot (:mod:`meeple.bots.rl`).
 
-All three use the game's encoding (``Game.encoding``: the integer action table and the
+All of them use the game's encoding (``Game.encoding``: the integer action table and the
 observation tensor of one seat's view); a game without one cannot be adapted. Docs:
 docs/adapters/.
 """
