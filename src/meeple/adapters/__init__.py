@@ -7,9 +7,12 @@ Each adapter is a module imported on demand, so the core never needs the peer li
 * :mod:`meeple.adapters.pettingzoo` (extra ``meeple[rl]``): ``env(game, **params)`` (AEC) and
   ``parallel_env(game, **params)`` for games with simultaneous decisions;
 * :mod:`meeple.adapters.gymnasium` (extra ``meeple[rl]``): ``make(game, seat=0,
-  opponents="random", **params)``, one seat against meeple bots.
+  opponents="random", **params)``, one seat against meeple bots;
+* :mod:`meeple.adapters.rl` (extra ``meeple[rl]``, with sb3-contrib and PyTorch):
+  ``train_maskable_ppo(game, ...)`` trains a masked PPO agent through the Gymnasium adapter
+  and saves it as an ``rl:PATH`` bot (:mod:`meeple.bots.rl`).
 
-All three use the game's encoding (``Game.encoding``: the integer action table and the
+All of them use the game's encoding (``Game.encoding``: the integer action table and the
 observation tensor of one seat's view); a game without one cannot be adapted. Docs:
 docs/adapters/.
 """

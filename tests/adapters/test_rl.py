@@ -1,0 +1,104 @@
+"""A masked PPO agent trained through the Gymnasium adapter and seated as an ``rl:PATH`` bot
+(issue 22, part 4). The training tests need the extra ``meeple[rl]`` (sb3-contrib, PyTorch)
+and are skipped without it; the label checks run everywhere."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from meeple.bots import family_of, make_bot
+from meeple.engine.errors import ParameterError
+from meeple.engine.registry import load_game
+from meeple.lab.run.runner import run_playtest
+
+B4G = "battle-of-the-four-gods"
+SKIP = "needs the extra meeple[rl] (sb3-contrib and PyTorch), which CI does not install"
+
+
+def _sb3() -> None:
+    pytest.importorskip("sb3_contrib", reason=SKIP)
+
+
+@pytest.fixture(scope="module")
+def b4g_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A tiny training on two-player Four Gods: 4,096 steps, the curve measured before and
+    after on the same 60 games against random seats."""
+    _sb3()
+    from meeple.adapters.rl import train_maskable_ppo
+
+    out = tmp_path_factory.mktemp("rl-b4g")
+    return train_maskable_ppo(B4G, players=2, steps=4096, eval_every=4096, eval_games=60,
+                              eval_opponents=("random",), reference=None, seed=1,
+                              ppo={"n_steps": 256, "batch_size": 128}, out=out)
+
+
+def test_family_of_reads_paths_with_dashes() -> None:
+    assert family_of("rl:runs/rl-b4g/model.zip") == "rl"
+    assert family_of("ismcts-400-heuristic") == "ismcts"
+    assert family_of("random") == "random"
+
+
+def test_an_rl_label_without_a_model_is_refused_by_name(tmp_path: Path) -> None:
+    game = load_game(B4G)
+    missing = tmp_path / "nothing" / "model.zip"
+    with pytest.raises(ParameterError, match="sidecar"):
+        make_bot(f"rl:{missing}", game, 0, 0)
+    with pytest.raises(ParameterError, match="rl:PATH"):
+        make_bot("rl:", game, 0, 0)
+
+
+def test_training_saves_a_model_its_sidecar_and_a_curve(b4g_run: dict) -> None:
+    model = Path(b4g_run["model"])
+    assert model.is_file() and (model.parent / "curve.png").stat().st_size > 1000
+    meta = json.loads(model.with_suffix(".json").read_text())
+    assert (meta["game"], meta["players"], meta["encoding"]) == (B4G, 2, "full")
+    assert meta["action_size"] == load_game(B4G, players=2).num_distinct_actions()
+    assert json.loads((model.parent / "curve.json").read_text()) == \
+        json.loads(json.dumps(b4g_run))
+    assert [p["steps"] for p in b4g_run["points"]] == [0, 4096]
+    for point in b4g_run["points"]:
+        (result,) = point["results"]
+        assert result["ci_low"] <= result["share"] <= result["ci_high"]
+        assert result["games"] == 60
+
+
+def test_short_training_beats_the_untrained_policy_on_the_same_games(b4g_run: dict) -> None:
+    # Measured with seeds 1, 2, 3: untrained 0.26, 0.0, 0.0; after 4,096 steps 0.69, 0.98,
+    # 0.56 (60 games each). The interval above the fair share is the documented 4-seat
+    # measurement's claim (docs/adapters/gymnasium.md), not this tiny run's.
+    before, after = (p["results"][0]["share"] for p in b4g_run["points"])
+    assert after > before, b4g_run["points"]
+    assert after > b4g_run["fair_share"], b4g_run["points"]
+
+
+def test_the_trained_model_plays_any_seat_as_a_bot_in_the_lab(b4g_run: dict) -> None:
+    game = load_game(B4G, players=2)
+    label = f"rl:{b4g_run['model']}"
+    results, _ = run_playtest(game, [label, "random"], games=6, seed=3, jobs=1)
+    assert len(results) == 6
+    assert {tuple(r["bots"]) for r in results} == {(label, "random"), ("random", label)}
+    assert all(r["length"] > 0 for r in results)
+
+
+def test_a_model_is_refused_for_another_game_setting(b4g_run: dict) -> None:
+    with pytest.raises(ParameterError, match="trained on"):
+        make_bot(f"rl:{b4g_run['model']}", load_game(B4G, players=4), 0, 0)
+
+
+def test_step_code_policy_composes_legal_damocles_actions(tmp_path: Path) -> None:
+    # Damocles offers step codes (compact): the bot composes each action sub-decision by
+    # sub-decision from its view, as the learner did; the engine refuses any illegal action.
+    _sb3()
+    from meeple.adapters.rl import train_maskable_ppo
+
+    run = train_maskable_ppo("damocles", steps=64, eval_every=64, eval_games=2,
+                             eval_opponents=("random",), reference=None,
+                             ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+                             out=tmp_path)
+    assert run["encoding"] == "compact"
+    game = load_game("damocles")
+    results, _ = run_playtest(game, [f"rl:{run['model']}", "random"], games=2, seed=5, jobs=1)
+    assert len(results) == 2 and all(r["length"] > 0 for r in results)
