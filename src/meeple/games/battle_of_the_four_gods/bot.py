@@ -46,10 +46,34 @@ STALL_PRESSURE = 0.15
 TOLERANCE = 0.1
 
 
+#: How many past rounds the habits look at (older ones weigh under DECAY**12 = 0.2%).
+WINDOW = 12
+_WINDOW_MASK = (1 << WINDOW) - 1
+
+
 class HeuristicBot(Bot):
-    """Expected-value planner for Battle of the Four Gods (module docstring)."""
+    """Expected-value planner for Battle of the Four Gods (module docstring).
+
+    Speed (issue 22): the habits are kept as per-opponent bit windows of the last ``WINDOW``
+    rounds, updated with the rounds added since the bot's previous decision in the same game
+    (from scratch otherwise), and a selection's score is built from per-indicator-set sums
+    computed once per decision; the numbers, and so the play, are those of the plain
+    per-selection formulas in the module docstring, bit for bit.
+    """
 
     name = "heuristic"
+
+    def __init__(self, game: Any, seat: int, seed: int = 0) -> None:
+        super().__init__(game, seat, seed)
+        p = game.params
+        self._costs = (p["attack_cost"], p["defend_cost"])
+        self._first: Any = None  # the first and last history rounds the windows have seen
+        self._last: Any = None
+        self._seen = 0
+        seats = game.players
+        self._attacked = [0] * seats  # bit k: o attacked me k rounds before the newest
+        self._defended = [0] * seats  # bit k: o defended against me then
+        self._counted = [0] * seats  # bit k: that round counts (both selections public)
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Selection]) -> Selection:
         if len(legal_actions) == 1:
@@ -57,7 +81,7 @@ class HeuristicBot(Bot):
         me = self.seat
         p = self.game.params
         damage, refund = p["damage"], p["defend_refund"]
-        ac, dc = p["attack_cost"], p["defend_cost"]
+        ac, dc = self._costs
         energy = view["energy"]
         alive = [s for s, a in enumerate(view["alive"]) if a and s != me]
         attack_prob, defend_prob, attacked_last = self._habits(view["history"], alive)
@@ -83,45 +107,124 @@ class HeuristicBot(Bot):
             attack_value[t] = value - ac
         expected_incoming = sum(attack_prob[o] for o in alive) * damage
 
-        scored: list[tuple[float, Selection]] = []
-        for sel in legal_actions:
-            score = sum(attack_value[t] for t in sel.attacks)
-            score += sum(defend_value[o] for o in sel.defends)
-            undefended = sum(attack_prob[o] for o in alive if o not in sel.defends) * damage
-            remaining = energy[me] - sel.cost(ac, dc) - undefended
-            finishes_all = all(t in sel.attacks and energy[t] <= damage for t in alive)
-            if remaining <= 0 < energy[me] - expected_incoming and not finishes_all:
-                score -= 2.0 * damage  # do not spend yourself into elimination...
+        # Per selection: score = its attacks' values + its defences' values, less 2 x damage
+        # if it spends itself into elimination, where its remaining energy = energy - cost -
+        # the attacks it leaves undefended. The sums depend only on the attack set or the
+        # defence set, so each is added up once per set, in the same order as per selection.
+        plan, attack_sets, defend_sets = _plan(legal_actions, ac, dc)
+        attack_sum = {a: sum(attack_value[t] for t in a) for a in attack_sets}
+        defend_sum = {d: sum(defend_value[o] for o in d) for d in defend_sets}
+        undefended = {d: sum(attack_prob[o] for o in alive if o not in d) * damage
+                      for d in defend_sets}
+        mine = energy[me]
+        at_risk = 0 < mine - expected_incoming
+        penalty = 2.0 * damage
+        scores = []
+        for _sel, attacks, defends, cost in plan:
+            score = attack_sum[attacks] + defend_sum[defends]
+            if at_risk and mine - cost - undefended[defends] <= 0 and not all(
+                    t in attacks and energy[t] <= damage for t in alive):
+                score -= penalty  # do not spend yourself into elimination...
             # ...unless every rival may fall with you: the highest energy among those who
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
-            scored.append((score, sel))
-        top = max(score for score, _ in scored)
-        best = [sel for score, sel in scored if score >= top - TOLERANCE]
+            scores.append(score)
+        floor = max(scores) - TOLERANCE
+        best = [entry[0] for entry, score in zip(plan, scores, strict=True) if score >= floor]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _habits(
         self, history: Sequence[Any], alive: list[int]
     ) -> tuple[dict[int, float], dict[int, float], dict[int, bool]]:
         """Recency-weighted P(o attacks me), P(o defends against me), and who attacked me in
-        the last round, for every alive opponent ``o``."""
+        the last round, for every alive opponent ``o``: over the last ``WINDOW`` rounds in
+        which both selections were public, a round ``k`` rounds before the newest weighing
+        ``DECAY**k``, on top of a prior of ``PRIOR_WEIGHT`` rounds."""
+        self._remember(history)
+        attacked, defended, counted = self._attacked, self._defended, self._counted
+        attack_prob = {o: _share(attacked[o], counted[o], PRIOR_ATTACK) for o in alive}
+        defend_prob = {o: _share(defended[o], counted[o], PRIOR_DEFEND) for o in alive}
         me = self.seat
-        att = {o: PRIOR_ATTACK * PRIOR_WEIGHT for o in alive}
-        dfn = {o: PRIOR_DEFEND * PRIOR_WEIGHT for o in alive}
-        total = {o: PRIOR_WEIGHT for o in alive}
-        weight = 1.0
-        for _round, publics, _delta, _drain in reversed(history[-12:]):
-            for o in alive:
-                pub = publics[o]
-                if pub is None or publics[me] is None:
-                    continue
-                attacks, defends = pub
-                att[o] += weight * (me in attacks)
-                dfn[o] += weight * (me in defends)
-                total[o] += weight
-            weight *= DECAY
         last = history[-1][1] if history else None
         attacked_last = {
             o: bool(last and last[o] is not None and me in last[o][0]) for o in alive
         }
-        return ({o: att[o] / total[o] for o in alive}, {o: dfn[o] / total[o] for o in alive},
-                attacked_last)
+        return attack_prob, defend_prob, attacked_last
+
+    def _remember(self, history: Sequence[Any]) -> None:
+        """Shift the rounds of ``history`` the windows have not seen into them: only the new
+        ones when ``history`` continues the one seen last (the same round objects), else the
+        last ``WINDOW`` rounds from empty windows."""
+        seen, count = self._seen, len(history)
+        if not (seen and count >= seen and history[seen - 1] is self._last
+                and history[0] is self._first):
+            seen = max(0, count - WINDOW)
+            for o in range(len(self._attacked)):
+                self._attacked[o] = self._defended[o] = self._counted[o] = 0
+        if seen == count:
+            return
+        me = self.seat
+        attacked, defended, counted = self._attacked, self._defended, self._counted
+        seats = range(len(attacked))
+        for index in range(seen, count):
+            publics = history[index][1]
+            mine = publics[me] is not None
+            for o in seats:
+                pub = publics[o]
+                if mine and pub is not None and o != me:
+                    attacked[o] = (attacked[o] << 1 | (me in pub[0])) & _WINDOW_MASK
+                    defended[o] = (defended[o] << 1 | (me in pub[1])) & _WINDOW_MASK
+                    counted[o] = (counted[o] << 1 | 1) & _WINDOW_MASK
+                else:
+                    attacked[o] = attacked[o] << 1 & _WINDOW_MASK
+                    defended[o] = defended[o] << 1 & _WINDOW_MASK
+                    counted[o] = counted[o] << 1 & _WINDOW_MASK
+        self._seen, self._first, self._last = count, history[0], history[-1]
+
+
+_SHARES: dict[tuple[int, int, float], float] = {}
+
+
+def _share(hits: int, counted: int, prior: float) -> float:
+    """``(prior x PRIOR_WEIGHT + sum of DECAY**k over counted rounds k with a hit) /
+    (PRIOR_WEIGHT + sum of DECAY**k over counted rounds k)``, added newest first (bit 0),
+    memoised by the two bit windows."""
+    key = (hits, counted, prior)
+    share = _SHARES.get(key)
+    if share is None:
+        num, total, weight = prior * PRIOR_WEIGHT, PRIOR_WEIGHT, 1.0
+        for k in range(WINDOW):
+            if counted >> k & 1:
+                num += weight * (hits >> k & 1)
+                total += weight
+            weight *= DECAY
+        share = _SHARES[key] = num / total
+        if len(_SHARES) > 200_000:  # a bound; real games reuse few windows
+            _SHARES.clear()
+            _SHARES[key] = share
+    return share
+
+
+_PLANS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+
+
+def _plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
+    """``(entries, attack sets, defence sets)`` of a legal list: an entry per selection,
+    ``(selection, attacks, defends, cost)``, and the distinct attack and defence sets. Cached
+    per tuple object (the engine's legal tuples are shared tables), checked by identity."""
+    if not isinstance(legal, tuple):  # a list could change under the same id
+        return _make_plan(legal, attack_cost, defend_cost)
+    key = (id(legal), attack_cost, defend_cost)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is legal:
+        return cached[1]
+    plan = _make_plan(legal, attack_cost, defend_cost)
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = (legal, plan)
+    return plan
+
+
+def _make_plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
+    entries = [(sel, sel.attacks, sel.defends, sel.cost(attack_cost, defend_cost))
+               for sel in legal]
+    return entries, {e[1] for e in entries}, {e[2] for e in entries}
