@@ -3,6 +3,7 @@
 
     python benchmarks/bench_workload.py [--seconds S] [--quick] [--games NAME ...]
                                         [--commands ladder,study] [--out PATH]
+    python benchmarks/bench_workload.py --profile [--games NAME ...] > profile.md
 
 For every registered game (default variant and seat count), measured in the same run and
 interleaved ``--repeats`` times (each number the best run):
@@ -26,8 +27,11 @@ It prints a table and writes ``benchmarks/results/workload.json``. See benchmark
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
 import random
 import subprocess
 import sys
@@ -138,6 +142,51 @@ def command_seconds(command: str, name: str) -> dict:
     return result
 
 
+# ----------------------------------------------------------------------------- profiles
+#: Games per profile: about 5-15 s of profiled play each on the development machine.
+PROFILE_GAMES = {"heuristic": {"battle-of-the-four-gods": 60, "damocles": 40, "epoch-ellipse": 120,
+                               "ozymandias-campaign": 40, "ozymandias-market": 120},
+                 "random": {"battle-of-the-four-gods": 400, "damocles": 80, "epoch-ellipse": 80,
+                            "ozymandias-campaign": 10, "ozymandias-market": 40}}
+
+
+def random_games(game, games: int, seed: int = SEED) -> None:
+    """``games`` random games through the public API loop (the baseline's loop)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(g)
+        while not state.is_terminal():
+            state.apply_actions(
+                {s: rng.choice(state.legal_actions(s)) for s in state.current_players()})
+
+
+def profile_game(name: str, top: int = 15) -> str:
+    """Markdown: cProfile of ``name``'s heuristic lab play and random play, ``top`` rows each
+    by cumulative and by own time."""
+    game = load_game(name)
+    out = []
+    for kind in ("heuristic", "random"):
+        games = PROFILE_GAMES[kind].get(name, 20)
+        profiler = cProfile.Profile()
+        if kind == "heuristic":
+            if BOT not in bot_names(game):
+                continue
+            profiler.runcall(run_playtest, game, [BOT], games, 0, 1)
+            what = f"heuristic play (lab run_playtest, jobs=1, {games} games)"
+        else:
+            profiler.runcall(random_games, game, games)
+            what = f"random play (public API loop, {games} games)"
+        for key in ("cumulative", "tottime"):
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).strip_dirs().sort_stats(key).print_stats(top)
+            lines = text.getvalue().splitlines()
+            head = next((line.strip() for line in lines if "function calls" in line), "")
+            table = "\n".join(lines[next(i for i, line in enumerate(lines)
+                                         if line.lstrip().startswith("ncalls")):]).rstrip()
+            out.append(f"### {name}: {what}, top {top} by {key}\n\n```\n{head}\n{table}\n```\n")
+    return "\n".join(out)
+
+
 # ------------------------------------------------------------------------------ driver
 def bench_game(name: str, seconds: float, repeats: int, sample_games: int) -> dict:
     game = load_game(name)
@@ -213,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", default="",
                         help="also time these commands with their defaults, comma-separated: "
                              "ladder, study (default none; a study takes ~10 min a game)")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead: print cProfile tables (markdown) of each game's "
+                             "heuristic lab play and random play")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "workload.json",
                         help="JSON report path (default benchmarks/results/workload.json)")
     args = parser.parse_args(argv)
@@ -228,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"unknown games {unknown}; registered: {', '.join(names)}")
         names = [n for n in names if n in args.games]
+    if args.profile:
+        for name in names:
+            print(profile_game(name))
+        return 0
 
     report = {"machine": machine_info(), "seconds": seconds, "repeats": repeats,
               "load_before": os.getloadavg(), "games": {}, "commands": []}

@@ -20,6 +20,7 @@ seeded stream, so games between heuristic bots are not all identical.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import add
 from typing import Any
 
 from meeple.engine.agent import Bot
@@ -105,31 +106,37 @@ class HeuristicBot(Bot):
             if energy[t] <= damage:  # a kill removes a rival for good
                 value += hit * energy[t] * 2.0
             attack_value[t] = value - ac
-        expected_incoming = sum(attack_prob[o] for o in alive) * damage
+        expected_incoming = sum(map(attack_prob.__getitem__, alive)) * damage
 
         # Per selection: score = its attacks' values + its defences' values, less 2 x damage
         # if it spends itself into elimination, where its remaining energy = energy - cost -
         # the attacks it leaves undefended. The sums depend only on the attack set or the
         # defence set, so each is added up once per set, in the same order as per selection.
-        plan, attack_sets, defend_sets = _plan(legal_actions, ac, dc)
-        attack_sum = {a: sum(attack_value[t] for t in a) for a in attack_sets}
-        defend_sum = {d: sum(defend_value[o] for o in d) for d in defend_sets}
-        undefended = {d: sum(attack_prob[o] for o in alive if o not in d) * damage
-                      for d in defend_sets}
+        # (``sum`` over ``map``: the same additions as a generator, without its frames)
+        sels, attack_keys, defend_keys, costs, attack_sets, defend_sets = _plan(
+            legal_actions, ac, dc)
+        value = attack_value.__getitem__
+        attack_sum = {a: sum(map(value, a)) for a in attack_sets}
+        value = defend_value.__getitem__
+        defend_sum = {d: sum(map(value, d)) for d in defend_sets}
+        value, others = attack_prob.__getitem__, _others(tuple(alive), defend_sets)
+        undefended = {d: sum(map(value, others[d])) * damage for d in defend_sets}
+        scores = list(map(add, map(attack_sum.__getitem__, attack_keys),
+                          map(defend_sum.__getitem__, defend_keys)))
         mine = energy[me]
-        at_risk = 0 < mine - expected_incoming
-        penalty = 2.0 * damage
-        scores = []
-        for _sel, attacks, defends, cost in plan:
-            score = attack_sum[attacks] + defend_sum[defends]
-            if at_risk and mine - cost - undefended[defends] <= 0 and not all(
-                    t in attacks and energy[t] <= damage for t in alive):
-                score -= penalty  # do not spend yourself into elimination...
+        # Remaining energy = energy - cost - undefended; none can reach 0 when the largest
+        # cost and the largest undefended sum leave some (float subtraction is monotonic).
+        if 0 < mine - expected_incoming and mine - max(costs) - max(undefended.values()) <= 0:
+            penalty = 2.0 * damage
+            for i, cost in enumerate(costs):
+                attacks = attack_keys[i]
+                if mine - cost - undefended[defend_keys[i]] <= 0 and not all(
+                        t in attacks and energy[t] <= damage for t in alive):
+                    scores[i] -= penalty  # do not spend yourself into elimination...
             # ...unless every rival may fall with you: the highest energy among those who
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
-            scores.append(score)
         floor = max(scores) - TOLERANCE
-        best = [entry[0] for entry, score in zip(plan, scores, strict=True) if score >= floor]
+        best = [sel for sel, score in zip(sels, scores, strict=True) if score >= floor]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _habits(
@@ -205,11 +212,23 @@ def _share(hits: int, counted: int, prior: float) -> float:
 
 
 _PLANS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+_OTHERS: dict[tuple[tuple[int, ...], frozenset], dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _others(alive: tuple[int, ...], defend_sets: frozenset) -> dict[Any, tuple[int, ...]]:
+    """For each defence set, the ``alive`` opponents it does not defend against, in order."""
+    key = (alive, defend_sets)
+    others = _OTHERS.get(key)
+    if others is None:
+        if len(_OTHERS) > 4096:
+            _OTHERS.clear()
+        others = _OTHERS[key] = {d: tuple(o for o in alive if o not in d) for d in defend_sets}
+    return others
 
 
 def _plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
-    """``(entries, attack sets, defence sets)`` of a legal list: an entry per selection,
-    ``(selection, attacks, defends, cost)``, and the distinct attack and defence sets. Cached
+    """``(selections, their attacks, their defends, their costs, the distinct attack sets, the
+    distinct defence sets)`` of a legal list, the first four aligned. Cached
     per tuple object (the engine's legal tuples are shared tables), checked by identity."""
     if not isinstance(legal, tuple):  # a list could change under the same id
         return _make_plan(legal, attack_cost, defend_cost)
@@ -225,6 +244,8 @@ def _plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tup
 
 
 def _make_plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
-    entries = [(sel, sel.attacks, sel.defends, sel.cost(attack_cost, defend_cost))
-               for sel in legal]
-    return entries, {e[1] for e in entries}, {e[2] for e in entries}
+    attack_keys = tuple(sel.attacks for sel in legal)
+    defend_keys = tuple(sel.defends for sel in legal)
+    return (tuple(legal), attack_keys, defend_keys,
+            tuple(sel.cost(attack_cost, defend_cost) for sel in legal),
+            frozenset(attack_keys), frozenset(defend_keys))
