@@ -21,8 +21,8 @@ interleaved ``--repeats`` times (each number the best run):
   with their defaults (subprocesses of this interpreter running this checkout's code; a study
   takes about ten minutes a game).
 
-Every measurement is timed in CPU time of this process (``time.process_time``; ``bot.act``
-inside games in wall time, per call), so other jobs on the machine disturb it less. It prints a
+Every measurement is timed in CPU time of this process (``time.process_time``, also around
+each ``bot.act`` call inside games), so other jobs on the machine disturb it less. It prints a
 table and writes ``benchmarks/results/workload.json``. See benchmarks/README.md.
 """
 
@@ -99,9 +99,9 @@ class TimedBot:
         self.bot, self.calls, self.seconds = bot, 0, 0.0
 
     def act(self, view, legal_actions):
-        began = time.perf_counter()
+        began = clock()
         action = self.bot.act(view, legal_actions)
-        self.seconds += time.perf_counter() - began
+        self.seconds += clock() - began
         self.calls += 1
         return action
 
