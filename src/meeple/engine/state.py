@@ -15,7 +15,8 @@ exactly when the game is over) up to date from ``__init__`` and ``_apply``, list
 in ``_legal_actions`` (or all acting seats' at once in ``_legal_tables``), and transition in
 ``_apply``. The base caches each decision's legal actions once, so ``legal_actions`` and the
 legality check of ``apply_action(s)`` are dictionary look-ups (playouts and search call them
-millions of times).
+millions of times). A game may also override ``_playout`` (the loop of :meth:`State.playout`)
+with a faster loop that draws and transitions exactly as the general one.
 """
 
 from __future__ import annotations
