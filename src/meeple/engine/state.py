@@ -15,7 +15,8 @@ exactly when the game is over) up to date from ``__init__`` and ``_apply``, list
 in ``_legal_actions`` (or all acting seats' at once in ``_legal_tables``), and transition in
 ``_apply``. The base caches each decision's legal actions once, so ``legal_actions`` and the
 legality check of ``apply_action(s)`` are dictionary look-ups (playouts and search call them
-millions of times).
+millions of times). A game may also override ``_playout`` (the loop of :meth:`State.playout`)
+with a faster loop that draws and transitions exactly as the general one.
 """
 
 from __future__ import annotations
@@ -218,6 +219,13 @@ class State(ABC):
             NotYourTurnError: if ``seat`` is None while several seats act.
             SeatError: if ``seat`` is neither None nor a seat of this game.
         """
+        if type(seat) is int and not self._pending:  # the common case: an acting seat
+            tables = self._legal
+            if tables is None:
+                tables = self._legal = self._legal_tables()
+            entry = tables.get(seat)
+            if entry is not None:
+                return entry[0]
         if seat is None:
             seat = self._single_actor()
         elif type(seat) is not int or not 0 <= seat < self.game.players:
@@ -279,6 +287,24 @@ class State(ABC):
             GameOverError, NotYourTurnError, IllegalActionError: as for :meth:`apply_action`;
             all actions are checked before any is applied, so on error nothing changes.
         """
+        if type(joint) is dict and not self._pending and len(joint) == len(self._acting):
+            # The common case first, with no side effect until it is known to hold: int
+            # seats, each action in its seat's legal set. The tables hold exactly the acting
+            # seats, so equal sizes and every key found make the keys the acting seats.
+            tables = self._legal
+            if tables is None:
+                tables = self._legal = self._legal_tables()
+            try:
+                for seat, action in joint.items():
+                    if type(seat) is not int or action not in tables[seat][1]:
+                        break
+                else:
+                    if joint:
+                        self._legal = None
+                        self._apply(joint)
+                        return
+            except (KeyError, TypeError):
+                pass  # the full checks below name the error
         if not isinstance(joint, Mapping):
             raise ArgumentError(f"joint must be a mapping {{seat: action}}; got "
                                 f"{checks.given(joint)}")
@@ -340,8 +366,17 @@ class State(ABC):
         """
         checks.rng(rng)
         max_steps = checks.count(max_steps, "max_steps", allow_none=True)
-        choice = rng.choice
-        limit = float("inf") if max_steps is None else max_steps
+        return self._playout(rng, float("inf") if max_steps is None else max_steps)
+
+    def _playout(self, rng: random.Random, limit: float) -> int:
+        """The loop of :meth:`playout` (arguments checked; ``limit`` may be infinite). A game
+        may override it for speed; it must draw the same actions from ``rng`` (one uniform
+        draw per acting seat in ascending seat order, as ``rng.choice`` of its legal actions
+        would) and leave the same state as applying them through :meth:`apply_actions`."""
+        if type(rng) is random.Random:  # draw as rng.choice does, without its two frames
+            getrandbits = rng.getrandbits
+        else:  # a subclass may draw differently: use its own choice
+            getrandbits, choice = None, rng.choice
         steps = 0
         acting = self._acting
         while acting and steps < limit:
@@ -355,7 +390,16 @@ class State(ABC):
                 joint = {}
             for seat in acting:  # a plain loop: a comprehension costs a frame in 3.11
                 if seat not in joint:
-                    joint[seat] = choice(tables[seat][0])
+                    legal = tables[seat][0]
+                    if getrandbits is None:
+                        joint[seat] = choice(legal)
+                        continue
+                    count = len(legal)  # random.Random._randbelow_with_getrandbits
+                    bits = count.bit_length()
+                    r = getrandbits(bits)
+                    while r >= count:
+                        r = getrandbits(bits)
+                    joint[seat] = legal[r]
             self._legal = None
             self._apply(joint)
             steps += 1

@@ -20,6 +20,7 @@ seeded stream, so games between heuristic bots are not all identical.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import add
 from typing import Any
 
 from meeple.engine.agent import Bot
@@ -46,8 +47,20 @@ STALL_PRESSURE = 0.15
 TOLERANCE = 0.1
 
 
+#: How many past rounds the habits look at (older ones weigh under DECAY**12 = 0.2%).
+WINDOW = 12
+_WINDOW_MASK = (1 << WINDOW) - 1
+
+
 class HeuristicBot(Bot):
-    """Expected-value planner for Battle of the Four Gods (module docstring)."""
+    """Expected-value planner for Battle of the Four Gods (module docstring).
+
+    Speed (issue 22): the habits are kept as per-opponent bit windows of the last ``WINDOW``
+    rounds, updated with the rounds added since the bot's previous decision in the same game
+    (from scratch otherwise), and a selection's score is built from per-indicator-set sums
+    computed once per decision; the numbers, and so the play, are those of the plain
+    per-selection formulas in the module docstring, bit for bit.
+    """
 
     name = "heuristic"
     #: The weights a name may override (``heuristic@BASE_WEIGHT=0.4@DECAY=0.5``), with the
@@ -65,13 +78,25 @@ class HeuristicBot(Bot):
     STALL_PRESSURE = STALL_PRESSURE
     TOLERANCE = TOLERANCE
 
+    def __init__(self, game: Any, seat: int, seed: int = 0) -> None:
+        super().__init__(game, seat, seed)
+        p = game.params
+        self._costs = (p["attack_cost"], p["defend_cost"])
+        self._first: Any = None  # the first and last history rounds the windows have seen
+        self._last: Any = None
+        self._seen = 0
+        seats = game.players
+        self._attacked = [0] * seats  # bit k: o attacked me k rounds before the newest
+        self._defended = [0] * seats  # bit k: o defended against me then
+        self._counted = [0] * seats  # bit k: that round counts (both selections public)
+
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Selection]) -> Selection:
         if len(legal_actions) == 1:
             return legal_actions[0]
         me = self.seat
         p = self.game.params
         damage, refund = p["damage"], p["defend_refund"]
-        ac, dc = p["attack_cost"], p["defend_cost"]
+        ac, dc = self._costs
         energy = view["energy"]
         alive = [s for s, a in enumerate(view["alive"]) if a and s != me]
         attack_prob, defend_prob, attacked_last = self._habits(view["history"], alive)
@@ -95,47 +120,151 @@ class HeuristicBot(Bot):
             if energy[t] <= damage:  # a kill removes a rival for good
                 value += hit * energy[t] * 2.0
             attack_value[t] = value - ac
-        expected_incoming = sum(attack_prob[o] for o in alive) * damage
+        expected_incoming = sum(map(attack_prob.__getitem__, alive)) * damage
 
-        scored: list[tuple[float, Selection]] = []
-        for sel in legal_actions:
-            score = sum(attack_value[t] for t in sel.attacks)
-            score += sum(defend_value[o] for o in sel.defends)
-            undefended = sum(attack_prob[o] for o in alive if o not in sel.defends) * damage
-            remaining = energy[me] - sel.cost(ac, dc) - undefended
-            finishes_all = all(t in sel.attacks and energy[t] <= damage for t in alive)
-            if remaining <= 0 < energy[me] - expected_incoming and not finishes_all:
-                score -= 2.0 * damage  # do not spend yourself into elimination...
+        # Per selection: score = its attacks' values + its defences' values, less 2 x damage
+        # if it spends itself into elimination, where its remaining energy = energy - cost -
+        # the attacks it leaves undefended. The sums depend only on the attack set or the
+        # defence set, so each is added up once per set, in the same order as per selection.
+        # (``sum`` over ``map``: the same additions as a generator, without its frames)
+        sels, attack_keys, defend_keys, costs, attack_sets, defend_sets = _plan(
+            legal_actions, ac, dc)
+        value = attack_value.__getitem__
+        attack_sum = {a: sum(map(value, a)) for a in attack_sets}
+        value = defend_value.__getitem__
+        defend_sum = {d: sum(map(value, d)) for d in defend_sets}
+        value, others = attack_prob.__getitem__, _others(tuple(alive), defend_sets)
+        undefended = {d: sum(map(value, others[d])) * damage for d in defend_sets}
+        scores = list(map(add, map(attack_sum.__getitem__, attack_keys),
+                          map(defend_sum.__getitem__, defend_keys)))
+        mine = energy[me]
+        # Remaining energy = energy - cost - undefended; none can reach 0 when the largest
+        # cost and the largest undefended sum leave some (float subtraction is monotonic).
+        if 0 < mine - expected_incoming and mine - max(costs) - max(undefended.values()) <= 0:
+            penalty = 2.0 * damage
+            for i, cost in enumerate(costs):
+                attacks = attack_keys[i]
+                if mine - cost - undefended[defend_keys[i]] <= 0 and not all(
+                        t in attacks and energy[t] <= damage for t in alive):
+                    scores[i] -= penalty  # do not spend yourself into elimination...
             # ...unless every rival may fall with you: the highest energy among those who
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
-            scored.append((score, sel))
-        top = max(score for score, _ in scored)
-        best = [sel for score, sel in scored if score >= top - self.TOLERANCE]
+        floor = max(scores) - self.TOLERANCE
+        best = [sel for sel, score in zip(sels, scores, strict=True) if score >= floor]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def _habits(
         self, history: Sequence[Any], alive: list[int]
     ) -> tuple[dict[int, float], dict[int, float], dict[int, bool]]:
         """Recency-weighted P(o attacks me), P(o defends against me), and who attacked me in
-        the last round, for every alive opponent ``o``."""
+        the last round, for every alive opponent ``o``: over the last ``WINDOW`` rounds in
+        which both selections were public, a round ``k`` rounds before the newest weighing
+        ``DECAY**k``, on top of a prior of ``PRIOR_WEIGHT`` rounds."""
+        self._remember(history)
+        attacked, defended, counted = self._attacked, self._defended, self._counted
+        decay, weight = self.DECAY, self.PRIOR_WEIGHT
+        attack_prob = {o: _share(attacked[o], counted[o], self.PRIOR_ATTACK, decay, weight)
+                       for o in alive}
+        defend_prob = {o: _share(defended[o], counted[o], self.PRIOR_DEFEND, decay, weight)
+                       for o in alive}
         me = self.seat
-        att = {o: self.PRIOR_ATTACK * self.PRIOR_WEIGHT for o in alive}
-        dfn = {o: self.PRIOR_DEFEND * self.PRIOR_WEIGHT for o in alive}
-        total = {o: self.PRIOR_WEIGHT for o in alive}
-        weight = 1.0
-        for _round, publics, _delta, _drain in reversed(history[-12:]):
-            for o in alive:
-                pub = publics[o]
-                if pub is None or publics[me] is None:
-                    continue
-                attacks, defends = pub
-                att[o] += weight * (me in attacks)
-                dfn[o] += weight * (me in defends)
-                total[o] += weight
-            weight *= self.DECAY
         last = history[-1][1] if history else None
         attacked_last = {
             o: bool(last and last[o] is not None and me in last[o][0]) for o in alive
         }
-        return ({o: att[o] / total[o] for o in alive}, {o: dfn[o] / total[o] for o in alive},
-                attacked_last)
+        return attack_prob, defend_prob, attacked_last
+
+    def _remember(self, history: Sequence[Any]) -> None:
+        """Shift the rounds of ``history`` the windows have not seen into them: only the new
+        ones when ``history`` continues the one seen last (the same round objects), else the
+        last ``WINDOW`` rounds from empty windows."""
+        seen, count = self._seen, len(history)
+        if not (seen and count >= seen and history[seen - 1] is self._last
+                and history[0] is self._first):
+            seen = max(0, count - WINDOW)
+            for o in range(len(self._attacked)):
+                self._attacked[o] = self._defended[o] = self._counted[o] = 0
+        if seen == count:
+            return
+        me = self.seat
+        attacked, defended, counted = self._attacked, self._defended, self._counted
+        seats = range(len(attacked))
+        for index in range(seen, count):
+            publics = history[index][1]
+            mine = publics[me] is not None
+            for o in seats:
+                pub = publics[o]
+                if mine and pub is not None and o != me:
+                    attacked[o] = (attacked[o] << 1 | (me in pub[0])) & _WINDOW_MASK
+                    defended[o] = (defended[o] << 1 | (me in pub[1])) & _WINDOW_MASK
+                    counted[o] = (counted[o] << 1 | 1) & _WINDOW_MASK
+                else:
+                    attacked[o] = attacked[o] << 1 & _WINDOW_MASK
+                    defended[o] = defended[o] << 1 & _WINDOW_MASK
+                    counted[o] = counted[o] << 1 & _WINDOW_MASK
+        self._seen, self._first, self._last = count, history[0], history[-1]
+
+
+_SHARES: dict[tuple[int, int, float, float, float], float] = {}
+
+
+def _share(hits: int, counted: int, prior: float, decay: float = DECAY,
+           prior_weight: float = PRIOR_WEIGHT) -> float:
+    """``(prior x prior_weight + sum of decay**k over counted rounds k with a hit) /
+    (prior_weight + sum of decay**k over counted rounds k)``, added newest first (bit 0),
+    memoised by the two bit windows and the weights (the bot's ``DECAY`` and
+    ``PRIOR_WEIGHT``, which a name may override)."""
+    key = (hits, counted, prior, decay, prior_weight)
+    share = _SHARES.get(key)
+    if share is None:
+        num, total, weight = prior * prior_weight, prior_weight, 1.0
+        for k in range(WINDOW):
+            if counted >> k & 1:
+                num += weight * (hits >> k & 1)
+                total += weight
+            weight *= decay
+        share = _SHARES[key] = num / total
+        if len(_SHARES) > 200_000:  # a bound; real games reuse few windows
+            _SHARES.clear()
+            _SHARES[key] = share
+    return share
+
+
+_PLANS: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+_OTHERS: dict[tuple[tuple[int, ...], frozenset], dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _others(alive: tuple[int, ...], defend_sets: frozenset) -> dict[Any, tuple[int, ...]]:
+    """For each defence set, the ``alive`` opponents it does not defend against, in order."""
+    key = (alive, defend_sets)
+    others = _OTHERS.get(key)
+    if others is None:
+        if len(_OTHERS) > 4096:
+            _OTHERS.clear()
+        others = _OTHERS[key] = {d: tuple(o for o in alive if o not in d) for d in defend_sets}
+    return others
+
+
+def _plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
+    """``(selections, their attacks, their defends, their costs, the distinct attack sets, the
+    distinct defence sets)`` of a legal list, the first four aligned. Cached
+    per tuple object (the engine's legal tuples are shared tables), checked by identity."""
+    if not isinstance(legal, tuple):  # a list could change under the same id
+        return _make_plan(legal, attack_cost, defend_cost)
+    key = (id(legal), attack_cost, defend_cost)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is legal:
+        return cached[1]
+    plan = _make_plan(legal, attack_cost, defend_cost)
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = (legal, plan)
+    return plan
+
+
+def _make_plan(legal: Sequence[Selection], attack_cost: int, defend_cost: int) -> tuple[Any, ...]:
+    attack_keys = tuple(sel.attacks for sel in legal)
+    defend_keys = tuple(sel.defends for sel in legal)
+    return (tuple(legal), attack_keys, defend_keys,
+            tuple(sel.cost(attack_cost, defend_cost) for sel in legal),
+            frozenset(attack_keys), frozenset(defend_keys))

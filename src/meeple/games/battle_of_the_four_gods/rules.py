@@ -128,9 +128,12 @@ class FourGods(Game):
         affordable; legal tables are looked up with ``min(energy, energy_cap)``."""
         return self.constants[7]
 
-    def legal_table(self, seat: int, alive_mask: int, energy: int
-                    ) -> tuple[tuple[Selection, ...], frozenset[Selection]]:
+    def legal_table(self, seat: int, alive_mask: int, energy: int) -> tuple[Any, ...]:
         """Legal selections of ``seat`` given who is alive and its energy (memoised).
+
+        Returns ``(selections, frozenset of them, count, count.bit_length(), costs)``: the
+        engine's legal entry (the first two) and what a rollout draws with (``costs[i]`` is
+        the energy ``selections[i]`` costs).
 
         A selection is legal when it names only alive opponents (B4G-11), has at most
         ``max_actions`` indicators, and its cost (``limit_mode=cost``) or indicator count
@@ -153,7 +156,8 @@ class FourGods(Game):
                     need = sel.size if by_count else sel.cost(ac, dc)
                     if need <= energy:
                         legal.append(sel)
-            entry = (tuple(legal), frozenset(legal))
+            entry = (tuple(legal), frozenset(legal), len(legal), len(legal).bit_length(),
+                     tuple(self.costs[sel] for sel in legal))
             self._cache[key] = entry
         return entry
 
@@ -229,19 +233,36 @@ class FourGodsState(RecordedWinners, State):
             self._acting, self._alive_mask, self._tables, self._low = initial
 
     def _refresh_acting(self) -> None:
-        alive = tuple(s for s, r in enumerate(self.eliminated_round) if r == 0)
-        self._alive_mask = sum(1 << s for s in alive)
+        rounds = self.eliminated_round
+        alive = tuple([s for s in range(len(rounds)) if rounds[s] == 0])
+        mask = 0
+        for s in alive:
+            mask |= 1 << s
+        self._alive_mask = mask
         self._acting = () if self.winners_ is not None else alive
         self._refresh_tables()
 
     def _refresh_tables(self) -> None:
-        """Look up each acting seat's legal selections (a new dict, never mutated, so clones
-        share it). ``_low`` records whether any seat was below the energy cap, i.e. whether
-        the tables can change while nobody is eliminated."""
+        """Look up each acting seat's legal selections (a dict shared by every state with the
+        same acting seats and capped energies, never mutated, so clones share it). ``_low``
+        records whether any seat was below the energy cap, i.e. whether the tables can change
+        while nobody is eliminated."""
         game = self.game
-        cap, table, mask, energy = game.energy_cap, game.legal_table, self._alive_mask, self.energy
-        self._tables = {s: table(s, mask, min(energy[s], cap)) for s in self._acting}
-        self._low = any(energy[s] < cap for s in self._acting)
+        acting, energy, cap = self._acting, self.energy, game.constants[7]
+        if not acting:
+            self._tables, self._low = {}, False
+            return
+        capped = 0  # the acting seats' energies, capped, as digits of one int
+        for s in acting:
+            e = energy[s]
+            capped = capped * (cap + 1) + (e if e < cap else cap)
+        key = ("tables", self._alive_mask, capped)
+        memo = game._cache.get(key)
+        if memo is None:
+            table, mask = game.legal_table, self._alive_mask
+            tables = {s: table(s, mask, min(energy[s], cap)) for s in acting}
+            memo = game._cache[key] = (tables, any(energy[s] < cap for s in acting))
+        self._tables, self._low = memo
 
     # --------------------------------------------------------------------------- hooks
     def _legal_actions(self, seat: int) -> Sequence[Selection]:
@@ -254,6 +275,72 @@ class FourGodsState(RecordedWinners, State):
         from meeple.games.battle_of_the_four_gods.decisions import illegal_reason
 
         return illegal_reason(self, seat, action)
+
+    def _playout(self, rng: random.Random, limit: float) -> int:
+        """The engine's random rollout (:meth:`State.playout`), specialised: the same draws
+        (``rng.choice`` of each acting seat's legal selections, in seat order) and the same
+        Results Phase as :meth:`_apply`, written out in one loop with local variables
+        (a rollout is most of a search's time); rounds that eliminate or end go through
+        :meth:`_end_round`."""
+        steps = 0
+        if self._pending or type(rng) is not random.Random:  # the general loop
+            if not self._pending:
+                return super()._playout(rng, limit)
+            steps = super()._playout(rng, min(limit, 1))
+        getrandbits = rng.getrandbits
+        _, _, damage, refund, stall_limit, stall_drain, max_rounds, cap = self.game.constants
+        energy, append = self.energy, self.history.append
+        n = len(energy)
+        picks: list[Any] = [None] * n  # this round's selections by seat
+        acting, tables = self._acting, self._tables
+        rnd, stall = self.round, self.stall
+        while acting and steps < limit:
+            delta = [0] * n
+            publics: list[Any] = [None] * n
+            for seat in acting:  # random.Random.choice: _randbelow_with_getrandbits
+                legal, _, count, bits, costs = tables[seat]
+                r = getrandbits(bits)
+                while r >= count:
+                    r = getrandbits(bits)
+                sel = picks[seat] = legal[r]
+                delta[seat] = -costs[r]
+                publics[seat] = sel.public
+            for seat in acting:  # attacks, all at once from the pre-round energies (B4G-7)
+                attacks = picks[seat].attacks
+                if attacks:
+                    guard = 16 << seat
+                    for target in attacks:
+                        if picks[target].mask & guard:
+                            delta[target] += refund  # defended (B4G-8)
+                        else:
+                            delta[target] -= damage
+            rnd += 1
+            steps += 1
+            drain = 0
+            if any(delta):
+                stall = 0
+            else:
+                stall += 1
+                if stall_limit and stall > stall_limit:  # B4G-14 drain, before eliminations
+                    drain = stall_drain
+                    for seat in acting:
+                        energy[seat] -= drain
+            append((rnd, tuple(publics), tuple(delta), drain))
+            lowest = cap
+            for seat in acting:
+                e = energy[seat] = energy[seat] + delta[seat]
+                if e < lowest:
+                    lowest = e
+            if lowest > 0 and rnd < max_rounds:  # the common case: the next round opens
+                if lowest < cap or self._low:  # some seat's legal selections may change
+                    self._refresh_tables()
+                    tables = self._tables
+                continue
+            self.round, self.stall, self._legal = rnd, stall, None
+            self._end_round(acting)
+            acting, tables = self._acting, self._tables
+        self.round, self.stall, self._legal = rnd, stall, None
+        return steps
 
     def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
         """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""
@@ -297,6 +384,12 @@ class FourGodsState(RecordedWinners, State):
             if lowest < cap or self._low:  # some seat's legal selections may have changed
                 self._refresh_tables()
             return
+        self._end_round(acting)
+
+    def _end_round(self, acting: tuple[int, ...]) -> None:
+        """After a round in which a seat fell or the round cap was reached: eliminations
+        (Results 3), the winners if the game ends (B4G-13, B4G-21, X-5), the new acting seats."""
+        energy, max_rounds = self.energy, self.game.constants[6]
         fallen = [s for s in acting if energy[s] <= 0]
         for seat in fallen:
             self.eliminated_round[seat] = self.round
