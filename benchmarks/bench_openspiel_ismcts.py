@@ -14,7 +14,8 @@ decision points by seeded random play through the adapter, then at each one time
   tree), so the ratio is the cost of the two implementations, not of two algorithms.
 
 Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
-same run, in this process's CPU time (so other work on a shared machine does not count). The game's default search settings are not used here (they add heuristic rollouts).
+same run, in this process's CPU time (so other work on a shared machine does not count).
+The game's default search settings are not used here (they add heuristic rollouts).
 """
 
 from __future__ import annotations
