@@ -42,7 +42,7 @@ def ladder(
     players: PlayersOpt = None,
     n_games: Annotated[int | None, typer.Option(
         "--games", "-n", help="games per step (per tier in a cooperative game); default: as "
-        "many as fit the ladder into about 90 s of play on its estimate, one rotation of the "
+        "many as fit the ladder into about 80 s of play on its estimate, one rotation of the "
         "seats at least, 60 at most")] = None,
     budgets: Annotated[str | None, typer.Option(
         "--budgets", help="ISMCTS iterations per decision of the search tiers, comma-separated "

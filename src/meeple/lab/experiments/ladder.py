@@ -42,7 +42,7 @@ from meeple.lab.run.runner import run_playtest
 BUDGET_SCALES = (0.125, 0.25, 0.5, 1)
 #: The play time a default ladder aims at (``default_games``); with the estimate's probes
 #: the whole command takes about two minutes.
-LADDER_SECONDS = 90.0
+LADDER_SECONDS = 80.0
 #: Most games per step a default ladder plays (when the steps are quick).
 MAX_GAMES = 60
 LADDER_FORMAT = "meeple-ladder/1"
