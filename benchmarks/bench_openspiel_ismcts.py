@@ -14,7 +14,8 @@ decision points by seeded random play through the adapter, then at each one time
   tree), so the ratio is the cost of the two implementations, not of two algorithms.
 
 Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
-same run. The game's default search settings are not used here (they add heuristic rollouts).
+same run, in this process's CPU time (so other work on a shared machine does not count).
+The game's default search settings are not used here (they add heuristic rollouts).
 """
 
 from __future__ import annotations
@@ -62,18 +63,18 @@ def bench_game(name: str, count: int, simulations: int) -> dict:
                            max_simulations=simulations,
                            random_state=np.random.RandomState(SEED))
     bot.set_resampler(openspiel.resampler(SEED))
-    start = time.perf_counter()
+    start = time.process_time()
     for state in points:
         bot.step(state)
-    spiel_seconds = time.perf_counter() - start
+    spiel_seconds = time.process_time() - start
     meeple_seconds = 0.0
     for state in points:
         inner = openspiel.meeple_state(state)
         seat = state.current_player()
         mbot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
-        start = time.perf_counter()
+        start = time.process_time()
         mbot.act(inner.view(seat), inner.legal_actions(seat))
-        meeple_seconds += time.perf_counter() - start
+        meeple_seconds += time.process_time() - start
     sims = simulations * len(points)
     return {"game": name, "positions": len(points),
             "openspiel_sims_per_s": sims / spiel_seconds,

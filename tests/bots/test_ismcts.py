@@ -169,3 +169,26 @@ def test_widening_needs_a_ranking_rollout_bot() -> None:
         ISMCTSBot(HighCard(), 0, widening=2)  # random rollouts rank nothing
     with pytest.raises(ParameterError, match="widening"):
         ISMCTSBot(HighCard(), 0, rollout="low-first", widening=0)
+
+
+def _search_game(name: str, seed: int) -> list:
+    """The steps of one game of ``name``: seat 0 the default-settings search at 3 iterations,
+    the other seats the game's heuristic (random where it has none)."""
+    from meeple.engine.episode import play_episode
+
+    game = load_game(name)
+    other = "heuristic" if "heuristic" in game.bot_factories() else "random"
+    agents = [make_bot("ismcts-3" if s == 0 else other, game, s, seed)
+              for s in range(game.players)]
+    _, record = play_episode(game, seed, agents)
+    return [dict(step) for step in record.steps]
+
+
+@pytest.mark.parametrize("name", ["battle-of-the-four-gods", "damocles", "epoch-ellipse",
+                                  "ozymandias-campaign", "ozymandias-market", "pig"])
+def test_same_seed_gives_the_same_record_with_a_search_seat(name: str) -> None:
+    """ISMCTS play is a function of the seeds: the same game seed and bot seed give the same
+    record, step by step (the search's speed-ups must never change play, issue 22)."""
+    first = _search_game(name, 3)
+    assert first, "the game has steps"
+    assert _search_game(name, 3) == first

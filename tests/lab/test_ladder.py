@@ -14,8 +14,12 @@ from meeple.engine.errors import ParameterError
 from meeple.engine.registry import load_game
 from meeple.lab.analysis.stats import difference_interval, wilson
 from meeple.lab.experiments.ladder import (
+    BUDGET_SCALES,
+    MAX_GAMES,
     default_budgets,
+    default_games,
     default_tiers,
+    planned_ladder,
     run_ladder,
     skill_depth,
 )
@@ -216,3 +220,28 @@ def test_ladder_command_resumes_an_interrupted_ladder(tmp_path) -> None:
     assert resumed["steps"][0]["upper_share"] == 0.321
     result = CliRunner().invoke(app, [*args, "--seed", "5", "--resume"])
     assert result.exit_code == 2 and "another run" in result.output
+
+
+def test_default_games_fit_the_time_in_whole_rotations() -> None:
+    game = load_game("damocles")  # 4 seats
+    assert game.players == 4
+    # 1 s a game in each of two stages, 2 workers: n games take n seconds
+    assert default_games(game, [1.0, 1.0], workers=2, seconds=30) == 28
+    assert default_games(game, [0.001], workers=2, seconds=30) == 60, "capped at most"
+    assert default_games(game, [0.001], workers=1, seconds=30, most=10) == 8
+    assert default_games(game, [100.0], workers=2, seconds=30) == 4, "one rotation at least"
+
+
+def test_planned_ladder_picks_games_and_estimates_them() -> None:
+    game = load_game("pig")
+    games, estimate = planned_ladder(game, ["random", "ismcts-4"], jobs=1, seconds=5)
+    assert games % game.players == 0 and game.players <= games <= MAX_GAMES
+    assert len(estimate.stage_seconds) == 1 and estimate.workers == 1
+    assert estimate.seconds == pytest.approx(sum(estimate.stage_seconds))
+    assert estimate.seconds <= 5 or games == game.players
+
+
+def test_default_budgets_end_at_the_game_default() -> None:
+    game = load_game("ozymandias-market")
+    assert default_budgets(game)[-1] == game.search["iterations"]
+    assert default_budgets(game)[0] == round(game.search["iterations"] * BUDGET_SCALES[0])

@@ -218,24 +218,25 @@ class ISMCTSBot(Bot):
                 widen = self.widening is not None and len(legal) > self.widening
                 if widen:  # candidates only, best ranked first
                     legal = self._widen(node, state, seat, legal)
-                untried = [a for a in legal if a not in edges]
-                if untried:
+                found = list(map(edges.get, legal))  # one look-up per legal action
+                if None in found:  # expand an untried action (tried best first if widened)
+                    untried = [a for a, e in zip(legal, found, strict=True) if e is None]
                     action = untried[0] if widen else untried[int(rng.random() * len(untried))]
-                    edges[action] = [0, 0.0, 0]
+                    chosen = edges[action] = [0, 0.0, 0]
                     expanded = True
                 else:
                     best_value = -1.0
-                    action = legal[0]
-                    for a in legal:
-                        edge = edges[a]
+                    action, chosen = legal[0], found[0]
+                    for a, edge in zip(legal, found, strict=True):
                         value = edge[1] / edge[0] + c * sqrt(log(edge[2]) / edge[0])
                         if value > best_value:
-                            best_value, action = value, a
-                for a in legal:  # availability: legal here in this determinization
-                    edge = edges.get(a)
+                            best_value, action, chosen = value, a, edge
+                for edge in found:  # availability: legal here in this determinization
                     if edge is not None:
                         edge[2] += 1
-                path.append((edges[action], seat))
+                if chosen[2] == 0:  # the new edge is available too
+                    chosen[2] = 1
+                path.append((chosen, seat))
                 picks.append(action)
             if len(acting) == 1:
                 key: Any = picks[0]

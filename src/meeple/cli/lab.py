@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from meeple.cli.common import (
@@ -23,6 +24,7 @@ from meeple.cli.common import (
     check_bots,
     check_run,
     console,
+    err_console,
     fail,
     load,
     make_dir,
@@ -38,11 +40,13 @@ def ladder(
     game_name: GameArg,
     variant: VariantOpt = None,
     players: PlayersOpt = None,
-    n_games: Annotated[int, typer.Option(
-        "--games", "-n", help="games per step (per tier in a cooperative game)")] = 60,
+    n_games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="games per step (per tier in a cooperative game); default: as "
+        "many as fit the ladder into about 80 s of play on its estimate, one rotation of the "
+        "seats at least, 60 at most")] = None,
     budgets: Annotated[str | None, typer.Option(
         "--budgets", help="ISMCTS iterations per decision of the search tiers, comma-separated "
-        "(default: an eighth of the game's default budget up to twice it, doubling)")] = None,
+        "(default: an eighth of the game's default budget up to it, doubling)")] = None,
     rollout: Annotated[str, typer.Option(
         "--rollout", help="rollout policy of the search tiers: a bot of the game, or random "
         "(default: the game's own search settings)")] = "",
@@ -64,8 +68,15 @@ def ladder(
     interrupted ladder can be continued with --resume."""
     import json
 
-    from meeple.lab.experiments.ladder import default_tiers, ladder_stages, run_ladder
+    from meeple.lab.experiments.ladder import (
+        LADDER_SECONDS,
+        default_tiers,
+        ladder_stages,
+        planned_ladder,
+        run_ladder,
+    )
     from meeple.lab.pages.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
+    from meeple.lab.run.estimate import format_duration
 
     try:
         game = load(game_name, variant, players, param)
@@ -78,7 +89,7 @@ def ladder(
                 raise ParameterError(f"--budgets {budgets!r} must be integers, e.g. "
                                      "50,100,200") from None
             tier_list = check_bots(",".join(default_tiers(game, sizes, rollout)), game)
-        check_run(n_games, seed, jobs)
+        check_run(n_games or 1, seed, jobs)
         make_dir(out, "--out")
         earlier = None
         if resume:
@@ -88,11 +99,22 @@ def ladder(
                 raise fail(f"cannot read {out / LADDER_JSON} to resume: {exc}") from None
             if earlier is None:
                 raise fail(f"--resume: there is no {LADDER_JSON} in {out}")
+        planned = None
+        if n_games is None and earlier is not None:
+            n_games = int(earlier.get("games", 0)) or None
+        if n_games is None:  # as many games as fit the time (the estimate is made here)
+            n_games, planned = planned_ladder(game, tier_list, jobs, seed)
+            if not quiet:
+                err_console.print(escape(planned.line()))
+                err_console.print(f"{n_games} games a step (the most that fit about "
+                                  f"{format_duration(LADDER_SECONDS)} of play; more with --games)")
+
         def save(partial: dict[str, Any]) -> None:
             (out / LADDER_JSON).write_text(json.dumps(partial, indent=2) + "\n")
 
         stages = ladder_stages(game, tier_list, n_games, earlier)
-        with staged_run(quiet, f"{game.name} ladder", stages, jobs, seed) as run:
+        with staged_run(quiet, f"{game.name} ladder", stages, jobs, seed,
+                        estimate=planned) as run:
             result = run_ladder(game, tier_list, n_games, seed, jobs, on_progress=run.advance,
                                 on_step=save, resume=earlier, on_stage=run.begin)
     except MeepleError as exc:

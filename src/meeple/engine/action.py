@@ -47,7 +47,7 @@ class KindAction(Action):
     text in when it needs more than the arguments (e.g. a card's suit).
     """
 
-    __slots__ = ("seat", "kind", "args", "_text", "_key")
+    __slots__ = ("seat", "kind", "args", "_text", "_key", "_hash")
 
     def __init__(self, seat: int, kind: str, args: tuple = (), text: str | None = None) -> None:
         setter = object.__setattr__
@@ -56,6 +56,7 @@ class KindAction(Action):
         setter(self, "args", args)
         setter(self, "_text", self.describe(kind, args) if text is None else text)
         setter(self, "_key", (seat, kind, args))
+        setter(self, "_hash", hash(self._key))  # searches hash actions in every node
 
     @staticmethod
     def describe(kind: str, args: tuple) -> str:
@@ -72,7 +73,7 @@ class KindAction(Action):
         return type(other) is type(self) and other._key == self._key
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return self._hash
 
     def __reduce__(self):
         return (type(self), (self.seat, self.kind, self.args, self._text))

@@ -68,8 +68,10 @@ class OzymandiasCampaign(Game):
     evaluator = "meeple.games.ozymandias_campaign.evaluate:evaluate"
     encoding = "meeple.games.ozymandias_campaign.encoding"
     #: ISMCTS settings (docs/bots.md): other seats play the heuristic bot, three heuristic
-    #: steps after each leaf, then the evaluator; a default move ~0.1 s (bench_search.py).
-    search = {"iterations": 150, "rollout": "heuristic", "rollout_depth": 3,
+    #: steps after each leaf, then the evaluator; 60 iterations fit a default decision in
+    #: 50 ms (issue 22, about 35 ms mean at heuristic-game positions, bench_search.py; 150
+    #: before).
+    search = {"iterations": 60, "rollout": "heuristic", "rollout_depth": 3,
               "opponents": "policy", "exploration": 0.1}
     timeout_kinds = ("end", "done", "pass", "keep", "intake")
     parameters = PARAMETERS

@@ -1,9 +1,11 @@
 """The skill ladder: how much playing better pays in a design (issue 7).
 
 A ladder is a list of bot tiers from weak to strong, by default ``random``, the game's
-``heuristic`` and ISMCTS at doubling budgets around the game's default (``default_budgets``:
-an eighth of it up to twice it, e.g. ``ismcts-50`` ... ``ismcts-800`` for 400). Each tier
-plays the tier below it on the same game seeds:
+``heuristic`` and ISMCTS at doubling budgets up to the game's default (``default_budgets``:
+an eighth of it up to it, e.g. ``ismcts-25`` ... ``ismcts-200`` for 200). Each tier plays the
+tier below it on the same game seeds; by default as many games a step as fit the whole
+ladder into about ``LADDER_SECONDS`` on the run's estimate (``default_games``), so that
+``meeple ladder GAME`` answers in about two minutes (issue 22):
 
 - competitive games: one seat of the upper tier against ``players - 1`` seats of the lower
   tier, the upper seat rotated over every seat (game ``i`` puts it in seat ``i % players``, the
@@ -23,28 +25,79 @@ doubling pays rewards thinking; one where none does is close to a game of luck.
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
 from meeple.lab.analysis.stats import difference_interval, wilson
-from meeple.lab.run.estimate import Stage
+from meeple.lab.run.backends import resolve_jobs
+from meeple.lab.run.estimate import RunEstimate, Stage, estimate_run
 from meeple.lab.run.runner import run_playtest
 
-#: The ladder's search budgets as multiples of the game's default ISMCTS iterations.
-BUDGET_SCALES = (0.125, 0.25, 0.5, 1, 2)
+#: The ladder's search budgets as multiples of the game's default ISMCTS iterations (up to
+#: the default: a tier above it, where every seat searches, costs as much as all below it).
+BUDGET_SCALES = (0.125, 0.25, 0.5, 1)
+#: The play time a default ladder aims at (``default_games``); with the estimate's probes
+#: the whole command takes about two minutes.
+LADDER_SECONDS = 80.0
+#: Most games per step a default ladder plays (when the steps are quick).
+MAX_GAMES = 60
 LADDER_FORMAT = "meeple-ladder/1"
 
 
 def default_budgets(game: Game) -> list[int]:
-    """Doubling ISMCTS budgets (iterations per decision) around the game's default
+    """Doubling ISMCTS budgets (iterations per decision) up to the game's default
     (``Game.search["iterations"]``, else the bot's): ``BUDGET_SCALES`` times it, at least 1,
-    e.g. ``[50, 100, 200, 400, 800]`` for a default of 400."""
+    e.g. ``[25, 50, 100, 200]`` for a default of 200."""
     from meeple.bots.ismcts import DEFAULTS
 
     base = int(game.search.get("iterations", DEFAULTS["iterations"]))
     return sorted({max(1, round(base * k)) for k in BUDGET_SCALES})
+
+
+def default_games(game: Game, per_game: Sequence[float], workers: int,
+                  seconds: float = LADDER_SECONDS, most: int = MAX_GAMES) -> int:
+    """Games per step that fit a ladder into ``seconds``.
+
+    Args:
+        game: the game spec (its seat count is the unit: seats rotate once per that many).
+        per_game: the estimated seconds of one game of each stage (``ladder_stages`` order).
+        workers: worker processes playing each stage (>= 1).
+        seconds: the play time to fit; most: the cap.
+    Returns:
+        The most games ``n``, a multiple of the seat count between one rotation of the seats
+        and ``most``, whose stages take ``sum(ceil(n / workers) * per_game) <= seconds``;
+        one rotation when even that does not fit.
+    """
+    unit = game.players
+    n = max(unit, most - most % unit)
+    workers = max(1, workers)
+    while n > unit and sum(math.ceil(n / workers) * s for s in per_game) > seconds:
+        n -= unit
+    return n
+
+
+def planned_ladder(game: Game, tiers: Sequence[str], jobs: int = 0, seed: int = 0,
+                   seconds: float = LADDER_SECONDS) -> tuple[int, RunEstimate]:
+    """The default games per step of a ladder of ``tiers`` (:func:`default_games` on one
+    probe game per stage, :func:`~meeple.lab.run.estimate.estimate_run`) and the run's
+    estimate at that many games.
+
+    Raises:
+        ParameterError: a tier that cannot play the game, jobs < 0.
+    """
+    probe = estimate_run(ladder_stages(game, tiers, 1), jobs, seed)
+    per_game = probe.stage_seconds  # one game a stage: its seconds are one game's
+    workers = max(1, min(resolve_jobs(jobs), os.cpu_count() or 1))
+    games = default_games(game, per_game, workers, seconds)
+    used = min(workers, games)
+    stage_seconds = [math.ceil(games / used) * s for s in per_game]
+    return games, RunEstimate(seconds=sum(stage_seconds), stage_seconds=stage_seconds,
+                              workers=used, game_seconds=probe.game_seconds,
+                              probe_seconds=probe.probe_seconds, basis=probe.basis)
 
 
 def default_tiers(game: Game, budgets: Sequence[int] | None = None,
