@@ -28,6 +28,7 @@ from meeple.engine.registry import load_game
 from meeple.lab.analysis.diagnostics import holm
 from meeple.lab.analysis.stats import summarize
 from meeple.lab.analysis.verdicts import (
+    UNDECIDED,
     card_power_answer,
     elimination_answer,
     fairness_answer,
@@ -148,6 +149,18 @@ def _variants(plan: StudyPlan, played: Played) -> list[dict[str, Any]]:
     return answers
 
 
+def _finding(entry: dict[str, Any]) -> str:
+    """The finding (the verdict's conclusion without numbers, which ``--against`` compares) of
+    an entry of sections 6 and 8, which their searches do not name themselves."""
+    if not entry.get("decided", True):
+        return UNDECIDED
+    if "beats" in entry:
+        return "beats" if entry["beats"] else "does not beat"
+    if "met" in entry:
+        return "met" if entry["met"] else "not met"
+    return str(entry["answer"])
+
+
 def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
                  extra: dict[str, list[dict[str, Any]]] | None = None,
                  not_yet: list[str] | None = None) -> dict[str, Any]:
@@ -189,7 +202,7 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
             entry["dirs"] = keys
         sections["content"], sections["endings"] = content, endings
     for name, entries in (extra or {}).items():
-        sections[name] = list(entries)
+        sections[name] = [{**e, "finding": e.get("finding", _finding(e))} for e in entries]
     rows = [{"section": name, "question": e["question"], "answer": e["answer"],
              "interval": e.get("interval"), "verdict": e["verdict"],
              "finding": e.get("finding")}
