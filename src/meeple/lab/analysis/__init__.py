@@ -10,7 +10,11 @@
 * :mod:`~meeple.lab.analysis.trace`: the per-game trace that watches a game's steps and gives
   the fields the diagnostics read;
 * :mod:`~meeple.lab.analysis.people`: human playtests from the web server beside bot games;
-* :mod:`~meeple.lab.analysis.verdicts`: the study's one-line verdicts per question.
+* :mod:`~meeple.lab.analysis.verdicts`: the study's one-line verdicts per question;
+* :mod:`~meeple.lab.analysis.against`: what changed against an earlier study (``--against``);
+* :mod:`~meeple.lab.analysis.target_metrics`: the metrics a target names, with their intervals;
+* :mod:`~meeple.lab.analysis.target_spec`: a target's text parsed into clauses, and how far a
+  setting is from it.
 
 Imports nothing from :mod:`meeple.lab.run`, :mod:`meeple.lab.experiments` or
 :mod:`meeple.lab.pages`.

@@ -13,7 +13,9 @@
 * :mod:`~meeple.lab.pages.sweep_page`: the sweep's ``sweep.json``, ``sweep.html`` and plots;
 * :mod:`~meeple.lab.pages.study_page`: the study's ``study.json``, ``study.html`` and summary
   table;
-* :mod:`~meeple.lab.pages.exploit_page`: the study page's degenerate-strategies section.
+* :mod:`~meeple.lab.pages.exploit_page`: the study page's degenerate-strategies section;
+* :mod:`~meeple.lab.pages.target_page`: the search toward a target (its page, plot, and the
+  study page's section).
 
 Pages read the dicts made by :mod:`meeple.lab.analysis` and :mod:`meeple.lab.experiments` (and
 may call analysis helpers on the results they are given); they import nothing from
