@@ -201,6 +201,9 @@ def study(
         console.print(f"a game the best simple policy won: {escape(replay['command'])}")
     if data.get("longest"):
         console.print(f"the longest game: {escape(data['longest']['command'])}")
+    if data.get("upset"):
+        console.print(f"the biggest upset ({escape(data['upset']['what'])}): "
+                      f"{escape(data['upset']['command'])}")
     console.print(f"took {format_duration(data['elapsed_seconds'])} (planned "
                   f"{format_duration(plan.seconds)}); wrote {out / 'study.json'}, {page} and "
                   f"{reports} run report{'s' if reports != 1 else ''}")

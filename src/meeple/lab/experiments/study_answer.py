@@ -25,8 +25,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.registry import load_game
+from meeple.lab.analysis.coop_stats import team_result
 from meeple.lab.analysis.diagnostics import holm
-from meeple.lab.analysis.stats import summarize
+from meeple.lab.analysis.stats import summarize, winning_margin
 from meeple.lab.analysis.verdicts import (
     UNDECIDED,
     card_power_answer,
@@ -135,6 +136,40 @@ def _skill(plan: StudyPlan, played: Played) -> list[dict[str, Any]]:
     return out
 
 
+def _upset(plan: StudyPlan, played: Played, out: Path) -> dict[str, Any] | None:
+    """The biggest upset of the skill runs, a game worth watching: competitive, a game of the
+    highest step (the strongest tier against the one below) won alone by a lower-tier seat,
+    the one with the largest winning margin (:func:`~meeple.lab.analysis.stats.
+    winning_margin`; the longest on a tie); co-operative, the strongest tier's team's shortest
+    lost game. None when no such game was played."""
+    runs = [r for r in plan.sections().get("skill", []) if r.round == 1]
+    if not runs:
+        return None
+    top = runs[-1]
+    keys = [k for k in (top.key, top.key + "-more") if k in played]
+    games = [(k, r) for k in keys for r in played[k][0]]
+    if plan.cooperative:
+        lost = [(k, r) for k, r in games if not team_result(r)[0]]
+        if not lost:
+            return None
+        key, game = min(lost, key=lambda kr: (kr[1]["length"], kr[1]["index"]))
+        what = f"the team of {top.label} lost in {game['length']}"
+    else:
+        upper, lower = top.label.split(" vs ")
+        won = []
+        for k, r in games:
+            winners = list(r["winners"])
+            if len(winners) == 1 and r["bots"][winners[0]] == lower:
+                won.append((winning_margin(r, winners[0]), r["length"], k, r))
+        if not won:
+            return None
+        margin, _, key, game = max(won, key=lambda m: (m[0], m[1], -m[3]["index"]))
+        what = (f"a {lower} seat won against the {upper} seat, {margin:g} ahead of the "
+                f"next seat, in {game['length']}")
+    return {"dir": key, "index": game["index"], "length": game["length"], "what": what,
+            "command": f"meeple replay {out / key} --index {game['index']} --web"}
+
+
 def _variants(plan: StudyPlan, played: Played) -> list[dict[str, Any]]:
     """Section 4."""
     arms = list(plan.sections().get("variants", []))
@@ -182,8 +217,9 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
         conclusion without its numbers, which ``--against`` compares; None when the
         interval alone says it), ``sections`` (every name of
         :data:`SECTIONS`, a list of entries each), ``longest`` (the default seat count's
-        longest fairness game: ``dir``, ``index``, ``length``, ``command``), ``not_yet``,
-        ``games`` and ``play_seconds``.
+        longest fairness game: ``dir``, ``index``, ``length``, ``command``), ``upset`` (the
+        skill runs' biggest upset, :func:`_upset`: ``dir``, ``index``, ``length``, ``what``,
+        ``command``; or None), ``not_yet``, ``games`` and ``play_seconds``.
     """
     from meeple.lab.experiments.study import STUDY_FORMAT  # the format is the study's
 
@@ -211,7 +247,8 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
         "format": STUDY_FORMAT, "game": plan.game, "variant": plan.variant, "seed": plan.seed,
         "budget": plan.budget, "elapsed_seconds": elapsed, "cooperative": plan.cooperative,
         "tiers": plan.tiers, "notes": plan.notes, "plan": plan.to_json(), "rows": rows,
-        "sections": sections, "longest": longest, "not_yet": list(not_yet or []),
+        "sections": sections, "longest": longest, "upset": _upset(plan, played, out),
+        "not_yet": list(not_yet or []),
         "games": sum(len(v[0]) for v in played.values()),
         "play_seconds": sum(float(v[1]["elapsed_seconds"]) for v in played.values()),
     }

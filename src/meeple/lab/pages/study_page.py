@@ -110,6 +110,15 @@ def _skill(data: Mapping[str, Any], out_dir: Path) -> str:
     return "".join(out)
 
 
+def _upset(data: Mapping[str, Any]) -> str:
+    u = data.get("upset")
+    if not u:
+        return ""
+    return (f"<p>The biggest upset ({html.escape(u['what'])} "
+            f"{html.escape(data['sections']['length'][0]['unit'])}), in a browser: "
+            f"<code>{html.escape(u['command'])}</code></p>")
+
+
 def _variants(data: Mapping[str, Any], out_dir: Path) -> str:
     entries = data["sections"]["variants"]
     if not entries:
@@ -269,6 +278,7 @@ seed {data['seed']} · skill tiers {e(', '.join(data['tiers']))}</p>
 {_length(data, out_dir)}
 <h2>3. Skill depth</h2>
 {_skill(data, out_dir)}
+{_upset(data)}
 <h2>4. Variants against {e(data['variant'])}</h2>
 {_variants(data, out_dir)}
 <h2>5. {'Card' if (data['sections'].get('content') or [{}])[0].get('what') != 'action'
