@@ -245,3 +245,19 @@ def test_vary_without_a_target_is_a_clean_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["study", "battle-of-the-four-gods", "--vary", "damage",
                                       "--out", str(tmp_path)])
     assert result.exit_code == 2 and "--target" in result.output
+
+
+@pytest.mark.parametrize(("share", "ci", "finding"), [
+    (0.60, [0.55, 0.65], "pays"),                      # above the fair share
+    (0.10, [0.07, 0.14], "pays less"),                 # below it
+    (0.30, [0.10, 0.50], UNDECIDED),                   # too wide to tell
+    (0.26, [0.23, 0.29], "no edge"),                   # narrow, around the fair share
+])
+def test_every_skill_verdict_names_its_finding(share: float, ci: list[float],
+                                               finding: str) -> None:
+    from meeple.lab.analysis.verdicts import skill_answer
+
+    step = {"upper": "heuristic", "lower": "random", "games": 400, "upper_share": share,
+            "fair_share": 0.25, "ci": ci, "pays": ci[0] > 0.25}
+    answer = skill_answer(step, False, 4)
+    assert answer["finding"] == finding and answer["decided"] == (finding != UNDECIDED)

@@ -185,7 +185,7 @@ def skill_answer(step: dict[str, Any], coop: bool, players: int) -> dict[str, An
     else:
         verdict = f"{up} does not win more than {lo} ({pct(share)}, {share_range(ci)}; " \
                   f"fair {pct(fair)}): no edge from this step"
-        decided = True
+        decided, finding = True, "no edge"
     return {"question": f"Skill: {up} vs {lo}", "answer": answer, "interval": ci,
             "interval_of": "upper tier's win share", "fair_share": fair, "verdict": verdict,
             "decided": decided, "finding": finding,
