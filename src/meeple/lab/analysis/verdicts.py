@@ -274,8 +274,8 @@ def card_power_answer(diagnostics: dict[str, Any], games: int, players: int,
                    f" points over the typical {what} (Holm p = {top['p_outlier_holm']:.2g})")
         first = {"question": f"{what.capitalize()} power: too strong?",
                  "answer": f"{len(strong)} {what}{'s' if len(strong) != 1 else ''} stronger "
-                           "than most", "interval": top["difference_ci"],
-                 "interval_of": f"{top['key']}: win-rate difference when played",
+                           "than most", "interval": [top["ci_low"], top["ci_high"]],
+                 "interval_of": f"{top['key']}: win rate when played",
                  "verdict": verdict, "decided": True, "strong": [r["key"] for r in strong],
                  "finding": "stronger than most: " + ", ".join(sorted(r["key"] for r in strong))}
     else:
@@ -285,7 +285,8 @@ def card_power_answer(diagnostics: dict[str, Any], games: int, players: int,
                  "verdict": f"no {what} stands out from the typical one once {len(rows)} "
                             f"{what}s are corrected for together (Holm; {games:,} games, "
                             f"{who} in every seat)"}
-    weak = [r for r in rows if r.get("outlier") == "weaker than most"]
+    weak = sorted((r for r in rows if r.get("outlier") == "weaker than most"),
+                  key=lambda r: r["difference"] or 0)
     rare = [r for r in rows if (r["play_rate"] or 0) < RARE_PLAY and r not in weak]
     never = weak + rare
     if never:
@@ -299,9 +300,8 @@ def card_power_answer(diagnostics: dict[str, Any], games: int, players: int,
                          + (f" and {len(rare) - 5} more" if len(rare) > 5 else ""))
         second = {"question": f"{what.capitalize()}s never worth playing?",
                   "answer": f"{len(never)} {what}{'s' if len(never) != 1 else ''}",
-                  "interval": weak[0]["difference_ci"] if weak else None,
-                  "interval_of": (f"{weak[0]['key']}: win-rate difference when played"
-                                  if weak else None),
+                  "interval": [weak[0]["ci_low"], weak[0]["ci_high"]] if weak else None,
+                  "interval_of": f"{weak[0]['key']}: win rate when played" if weak else None,
                   "verdict": "; ".join(parts), "decided": True,
                   "finding": "weaker than most: " + ", ".join(sorted(r["key"] for r in weak)),
                   "weak": [r["key"] for r in weak], "rare": [r["key"] for r in rare]}
