@@ -44,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_playouts import machine_info  # noqa: E402
+from bench_playouts import machine_info, sample_states  # noqa: E402
 
 from meeple.bots import bot_names, make_bot  # noqa: E402
 from meeple.engine.episode import play_episode  # noqa: E402
@@ -122,20 +122,6 @@ def in_game_decisions(game, seconds: float, seed: int = SEED) -> dict:
             break
     return {"games": games, "steps": steps, "decisions": calls, "act_seconds": act_seconds,
             "act_per_s": calls / act_seconds, "decisions_per_step": calls / steps}
-
-
-def sample_states(game, games: int, seed: int = SEED) -> list:
-    """Every decision point of ``games`` seeded random games, as (state, seat) pairs."""
-    rng = random.Random(seed)
-    out = []
-    for g in range(games):
-        state = game.new_initial_state(g)
-        while not state.is_terminal():
-            snapshot = state.clone()
-            out.extend((snapshot, s) for s in state.current_players())
-            state.apply_actions(
-                {s: rng.choice(state.legal_actions(s)) for s in state.current_players()})
-    return out
 
 
 def sampled_decisions(game, samples: list, seconds: float) -> dict:
