@@ -44,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_playouts import machine_info, sample_states  # noqa: E402
+from bench_playouts import engine_playouts, machine_info, sample_states  # noqa: E402
 
 from meeple.bots import bot_names, make_bot  # noqa: E402
 from meeple.engine.episode import play_episode  # noqa: E402
@@ -60,27 +60,9 @@ clock = time.process_time
 
 # ------------------------------------------------------------------------ measurements
 def random_steps(game, seconds: float, seed: int = SEED) -> dict:
-    """Whole random games through the public API loop (``bench_playouts.engine_playouts``'s
-    loop), for about ``seconds`` of CPU time: the baseline."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    games = steps = 0
-    start = clock()
-    deadline = start + seconds
-    while True:
-        state = game.new_initial_state(games)
-        legal_actions, apply_actions = state.legal_actions, state.apply_actions
-        current_players, is_terminal = state.current_players, state.is_terminal
-        while not is_terminal():
-            apply_actions({s: choice(legal_actions(s)) for s in current_players()})
-            steps += 1
-        games += 1
-        now = clock()
-        if now >= deadline:
-            break
-    elapsed = now - start
-    return {"games": games, "steps": steps, "seconds": round(elapsed, 4),
-            "games_per_s": games / elapsed, "steps_per_s": steps / elapsed}
+    """Whole random games through the public API loop (``bench_playouts.engine_playouts``),
+    for about ``seconds`` of CPU time: the baseline."""
+    return engine_playouts(game, seconds, seed, clock=clock)
 
 
 def lab_games(game, games: int, seed: int = SEED) -> dict:
