@@ -78,12 +78,15 @@ def test_report_people_section_from_the_servers_database(tmp_path) -> None:
     records = {t: r for t, r in store.finished_records()}
     store.dispose()
     assert set(records) == set(ids)
+    person: list[float] = []
     for table_id in ids:  # every step has its decision time; people waited at least PAUSE
         meta = records[table_id]["meta"]
         assert len(meta["think_seconds"]) == len(records[table_id]["steps"])
-        person = [t for t, src in zip(meta["think_seconds"], meta["sources"], strict=True)
-                  if src == "person"]
-        assert person and min(person) >= PAUSE * 0.9
+        person += [t for t, src in zip(meta["think_seconds"], meta["sources"], strict=True)
+                   if src == "person"]
+    # A table's only person decision can be the timed-out one (the bots may knock the person
+    # out in the first round, depending on their random draws), so count over all tables.
+    assert person and min(person) >= PAUSE * 0.9
 
     runner = CliRunner()
     out = tmp_path / "bots"
