@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 import meeple
 from meeple.bots import make_bot
 from meeple.engine.registry import game_names, load_game
@@ -60,6 +62,54 @@ def engine_playouts(game, seconds: float, seed: int = SEED, clock=time.perf_coun
         if now >= deadline:
             break
     return rates(games, steps, total_length, now - start)
+
+
+def code_playouts(game, seconds: float, seed: int = SEED) -> dict:
+    """Like :func:`engine_playouts`, stepping with action codes (``state.legal_codes``,
+    ``state.apply_codes``), the loop of a caller that keeps codes (a learner, an adapter)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = steps = total_length = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state(games)
+        legal_codes, apply_codes = state.legal_codes, state.apply_codes
+        current_players, is_terminal = state.current_players, state.is_terminal
+        while not is_terminal():
+            apply_codes({s: choice(legal_codes(s)) for s in current_players()})
+            steps += 1
+        games += 1
+        total_length += state.length()
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    return rates(games, steps, total_length, now - start)
+
+
+#: Games per NumPy batch in :func:`batch_playouts`.
+BATCH = 4096
+
+
+def batch_playouts(game, seconds: float, seed: int = SEED, size: int = BATCH) -> dict:
+    """Whole random playouts of Four Gods, ``size`` games at a time, stepped together with
+    NumPy (``games/battle_of_the_four_gods/batch.py``; uniform legal codes, its own stream).
+    Steps count each game's rounds, as in the other loops."""
+    from meeple.games.battle_of_the_four_gods.batch import FourGodsBatch
+
+    rng = np.random.default_rng(seed)
+    games = total_length = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        batch = FourGodsBatch(game, size)
+        batch.playout(rng)
+        games += size
+        total_length += int(batch.round.sum())
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    return rates(games, total_length, total_length, now - start)
 
 
 def engine_rollouts(game, seconds: float, seed: int = SEED) -> dict:
@@ -319,16 +369,20 @@ def bench_four_gods(seconds: float) -> tuple[dict, dict]:
     inline_ok = four_gods_matches_inline(game)
     samples = sample_states(game)
     engine_runs, rollout_runs, inline_runs, bot_runs, clone_runs = [], [], [], [], []
+    code_runs, batch_runs = [], []
     for _ in range(REPEATS):  # interleaved, so machine noise hits every number alike
         engine_runs.append(engine_playouts(game, seconds))
         rollout_runs.append(engine_rollouts(game, seconds))
+        code_runs.append(code_playouts(game, seconds))
+        batch_runs.append(batch_playouts(game, seconds))
         if inline_ok:
             inline_runs.append(inline_playouts(seconds))
         bot_runs.append(bot_decisions(game, samples, seconds))
         clone_runs.append(clones(samples, seconds))
     engine = {"variant": game.variant, "players": game.players,
               "length_unit": game.capabilities.length_unit, **summarise(engine_runs),
-              "playout": summarise(rollout_runs)}
+              "playout": summarise(rollout_runs), "codes": summarise(code_runs),
+              "batch": {**summarise(batch_runs), "size": BATCH}}
     step_rate = engine["steps_per_s"]
     bot_rate, clone_rate = best(bot_runs, "per_s"), best(clone_runs, "per_s")
     extra = {
@@ -351,6 +405,8 @@ def bench_four_gods(seconds: float) -> tuple[dict, dict]:
         "playout_over_inline": engine["playout"]["games_per_s"] / inline["games_per_s"],
         "playout_over_inline_median": (engine["playout"]["games_per_s_median"]
                                        / inline["games_per_s_median"]),
+        "codes_over_inline": engine["codes"]["games_per_s"] / inline["games_per_s"],
+        "batch_over_inline": engine["batch"]["games_per_s"] / inline["games_per_s"],
         "mean_length_gap": gap,
         "lengths_agree": gap < 0.03,
         "replay_check": replay_check(game),
@@ -399,6 +455,16 @@ def print_table(report: dict) -> None:
         print(f"  playout/inline{inline['playout_over_inline']:>10.3f} "
               f"(median-based {inline['playout_over_inline_median']:.3f}; target >= 1.0) "
               "state.playout(rng)")
+        codes, batch = engine["codes"], engine["batch"]
+        print(f"  code loop     {codes['games_per_s']:>10,.0f} games/s "
+              f"{codes['steps_per_s']:>11,.0f} steps/s   mean length {codes['mean_length']:.2f}")
+        print(f"  NumPy batch   {batch['games_per_s']:>10,.0f} games/s "
+              f"{batch['steps_per_s']:>11,.0f} steps/s   mean length {batch['mean_length']:.2f}"
+              f" ({batch['size']} games a batch)")
+        print(f"  codes/inline  {inline['codes_over_inline']:>10.3f} "
+              "state.legal_codes / state.apply_codes loop")
+        print(f"  batch/inline  {inline['batch_over_inline']:>10.3f} "
+              "FourGodsBatch.playout (the fast path; target >= 0.9)")
         print(f"  mean lengths differ by {inline['mean_length_gap']:.2%} "
               f"({'agree' if inline['lengths_agree'] else 'DISAGREE'}, limit 3%); replay check: "
               f"{inline['replay_check']['identical']}/{inline['replay_check']['games']} "

@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.engine import Action, ActionParseError, Capabilities, Game, KindAction, State
 from meeple.engine.agent import Bot
-from meeple.engine.state import win_shares
+from meeple.engine.winners import win_shares
 
 
 def Pick(seat: int, number: int) -> KindAction:  # noqa: N802 - reads as a value type

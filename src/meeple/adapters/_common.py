@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from meeple.engine import codes
 from meeple.engine.errors import IllegalActionError, MeepleError, ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import game_class, game_names, load_game
@@ -97,70 +98,20 @@ def max_steps(game: Game) -> int:
     return int(game.capabilities.max_length) * game.players * FALLBACK_STEPS_PER_SEAT_UNIT
 
 
-#: Entries a per-game memo keeps before it is emptied (legal-action tuples of games that build
-#: a new tuple per state would otherwise grow it without bound).
-MEMO_LIMIT = 1 << 14
-
-
-class _Codec:
-    """Memos of one game instance: legal-action tuple -> sorted codes, and (seat, code) ->
-    action. Engines that share their legal tables between states (Four Gods) hit them on
-    almost every step; the others pay one look-up."""
-
-    __slots__ = ("game", "codes", "actions")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.codes: dict[tuple, list[int]] = {}
-        self.actions: dict[tuple[int, int], Any] = {}
-
-
-#: Codecs by ``id(game)``: each holds its game, so the id cannot be reused while it is here
-#: (hashing a game hashes its parameters, too slow for every step).
-_CODECS: dict[int, _Codec] = {}
-
-
-def _codec(game: Game) -> _Codec:
-    codec = _CODECS.get(id(game))
-    if codec is None:
-        if len(_CODECS) > 64:
-            _CODECS.clear()
-        codec = _CODECS[id(game)] = _Codec(game)
-    return codec
-
-
 def legal_codes(game: Game, legal: Sequence[Any]) -> list[int]:
-    """The codes of ``legal`` (one seat's legal actions), ascending (a shared list: do not
-    change it)."""
-    memo = _codec(game).codes if type(legal) is tuple else None
-    if memo is not None:
-        found = memo.get(legal)
-        if found is not None:
-            return found
-    code = game.action_code
-    codes = sorted(code(a) for a in legal)
-    if memo is not None:
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        memo[legal] = codes
-    return codes
+    """The codes of ``legal`` (one seat's legal actions), ascending, as a new list
+    (:func:`meeple.engine.codes.legal_codes`)."""
+    return list(codes.legal_codes(game, legal))
 
 
 def action_from_code(game: Game, code: int, seat: int) -> Any:
-    """``game.action_from_code(code, seat)``, memoised per game instance.
+    """``game.action_from_code(code, seat)``, memoised per game instance
+    (:func:`meeple.engine.codes.action_of_code`).
 
     Raises:
         ActionParseError: as ``Game.action_from_code``.
     """
-    memo = _codec(game).actions
-    key = (seat, code)
-    found = memo.get(key)
-    if found is None:
-        found = game.action_from_code(code, seat)
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        memo[key] = found
-    return found
+    return codes.action_of_code(game, code, seat)
 
 
 def action_mask(game: Game, legal: Sequence[Any], size: int | None = None) -> np.ndarray:

@@ -33,13 +33,15 @@ from meeple.engine.state import State
 from meeple.engine.stepwise import StepChoice, StepCodes, step_codes
 from meeple.engine.talk import Message, TalkLog
 from meeple.engine.tensor import TensorWriter, observation_bounds, relative_seat, seats_from
+from meeple.engine.winners import RecordedWinners, win_shares
 
 __all__ = [
     "Action", "ActionArgumentError", "ActionParseError", "Agent", "ArgumentError", "Bot",
     "Capabilities", "Game", "GameOverError", "IllegalActionError", "KindAction", "MeepleError",
     "Message", "NotAnActionError", "NotYourTurnError", "Parameter", "ParameterError", "Record",
-    "RecordError", "SeatError", "State", "StateError", "StepChoice", "StepCodes", "TalkError",
-    "TalkLog", "TensorWriter", "UnknownGameError", "UnknownVariantError", "Variant", "ViewError",
-    "derive_seed", "game_class", "game_names", "load_game", "observation_bounds", "play_episode",
-    "register", "relative_seat", "replay", "seats_from", "step_codes",
+    "RecordError", "RecordedWinners", "SeatError", "State", "StateError", "StepChoice",
+    "StepCodes", "TalkError", "TalkLog", "TensorWriter", "UnknownGameError", "UnknownVariantError",
+    "Variant", "ViewError", "derive_seed", "game_class", "game_names", "load_game",
+    "observation_bounds", "play_episode", "register", "relative_seat", "replay", "seats_from",
+    "step_codes", "win_shares",
 ]

@@ -29,19 +29,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from meeple.engine import checks
+from meeple.engine import checks, codes
 from meeple.engine.action import Action
 from meeple.engine.errors import (
     ArgumentError,
     GameOverError,
     IllegalActionError,
-    MeepleError,
     NotAnActionError,
     NotYourTurnError,
     ParameterError,
-    StateError,
 )
-from meeple.engine.rng import derive_seed, rng_from_json, rng_to_json
+from meeple.engine.persist import copied, jsonable
+from meeple.engine.rng import derive_seed, rng_to_json
 
 if TYPE_CHECKING:
     from meeple.engine.game import Game
@@ -347,6 +346,46 @@ class State(ABC):
         self._legal = None
         self._apply(joint)
 
+    def legal_codes(self, seat: int | None = None) -> tuple[int, ...]:
+        """The legal actions of ``seat`` now as action codes (indices of
+        ``Game.action_table``), ascending; ``()`` when ``seat`` is not to act. Arguments and
+        errors as :meth:`legal_actions`; also ``NotImplementedError`` for a game with no
+        ``encoding`` (no action table). See :mod:`meeple.engine.codes`."""
+        return codes.codec(self.game).entry(self.legal_actions(seat))[1]
+
+    def apply_codes(self, joint: Mapping[int, int]) -> None:
+        """:meth:`apply_actions` with action codes: ``{seat: code}`` for every seat still to
+        act. A code legal for its seat now is applied as its action; anything else goes through
+        the full checks and raises exactly as :meth:`apply_actions` would for that action
+        (``ActionArgumentError`` for a code outside the table, ``ActionParseError`` for a code
+        that names no action of that seat, ``SeatError`` for a key that is not a seat of this
+        game). On error nothing changes."""
+        if type(joint) is dict and not self._pending and len(joint) == len(self._acting):
+            tables = self._legal
+            if tables is None:
+                tables = self._legal = self._legal_tables()
+            entry, actions = codes.codec(self.game).entry, {}
+            try:
+                for seat, code in joint.items():
+                    action = entry(tables[seat][0])[2].get(code)
+                    if action is None or type(code) is not int:
+                        break
+                    actions[seat] = action
+                else:
+                    if actions:
+                        self._legal = None
+                        self._apply(actions)
+                        return
+            except (KeyError, TypeError):
+                pass  # the full checks below name the error
+        if not isinstance(joint, Mapping):
+            raise ArgumentError(f"joint must be a mapping {{seat: code}}; got "
+                                f"{checks.given(joint)}")
+        players = self.game.players
+        self.apply_actions({s: codes.action_of_code(
+            self.game, c, s if type(s) is int else checks.key_seat(s, players))
+            for s, c in joint.items()})
+
     def playout(self, rng: random.Random, max_steps: int | None = None) -> int:
         """Play uniformly random legal actions from here until the end (a rollout).
 
@@ -479,7 +518,7 @@ class State(ABC):
         that the copy shares no list, dict or set with this state."""
         new = self._blank()
         for name in names:
-            setattr(new, name, _copied(getattr(self, name)))
+            setattr(new, name, copied(getattr(self, name)))
         return new
 
     def _fields_data(self, names: Iterable[str],
@@ -491,7 +530,7 @@ class State(ABC):
             value = getattr(self, name)
             if convert and name in convert:
                 value = convert[name](value)
-            out[name] = _jsonable(value)
+            out[name] = jsonable(value)
         return out
 
     def _restore_fields(self, data: Mapping[str, Any], names: Iterable[str],
@@ -505,7 +544,7 @@ class State(ABC):
         for name in names:
             try:
                 value = data[name]
-                value = convert[name](value) if convert and name in convert else _copied(value)
+                value = convert[name](value) if convert and name in convert else copied(value)
             except (KeyError, TypeError, ValueError) as exc:
                 raise ParameterError(f"malformed {self.game.name} state: field {name!r}: "
                                      f"{exc!r}") from None
@@ -561,83 +600,3 @@ def _seat_checked(method: Callable[[State, int], bool]) -> Callable[[State, int]
 
     is_eliminated._seat_checked = True  # type: ignore[attr-defined]
     return is_eliminated
-
-
-class RecordedWinners:
-    """Mixin for competitive game states that record their winners when the game ends.
-
-    The state sets ``self.winners_`` (a slot of its own): None while the game goes on, then
-    the tuple of winning seats. ``returns`` are then win shares (:func:`win_shares`, X-6) and
-    ``winners`` that tuple. List it before :class:`State`: ``class S(RecordedWinners, State)``.
-    """
-
-    __slots__ = ()
-
-    def returns(self) -> tuple[float, ...]:
-        """Win share: 1/k to each of k tied winners, 0 to the others; zeros mid-game."""
-        return win_shares(self.game.players, self.winners_)  # type: ignore[attr-defined]
-
-    def winners(self) -> tuple[int, ...]:
-        """The winning seats at the end; ``()`` before."""
-        return self.winners_ or ()  # type: ignore[attr-defined]
-
-
-def win_shares(players: int, winners: Sequence[int] | None) -> tuple[float, ...]:
-    """Returns as win shares: 1/k to each of k tied ``winners``, 0 to the others; all zeros
-    while ``winners`` is None (the game goes on). The convention of every competitive game
-    here (rules-questions X-6: ties share)."""
-    if winners is None:
-        return (0.0,) * players
-    share = 1.0 / len(winners)
-    return tuple(share if s in winners else 0.0 for s in range(players))
-
-
-def _copied(value: Any) -> Any:
-    """``value`` with its lists, dicts and sets (and those directly inside them) copied."""
-    if isinstance(value, list):
-        return [v.copy() if isinstance(v, (list, dict, set)) else v for v in value]
-    if isinstance(value, dict):
-        return {k: v.copy() if isinstance(v, (list, dict, set)) else v for k, v in value.items()}
-    if isinstance(value, set):
-        return set(value)
-    return value
-
-
-def _jsonable(value: Any) -> Any:
-    """A JSON-compatible deep copy: tuples become lists, sets sorted lists."""
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, set):
-        return sorted(_jsonable(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
-
-
-def restore_state(game: Game, payload: str | bytes | Mapping[str, Any]) -> State:
-    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see
-    ``Game.state_from_json``), checking it first (:mod:`meeple.engine.validation`).
-
-    Raises:
-        StateError: naming the JSON path of the first problem: not JSON, another game,
-            variant, players or parameters, a wrong shape or type, a broken game invariant
-            (``Game._validate_data``), or a state that cannot be played on.
-    """
-    from meeple.engine.validation import check_loaded, parse_document
-
-    envelope = parse_document(game, payload)
-    data = envelope.data
-    game._validate_data(data)
-    try:
-        state = game._state_from_data(data)
-        state.seed = envelope.seed
-        state._rng = None if envelope.rng is None else rng_from_json(envelope.rng)
-    except StateError:
-        raise
-    except MeepleError as exc:
-        raise StateError("$.data", str(exc)) from None
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
-        raise StateError("$.data", f"malformed state ({type(exc).__name__}: {exc})") from None
-    state._pending = {}
-    check_loaded(state, envelope.pending)
-    return state

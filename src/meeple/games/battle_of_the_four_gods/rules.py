@@ -17,7 +17,8 @@ from typing import Any
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import RecordedWinners, State
+from meeple.engine.state import State
+from meeple.engine.winners import RecordedWinners
 from meeple.games.battle_of_the_four_gods.actions import (
     COLOURS,
     Selection,

@@ -23,7 +23,8 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import RecordedWinners, State
+from meeple.engine.state import State
+from meeple.engine.winners import RecordedWinners
 from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck

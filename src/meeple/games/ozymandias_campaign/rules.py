@@ -26,7 +26,8 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import RecordedWinners, State
+from meeple.engine.state import State
+from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_campaign.actions import Move, card_name, parse_move
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.content import load_cards, load_tiles

@@ -17,7 +17,8 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
-from meeple.engine.state import RecordedWinners, State
+from meeple.engine.state import State
+from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.content import load_cards
