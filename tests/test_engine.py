@@ -618,3 +618,26 @@ def test_state_from_json_of_malformed_payload_raises_parameter_error(damage: str
         data["seed"] = -4  # new_initial_state refuses this seed
     with pytest.raises(ParameterError):
         g.state_from_json(data)
+
+
+def test_rng_shuffle_is_random_shuffle() -> None:
+    """meeple.engine.rng.shuffle orders exactly as random.Random.shuffle and leaves the stream
+    at the same point (determinizations and decks rely on it; records must not change)."""
+    import random
+
+    from meeple.engine.rng import shuffle
+
+    class Own(random.Random):  # a subclass keeps its own shuffle
+        def shuffle(self, x) -> None:
+            x.reverse()
+
+    for seed in range(200):
+        for n in (0, 1, 2, 3, 5, 8, 70, 257):
+            a, b = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            shuffle(r2, b)
+            assert a == b and r1.random() == r2.random()
+    items = [1, 2, 3]
+    shuffle(Own(0), items)
+    assert items == [3, 2, 1]

@@ -35,3 +35,26 @@ def rng_from_json(data: list[Any]) -> random.Random:
     rng = random.Random()
     rng.setstate((data[0], tuple(data[1]), data[2]))
     return rng
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same
+    ``getrandbits`` calls, so the same order and the same stream afterwards), without its
+    Python frame per element when ``rng`` is a plain ``random.Random`` (a subclass's own
+    ``shuffle`` is used). Determinizations shuffle the unseen cards at every search iteration;
+    ``tests/test_engine.py`` checks the equality against ``random.Random.shuffle``.
+
+    Raises:
+        TypeError: ``items`` is not a mutable sequence.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):  # random.Random.shuffle, Fisher-Yates from the end
+        n = i + 1  # random.Random._randbelow_with_getrandbits(n)
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]

@@ -17,6 +17,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.damocles.codex import CIRCLE, GODS
 
@@ -62,7 +63,7 @@ def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> 
         keep_pool = list(view["keep_pool"])
         known.update(keep_pool)
     unseen = [c for c in ids if c not in known]
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
 
     sizes = view["hand_sizes"]
     hands: list[list[str]] = []

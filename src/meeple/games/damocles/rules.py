@@ -23,6 +23,7 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
 from meeple.games.damocles.actions import Move, parse_move
@@ -159,7 +160,7 @@ class DamoclesState(RecordedWinners, State):
         self.circle: list[int | None] = [None] * CIRCLE
         self.bank = None if p["bank"] == "infinite" else [4] * 5  # DAM-9
         self.deck = [c.id for c in game.deck]
-        self.rng.shuffle(self.deck)  # SETUP 1, seeded (X-1)
+        shuffle(self.rng, self.deck)  # SETUP 1, seeded (X-1)
         self.hands = [[self.deck.pop() for _ in range(p["deal"])] for _ in range(n)]
         self.discard: list[str] = []
         self.removed: list[str] = []  # out of the game for good (DAM-38, DAM-39)
@@ -216,7 +217,7 @@ class DamoclesState(RecordedWinners, State):
         for _ in range(count):
             if not self.deck and self.discard and self.game.params["reshuffle"]:
                 self.deck, self.discard = self.discard, []
-                self.rng.shuffle(self.deck)
+                shuffle(self.rng, self.deck)
                 self._log(self.active, "the discard pile is shuffled into a new deck")
             if not self.deck:
                 break
@@ -238,7 +239,7 @@ class DamoclesState(RecordedWinners, State):
     # --------------------------------------------------------------------------- hooks
     def _shuffle_unseen(self) -> None:
         """The deck (its order is unseen future chance; hands and the discard pile stay)."""
-        self.rng.shuffle(self.deck)
+        shuffle(self.rng, self.deck)
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)

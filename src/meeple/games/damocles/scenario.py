@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.engine.scenario import seat_values, stack_on_top, validated
 from meeple.games.damocles.codex import CIRCLE, GOD_INITIALS, GODS
 
@@ -94,7 +95,7 @@ def build(game: Damocles, *, seed: int = 0,
             raise ParameterError(f"codex {cid!r} is named twice")
         seen.add(cid)
     deck = [c.id for c in game.deck]
-    state.rng.shuffle(deck)
+    shuffle(state.rng, deck)
     deck = [c for c in deck if c not in seen]
     size = max(0, p["deal"] - p["setup_discard"])
     reserved = set(next_draws)

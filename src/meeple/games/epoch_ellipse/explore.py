@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.engine.rng import shuffle
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, COMBAT, CURSE, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.effects import apply_effect
 
@@ -82,7 +83,7 @@ class ExploreSteps:
     def _do_explore(self: Any, seat: int, args: tuple) -> None:
         """3B: shuffle the event deck and flip k cards (EPE-15, EPE-16)."""
         pos, k = args
-        self.rng.shuffle(self.event_decks[pos])
+        shuffle(self.rng, self.event_decks[pos])
         if k == 0:  # explore_count=d6
             k = self.rng.randint(1, 6)
         self.log(seat, f"explores {self.location_name(pos)}, {k} card(s)")
@@ -117,7 +118,7 @@ class ExploreSteps:
             self.add_to_location(pos, c)
         self.log(seat, f"uses {self.name(card)}: the exploration is drawn again")
         self.to_discard(seat, card, "collapse")
-        self.rng.shuffle(self.event_decks[pos])
+        shuffle(self.rng, self.event_decks[pos])
         self._flip(seat, pos, k)
         if self.result is None:
             self.resolve_next()
@@ -222,7 +223,7 @@ class ExploreSteps:
         for card in moved:
             pile.remove(card)
             self.draws[seat].append(card)
-        self.rng.shuffle(self.draws[seat])
+        shuffle(self.rng, self.draws[seat])
         self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")
 
     def _do_give(self: Any, seat: int, args: tuple) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.engine.rng import shuffle
 from meeple.games.epoch_ellipse.cards import NIGHT, SALVAGE
 from meeple.games.epoch_ellipse.effects import apply_effect
 
@@ -70,7 +71,7 @@ class NightSteps:
             card = self.draw_shared(SALVAGE)
             if card is not None:
                 deck.append(card)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.draws[seat] = deck
         self.status[seat] = "alive"
         self.death_cause[seat] = None
@@ -105,7 +106,7 @@ class NightSteps:
             if self.status[seat] == "alive":
                 deck = self.draws[seat] + self.discards[seat]
                 self.discards[seat] = []
-                self.rng.shuffle(deck)
+                shuffle(self.rng, deck)
                 self.draws[seat] = deck
             if self.ms_card[seat] is not None:
                 self.trash(self.ms_card[seat])

@@ -23,6 +23,7 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
@@ -172,17 +173,17 @@ class EpochState(NightSteps, ExploreSteps, State):
         n, rng, content = game.players, self.rng, game.content
         self.decks = {kind: list(game.shared[kind]) for kind in SHARED_DECKS}
         for kind in SHARED_DECKS:
-            rng.shuffle(self.decks[kind])
+            shuffle(rng, self.decks[kind])
         self.night_discard: list[int] = []
         self.location_deck = list(content.location_deck)
-        rng.shuffle(self.location_deck)
+        shuffle(rng, self.location_deck)
         self.locations: list[int] = []
         self.event_decks: list[list[int]] = []
         self.tokens: list[int] = []
         self.pool: list[list[int]] = []
         self.draws = [list(game.starters[s]) + [self.decks[SURVIVOR].pop()] for s in range(n)]
         for deck in self.draws:
-            rng.shuffle(deck)
+            shuffle(rng, deck)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
         self.status = ["alive"] * n
@@ -245,7 +246,7 @@ class EpochState(NightSteps, ExploreSteps, State):
         if not deck and kind == NIGHT and self.night_discard:
             deck.extend(self.night_discard)
             self.night_discard.clear()
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
         return deck.pop() if deck else None
 
     def catastrophes_in(self, cards: Sequence[int]) -> int:
@@ -262,7 +263,7 @@ class EpochState(NightSteps, ExploreSteps, State):
                 card = self.draw_shared(kind)
                 if card is not None:
                     deck.append(card)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.locations.append(index)
         self.event_decks.append(deck)
         self.tokens.append(self.catastrophes_in(deck))
@@ -353,10 +354,10 @@ class EpochState(NightSteps, ExploreSteps, State):
         """The shared decks, the location deck, each seat's draw pile and each location's
         event deck (their order is unseen future chance)."""
         for kind in sorted(self.decks):
-            self.rng.shuffle(self.decks[kind])
-        self.rng.shuffle(self.location_deck)
+            shuffle(self.rng, self.decks[kind])
+        shuffle(self.rng, self.location_deck)
         for pile in (*self.draws, *self.event_decks):
-            self.rng.shuffle(pile)
+            shuffle(self.rng, pile)
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.engine.scenario import seat_values, stack_on_top, validated
 from meeple.games.epoch_ellipse.actions import slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, SALVAGE, SURVIVOR
@@ -146,7 +147,7 @@ def build(game: EpochEllipse, *, seed: int = 0, hands: PerSeat = None, decks: Pe
     free = {kind: [c for c in game.shared[kind] if c not in cards.used]
             for kind in SHARED_DECKS}
     for kind in SHARED_DECKS:
-        state.rng.shuffle(free[kind])
+        shuffle(state.rng, free[kind])
 
     def draw(kind: str, what: str) -> int:
         if not free[kind]:
@@ -164,7 +165,7 @@ def build(game: EpochEllipse, *, seed: int = 0, hands: PerSeat = None, decks: Pe
                 loc.catastrophes if spec is None else spec)]
             deck += [draw(SALVAGE, where) for _ in range(loc.salvage)]
             deck += [draw(SURVIVOR, where) for _ in range(loc.survivors)]
-            state.rng.shuffle(deck)
+            shuffle(state.rng, deck)
         state.locations.append(index)
         state.event_decks.append(deck)
         state.tokens.append(state.catastrophes_in(deck))
@@ -173,7 +174,7 @@ def build(game: EpochEllipse, *, seed: int = 0, hands: PerSeat = None, decks: Pe
                              f"(no catastrophe left), reaching target_vp = {p['target_vp']}: "
                              "the game would be won already")
     state.location_deck = [i for i in content.location_deck if i not in in_play]
-    state.rng.shuffle(state.location_deck)
+    shuffle(state.rng, state.location_deck)
     order = [_location(game, w, "next_locations") for w in next_locations]
     stack_on_top(state.location_deck, order, "location")
 
@@ -186,7 +187,7 @@ def build(game: EpochEllipse, *, seed: int = 0, hands: PerSeat = None, decks: Pe
             named = (piles["hands"][s] or []) + (piles["discards"][s] or [])
             if not any(state.card(c).kind == SURVIVOR for c in named):
                 deck.append(draw(SURVIVOR, f"decks[{s}]"))
-            state.rng.shuffle(deck)
+            shuffle(state.rng, deck)
         else:
             deck = list(reversed(deck))  # decks[s][0] on top
         hand = piles["hands"][s]

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.games.ozymandias_campaign.actions import card_name
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.rules import CampaignState, OzymandiasCampaign
@@ -121,7 +122,7 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
 
     # The unseen cards, shuffled, then dealt: the other hands, then the deck.
     unseen = [i for name, ids in by_name.items() for i in ids[used[name]:]]
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     at = 0
     for s in range(n):
         if s != seat:
@@ -141,7 +142,7 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
     if drawn is not None:
         out.add(drawn)
     tile_deck = [i for i in range(len(tile_index)) if i not in out]
-    rng.shuffle(tile_deck)
+    shuffle(rng, tile_deck)
 
     war = view["war"]
     cubes_in, cubes_out, mig_out = view["cubes_in"], view["cubes_out"], view["migrated_out"]

@@ -26,6 +26,7 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_campaign.actions import Move, card_name, parse_move
@@ -179,12 +180,12 @@ class CampaignState(RecordedWinners, State):
         p, n = game.params, game.players
         rng = self.rng
         tile_deck = list(range(len(game.tiles)))
-        rng.shuffle(tile_deck)  # Game Setup 1
+        shuffle(rng, tile_deck)  # Game Setup 1
         opening = [tile_deck.pop() for _ in range(game.setup_tile_count())]
         self.map = SectorMap.opening(game.tiles[i] for i in opening)  # Game Setup 2
         self.tile_deck = tile_deck
         self.deck = list(range(len(game.cards)))
-        rng.shuffle(self.deck)
+        shuffle(rng, self.deck)
         self.discard: list[int] = []
         self.hands = [[self.deck.pop() for _ in range(p["hand_size"])] for _ in range(n)]
         self.tableaus: list[list[list[int]]] = [[] for _ in range(n)]
@@ -250,15 +251,15 @@ class CampaignState(RecordedWinners, State):
         """The deck's top card, reshuffling the discard pile when it is empty (OZW-36)."""
         if not self.deck and self.discard:
             self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self._log(-1, "the discard pile is shuffled into a new deck")
         return self.deck.pop() if self.deck else None
 
     # --------------------------------------------------------------------------- hooks
     def _shuffle_unseen(self) -> None:
         """The card deck and the tile deck (their order is unseen future chance)."""
-        self.rng.shuffle(self.deck)
-        self.rng.shuffle(self.tile_deck)
+        shuffle(self.rng, self.deck)
+        shuffle(self.rng, self.tile_deck)
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)

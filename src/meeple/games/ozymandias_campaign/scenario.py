@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.engine.scenario import seat_values, stack_on_top, validated
 from meeple.games.ozymandias_campaign.actions import SUIT_INITIALS
 from meeple.games.ozymandias_campaign.board import SectorMap
@@ -164,7 +165,7 @@ def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | Non
         state.map = _map(game, tiles)
     placed = {game.tile_index[pl.tile.id] for pl in state.map.placements}
     state.tile_deck = [t for t in range(len(game.tiles)) if t not in placed]
-    state.rng.shuffle(state.tile_deck)
+    shuffle(state.rng, state.tile_deck)
     tile_ids = {t.id.upper(): i for i, t in enumerate(game.tiles)}
     order = []
     for word in next_tiles:
@@ -182,7 +183,7 @@ def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | Non
     named = set(cards.used)
     draws = [cards.find(c, "next_draws") for c in next_draws]
     deck = list(range(len(game.cards)))
-    state.rng.shuffle(deck)
+    shuffle(state.rng, deck)
     deck = [c for c in deck if c not in named]
     free = [c for c in deck if c not in set(draws)]
     out_hands = []

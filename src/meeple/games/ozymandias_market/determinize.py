@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
@@ -91,7 +92,7 @@ def determinize(game: OzymandiasMarket, view: Mapping[str, Any],
     if len(unseen) != deck_size + hidden_pool + sum(sizes) - sizes[seat]:
         raise ParameterError(f"{game.name} view does not account for the deck: {len(unseen)} "
                              "unseen cards for the deck, other hands and Augury")
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     state.deck = unseen[:deck_size]
     at = deck_size
     if hidden_pool:

@@ -17,6 +17,7 @@ from typing import Any
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
+from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
@@ -138,7 +139,7 @@ class MarketState(RecordedWinners, State):
         self.supply = [p["disks_per_colour"]] * len(COLOURS)
         self.dead = [0] * len(COLOURS)
         self.deck = [c.rank for c in game.cards]
-        self.rng.shuffle(self.deck)  # Game Setup 1 (X-1)
+        shuffle(self.rng, self.deck)  # Game Setup 1 (X-1)
         self.discard: list[int] = []
         self.hands = [[self.deck.pop() for _ in range(p["hand_size"])] for _ in range(n)]
         self.market = [self.deck.pop() for _ in range(p["market_size"])]
@@ -180,7 +181,7 @@ class MarketState(RecordedWinners, State):
         """The deck's top card, reshuffling the discard pile when it is empty (OZD-25)."""
         if not self.deck and self.discard:
             self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self._log(-1, "the discard pile is shuffled into a new deck")
         return self.deck.pop() if self.deck else None
 
@@ -204,7 +205,7 @@ class MarketState(RecordedWinners, State):
     # --------------------------------------------------------------------------- hooks
     def _shuffle_unseen(self) -> None:
         """The draw deck (its order is unseen future chance)."""
-        self.rng.shuffle(self.deck)
+        shuffle(self.rng, self.deck)
 
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import shuffle
 from meeple.engine.scenario import seat_values, stack_on_top, validated
 from meeple.games.ozymandias_market.cards import COLOUR_INITIALS, COLOURS
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex
@@ -156,7 +157,7 @@ def build(game: OzymandiasMarket, *, seed: int = 0,
                                  "twice")
         seen.add(rank)
     deck = [c.rank for c in game.cards]
-    state.rng.shuffle(deck)
+    shuffle(state.rng, deck)
     deck = [c for c in deck if c not in seen]
     free = [c for c in deck if c not in set(draws)]
 
