@@ -41,9 +41,12 @@ SEED = 20240601
 
 
 # --------------------------------------------------------------------------- engine loop
-def engine_playouts(game, seconds: float, seed: int = SEED, clock=time.perf_counter) -> dict:
+def engine_playouts(game, seconds: float, seed: int = SEED, clock=time.perf_counter,
+                    codes: bool = False) -> dict:
     """Whole random playouts through the public API until ``seconds`` of ``clock`` have
-    passed (wall time by default; ``time.process_time`` for CPU time on a shared machine)."""
+    passed (wall time by default; ``time.process_time`` for CPU time on a shared machine).
+    With ``codes``, stepping with action codes (``state.legal_codes``, ``state.apply_codes``),
+    the loop of a caller that keeps codes (a learner, an adapter)."""
     rng = random.Random(seed)
     choice = rng.choice
     games = steps = total_length = 0
@@ -51,7 +54,10 @@ def engine_playouts(game, seconds: float, seed: int = SEED, clock=time.perf_coun
     deadline = start + seconds
     while True:
         state = game.new_initial_state(games)
-        legal_actions, apply_actions = state.legal_actions, state.apply_actions
+        if codes:
+            legal_actions, apply_actions = state.legal_codes, state.apply_codes
+        else:
+            legal_actions, apply_actions = state.legal_actions, state.apply_actions
         current_players, is_terminal = state.current_players, state.is_terminal
         while not is_terminal():
             apply_actions({s: choice(legal_actions(s)) for s in current_players()})
@@ -59,29 +65,6 @@ def engine_playouts(game, seconds: float, seed: int = SEED, clock=time.perf_coun
         games += 1
         total_length += state.length()
         now = clock()
-        if now >= deadline:
-            break
-    return rates(games, steps, total_length, now - start)
-
-
-def code_playouts(game, seconds: float, seed: int = SEED) -> dict:
-    """Like :func:`engine_playouts`, stepping with action codes (``state.legal_codes``,
-    ``state.apply_codes``), the loop of a caller that keeps codes (a learner, an adapter)."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    games = steps = total_length = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        state = game.new_initial_state(games)
-        legal_codes, apply_codes = state.legal_codes, state.apply_codes
-        current_players, is_terminal = state.current_players, state.is_terminal
-        while not is_terminal():
-            apply_codes({s: choice(legal_codes(s)) for s in current_players()})
-            steps += 1
-        games += 1
-        total_length += state.length()
-        now = time.perf_counter()
         if now >= deadline:
             break
     return rates(games, steps, total_length, now - start)
@@ -373,7 +356,7 @@ def bench_four_gods(seconds: float) -> tuple[dict, dict]:
     for _ in range(REPEATS):  # interleaved, so machine noise hits every number alike
         engine_runs.append(engine_playouts(game, seconds))
         rollout_runs.append(engine_rollouts(game, seconds))
-        code_runs.append(code_playouts(game, seconds))
+        code_runs.append(engine_playouts(game, seconds, codes=True))
         batch_runs.append(batch_playouts(game, seconds))
         if inline_ok:
             inline_runs.append(inline_playouts(seconds))

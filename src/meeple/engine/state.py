@@ -360,24 +360,19 @@ class State(ABC):
         (``ActionArgumentError`` for a code outside the table, ``ActionParseError`` for a code
         that names no action of that seat, ``SeatError`` for a key that is not a seat of this
         game). On error nothing changes."""
-        if type(joint) is dict and not self._pending and len(joint) == len(self._acting):
+        if type(joint) is dict and not self._pending:  # the common case: legal codes
             tables = self._legal
             if tables is None:
                 tables = self._legal = self._legal_tables()
-            entry, actions = codes.codec(self.game).entry, {}
+            entry = codes.codec(self.game).entry
             try:
-                for seat, code in joint.items():
-                    action = entry(tables[seat][0])[2].get(code)
-                    if action is None or type(code) is not int:
-                        break
-                    actions[seat] = action
-                else:
-                    if actions:
-                        self._legal = None
-                        self._apply(actions)
-                        return
+                actions = {seat: entry(tables[seat][0])[2][code]
+                           for seat, code in joint.items() if type(code) is int}
             except (KeyError, TypeError):
-                pass  # the full checks below name the error
+                actions = None  # the full checks below name the error
+            if actions is not None and len(actions) == len(joint):
+                self.apply_actions(actions)
+                return
         if not isinstance(joint, Mapping):
             raise ArgumentError(f"joint must be a mapping {{seat: code}}; got "
                                 f"{checks.given(joint)}")
