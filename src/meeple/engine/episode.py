@@ -41,7 +41,9 @@ def play_episode(
         start: a start (:mod:`meeple.engine.scenario`): play from its position reseeded with
             ``seed`` instead of a new deal; the record keeps it so it replays.
     Returns:
-        ``(final_state, record)``; the state is terminal since every game declares a cap.
+        ``(final_state, record)``; the state is terminal since every game declares a cap on
+        its length and keeps each turn finite whatever the seats choose (checked for every
+        game by ``tests/test_termination.py``).
     Raises:
         ValueError: if ``len(agents) != game.players``.
         IllegalActionError: if an agent returns an illegal action.

@@ -34,12 +34,13 @@ DECISIONS: dict[str, tuple[str, str]] = {
                          "Migration, recover: take back a standing worker ('recover "
                          "GOLD-1:i3') or a harvest worker ('recover card 2'), one per move; "
                          "'done' ends the turn."),
-    "campaign": ("OZW-17, OZW-20..28; section 2 'Campaign'",
+    "campaign": ("OZW-17, OZW-20..28, OZW-54; section 2 'Campaign'",
                  "Campaign: any number of actions, then 'end'. 'stand GOLD-1:i4' (next to a "
                  "colony of yours; war if an enemy stands there), 'colony GOLD-1:c2' (next to a "
                  "worker of yours; war if an enemy is on top; then you play a card), 'lay 2' (a "
                  "worker on untapped card 2) or 'harvest 3' (a worker on tapped card 3, so it "
-                 "scores when it collapses)."),
+                 "scores when it collapses). A war lost without a card is not fought again at that "
+                 "point this turn."),
     "war": ("OZW-29..31; section 2 'War'",
             "War: attacker and defender each reveal a hand card at once ('fight R5'); the "
             "stronger card wins the point."),

@@ -179,5 +179,6 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
     state.events = [tuple(e) for e in view["events"]]
     state.winners_ = None if winners is None else tuple(winners)
     state.truncated = view["truncated"]
+    state.lost_wars = list(view["lost_wars"])
     state._acting = tuple(view["acting"])
     return state

@@ -105,7 +105,8 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
 
 
 def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
-    """Stand, colony, lay and harvest moves (Campaign; OZW-21..28)."""
+    """Stand, colony, lay and harvest moves (Campaign; OZW-21..28); none at a point of
+    ``state.lost_wars`` (OZW-54)."""
     p = state.game.params
     sector_map = state.map
     kinds, adjacency = sector_map.kinds, sector_map.adjacency
@@ -114,9 +115,11 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
     if state.supply[seat]:
         # Stand: adjacent to a colony of yours, on an intersection or hazard not already
         # yours (OZW-22, OZW-23); an enemy there means war.
+        # A war lost at no cost is not fought again at that point this turn (OZW-54).
+        lost = state.lost_wars
         mine = colony_points(state, seat, top_only=p["colony_ref"] == "top")
         stand = {q for c in mine for q in adjacency[c]
-                 if kinds[q] != COLONY and state.standing.get(q) != seat}
+                 if kinds[q] != COLONY and state.standing.get(q) != seat and q not in lost}
         out += [mv("stand", q) for q in sorted(stand)]
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
@@ -127,7 +130,8 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
             else:
                 targets = {q for q, kind in kinds.items() if kind == COLONY}
             out += [mv("colony", q) for q in sorted(targets)
-                    if not (state.stacks.get(q) and state.stacks[q][-1] == seat)]
+                    if not (state.stacks.get(q) and state.stacks[q][-1] == seat)
+                    and q not in lost]
     if state.supply[seat] or (p["laydown_source"] == "bag" and state.bag[seat]):
         out += [mv("lay", i) for i, row in enumerate(tableau)
                 if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)

@@ -1,6 +1,6 @@
 """Ozymandias, campaign edition: the game spec and state transitions.
 
-Rules: seeds/ozymandias-campaign.md; decisions OZW-1..OZW-41 in
+Rules: seeds/ozymandias-campaign.md; decisions OZW-1..OZW-54 in
 docs/rules/ozymandias-campaign.md. A turn: the active seat picks a mode (``mode`` step), then
 
 * **Intake**: ``distribute`` its incoming cubes one by one (``pass`` sends the rest right),
@@ -11,6 +11,8 @@ docs/rules/ozymandias-campaign.md. A turn: the active seat picks a mode (``mode`
 * **Campaign**: any number of ``stand``/``colony``/``lay``/``harvest`` actions, then ``end``.
   A contested point opens a ``war`` (a simultaneous decision of the two warring seats); a
   colony is followed by ``play`` (a card to the tableau); a stand by a port opens ``explore``.
+  A war lost at no cost (no card, the worker kept) is not fought again at that point in the
+  same turn (OZW-54), so every turn ends whatever the seat chooses.
 
 Steps with nothing to choose are taken automatically. Legal moves live in :mod:`.moves`, the
 arithmetic of scoring and wars in :mod:`.scoring`, what the map actions and wars do (stand,
@@ -141,6 +143,7 @@ class OzymandiasCampaign(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
         state = CampaignState.__new__(CampaignState)
         State.__init__(state, self, 0)
+        data = {"lost_wars": [], **data}  # absent when empty (OZW-54)
         tiles = {t.id: t for t in self.tiles}
         state._restore_fields(data, CampaignState.__slots__, {
             "map": lambda v: SectorMap.from_json(v, tiles),
@@ -161,7 +164,8 @@ class CampaignState(RecordedWinners, State):
     ``stacks`` (colony point -> seats bottom to top), ``tile_deck`` (tile indexes, top =
     last). Cards: ``deck`` (top = last) and ``discard``. Turn: ``active``, ``step``, ``turns``
     (completed), and the step data ``owed`` (colony recoveries), ``mig_pos``/``mig_out``
-    (migration), ``war`` ([kind, point, attacker, defender]), ``explore_at``/``drawn_tile``.
+    (migration), ``war`` ([kind, point, attacker, defender]), ``explore_at``/``drawn_tile``,
+    ``lost_wars`` (points where the active seat lost a war this turn at no cost, OZW-54).
     End: ``trigger`` (the seat that reached the target) and ``last_seat`` (whose turn ends
     the game). ``cubes_in``/``cubes_out``: cubes taken from and returned to the supply, per
     suit (the supply is unlimited, OZW-39; these make conservation checkable).
@@ -173,7 +177,7 @@ class CampaignState(RecordedWinners, State):
                  "unrest", "vp", "bag", "supply", "standing", "stacks", "active", "step",
                  "turns", "owed", "mig_pos", "mig_out", "war", "explore_at", "drawn_tile",
                  "trigger", "last_seat", "cubes_in", "cubes_out", "events", "winners_",
-                 "truncated")
+                 "truncated", "lost_wars")
 
     def __init__(self, game: OzymandiasCampaign, seed: int) -> None:
         super().__init__(game, seed)
@@ -212,6 +216,7 @@ class CampaignState(RecordedWinners, State):
         self.events: list[tuple[int, int, str]] = []
         self.winners_: tuple[int, ...] | None = None
         self.truncated = False
+        self.lost_wars: list[str] = []
         self._refresh_acting()
 
     # ----------------------------------------------------------------------- helpers
@@ -506,6 +511,7 @@ class CampaignState(RecordedWinners, State):
         n = self.game.players
         ended = self.active
         self.turns += 1
+        self.lost_wars = []
         self.step = "mode"
         if self.trigger is not None and ended == self.last_seat:
             self._game_over(truncated=False)
@@ -586,6 +592,7 @@ class CampaignState(RecordedWinners, State):
             "events": [list(e) for e in self.events[-12:]],
             "winners": None if self.winners_ is None else list(self.winners_),
             "truncated": self.truncated,
+            "lost_wars": sorted(self.lost_wars),
         }
         if seat is not None:
             out["hand"] = sorted(self.card_text(c) for c in self.hands[seat])
@@ -603,7 +610,12 @@ class CampaignState(RecordedWinners, State):
         return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__, {"map": SectorMap.to_json})
+        """The fields as JSON; ``lost_wars`` only when not empty (OZW-54), so states saved
+        before it and the digests of play without it stay as they were."""
+        data = self._fields_data(self.__slots__, {"map": SectorMap.to_json})
+        if not data["lost_wars"]:
+            del data["lost_wars"]
+        return data
 
 
 def _cubes_text(cubes: Sequence[int]) -> str:

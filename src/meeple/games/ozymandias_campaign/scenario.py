@@ -235,5 +235,6 @@ def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | Non
     state.owed, state.mig_pos, state.mig_out = 0, -1, [0] * len(SUITS)
     state.war = state.explore_at = state.drawn_tile = None
     state.trigger = state.last_seat = None
+    state.lost_wars = []
     state._refresh_acting()
     return validated(state)  # type: ignore[return-value]

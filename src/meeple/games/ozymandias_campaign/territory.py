@@ -103,7 +103,10 @@ def resolve_war(state: CampaignState, attacker_card: tuple | None,
 
     The cards are ``(suit, rank)`` from each seat's hand (discarded), or None when that seat
     plays none; ``won`` decides a war in which a seat has no card, so none is played (None:
-    compare the cards). Changes ``state``, returns nothing."""
+    compare the cards). An attacker that loses without a card and keeps its worker (a stand,
+    or a colony under ``failed_colony=return_worker``) may not make war at that point again
+    this turn: the point joins ``state.lost_wars`` (OZW-54). Changes ``state``, returns
+    nothing."""
     kind, point, attacker, defender = state.war
     shown = []
     for seat, card in ((attacker, attacker_card), (defender, defender_card)):
@@ -118,6 +121,11 @@ def resolve_war(state: CampaignState, attacker_card: tuple | None,
                    f"{attacker if won else defender} wins")
     state.war = None
     state.step = "campaign"
+    if not won and attacker_card is None and (
+            kind == "stand" or state.game.params["failed_colony"] == "return_worker"):
+        # lost at no cost (no card played, the worker back in the supply): not again at this
+        # point this turn, or the same war could repeat forever (OZW-54)
+        state.lost_wars.append(point)
     if kind == "stand":
         if won:  # the loser takes back their worker (OZW-31)
             state.supply[defender] += 1

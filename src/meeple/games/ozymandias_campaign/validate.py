@@ -79,6 +79,7 @@ class CampaignData(BaseModel):
     events: list[list[Any]]
     winners_: list[NonNegInt] | None
     truncated: bool
+    lost_wars: list[str] = []  # absent when empty (OZW-54)
 
 
 def validate(game: OzymandiasCampaign, data: Mapping[str, Any]) -> None:
