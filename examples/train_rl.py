@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--shaping", type=float, default=0.0,
                         help="weight of the potential-based reward shaping from the game's "
                              "evaluator (0: win share only)")
+    parser.add_argument("--memory", type=float, default=0.0, metavar="DECAY",
+                        help="follow each observation with its decaying trace (0: none)")
     parser.add_argument("--keep-best", default=None, metavar="OPPONENT",
                         help="save the point with the best share against OPPONENT as best.zip "
                              "and measure it again on fresh games")
@@ -65,7 +67,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         eval_every=args.eval_every, eval_games=args.eval_games,
         eval_opponents=args.eval_opponents.split(","),
         eval_policies=args.eval_policies.split(","), actions=args.actions,
-        shaping=args.shaping, keep_best=args.keep_best, ppo=ppo, out=args.out, on_point=_show)
+        shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, ppo=ppo,
+        out=args.out, on_point=_show)
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
               f"[{ref['ci_low']:.3f}, {ref['ci_high']:.3f}]")

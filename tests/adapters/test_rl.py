@@ -162,3 +162,49 @@ def test_shaping_is_refused_when_it_cannot_be_potential_based() -> None:
         SeatCycleEnv(game, "random", shaping=-1.0)
     with pytest.raises(ParameterError, match="gamma"):
         SeatCycleEnv(game, "random", shaping=1.0, gamma=1.5)
+
+
+class LowestLegal:
+    """A fixed policy with ``MaskablePPO.predict``'s signature: the lowest legal code. It
+    keeps the observations it was shown."""
+
+    def __init__(self) -> None:
+        self.seen: list[np.ndarray] = []
+
+    def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool = True
+                ) -> tuple[int, None]:
+        self.seen.append(np.array(obs))
+        return int(np.flatnonzero(action_masks)[0]), None
+
+
+def test_the_bot_sees_the_observation_memory_the_learner_saw() -> None:
+    # The learner's environment and the rl: bot apply the same decaying trace: replaying the
+    # learner's playthrough with the bot in its seat shows the policy the same observations,
+    # sub-decision by sub-decision (Damocles' step codes). A turn-based game: at Four Gods'
+    # simultaneous rounds the environment lets the bots submit first, the lab in seat order,
+    # so the "submitted" flags of a view may differ there.
+    name = "damocles"
+    from meeple.adapters.rl import SeatCycleEnv
+    from meeple.bots.rl import PolicyBot
+    from meeple.engine.episode import play_episode
+
+    game = load_game(name, players=2)
+    env = SeatCycleEnv(game, "random", memory=0.5)
+    obs, _ = env.reset(seed=7)
+    shown, done = [obs], False
+    while not done:
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+        shown.append(obs)
+    assert env.observation_space.contains(shown[0])
+    seat, gseed = env.current.seat, env.current.state.seed
+    policy = LowestLegal()
+    agents = [PolicyBot(game, s, gseed, model=policy, encoding=env.current.coder.kind,
+                        memory=0.5) if s == seat else make_bot("random", game, s, gseed)
+              for s in range(2)]
+    play_episode(game, gseed, agents)
+    assert len(policy.seen) == len(shown) - 1  # the bot is not shown the final state
+    for bot_obs, env_obs in zip(policy.seen, shown, strict=False):
+        np.testing.assert_allclose(bot_obs, env_obs, rtol=0, atol=1e-6)
+    half = shown[0].size // 2
+    assert any(not np.allclose(o[:half], o[half:]) for o in shown[1:])  # a trace, not a copy

@@ -28,7 +28,7 @@ import numpy as np
 
 from meeple.adapters.gymnasium import MeepleEnv
 from meeple.bots import make_bot
-from meeple.bots.rl import PolicyBot, sidecar_path
+from meeple.bots.rl import ObservationMemory, PolicyBot, sidecar_path
 from meeple.engine.episode import play_episode
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
@@ -62,16 +62,21 @@ class SeatCycleEnv(gymnasium.Env):
     hidden parts included, but only to score the training reward: the observation is
     unchanged, and a trained policy plays from its view alone.
 
+    Optional observation memory (``memory = d``, 0 < d < 1): each observation is followed by
+    its decaying trace over the learner's steps in the playthrough
+    (:class:`~meeple.bots.rl.ObservationMemory`, which the ``rl:`` bot applies the same way),
+    doubling the observation size; the bounds stay those of the observation.
+
     Raises:
         ParameterError, NotImplementedError: as ``MeepleEnv``; ParameterError also for a
-            negative ``shaping``, a ``gamma`` outside 0..1, or shaping on a game without an
-            evaluator.
+            negative ``shaping``, a ``gamma`` outside 0..1, shaping on a game without an
+            evaluator, or a ``memory`` outside 0..1.
     """
 
     metadata = {"render_modes": []}
 
     def __init__(self, game: Game, opponents: str = "random", actions: str = "auto",
-                 shaping: float = 0.0, gamma: float = 1.0) -> None:
+                 shaping: float = 0.0, gamma: float = 1.0, memory: float = 0.0) -> None:
         if shaping < 0 or not 0 <= gamma <= 1:
             raise ParameterError(f"shaping = {shaping}, gamma = {gamma}: need shaping >= 0 "
                                  f"and 0 <= gamma <= 1")
@@ -81,7 +86,13 @@ class SeatCycleEnv(gymnasium.Env):
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.envs = [MeepleEnv(game, seat=s, opponents=opponents, actions=actions)
                      for s in range(game.players)]
-        self.observation_space = self.envs[0].observation_space
+        self.memory = ObservationMemory(memory)
+        space = self.envs[0].observation_space
+        if memory:
+            space = gymnasium.spaces.Box(np.concatenate([space.low, space.low]),
+                                         np.concatenate([space.high, space.high]),
+                                         dtype=np.float32)
+        self.observation_space = space
         self.action_space = self.envs[0].action_space
         self.current = self.envs[0]
         self.potential = 0.0
@@ -97,9 +108,10 @@ class SeatCycleEnv(gymnasium.Env):
         """Draw the learner's seat and a playthrough seed, and start it."""
         super().reset(seed=seed)
         self.current = self.envs[int(self.np_random.integers(len(self.envs)))]
-        found = self.current.reset(seed=int(self.np_random.integers(0, 2 ** 62)))
+        obs, info = self.current.reset(seed=int(self.np_random.integers(0, 2 ** 62)))
         self.potential = self._potential()
-        return found
+        self.memory.reset()
+        return self.memory(obs), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """``MeepleEnv.step`` of the drawn seat, its reward shaped (class docstring)."""
@@ -107,7 +119,7 @@ class SeatCycleEnv(gymnasium.Env):
         if self.evaluate is not None:
             before, self.potential = self.potential, self._potential()
             reward += self.gamma * self.potential - before
-        return obs, reward, terminated, truncated, info
+        return self.memory(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The drawn seat's legal codes now (bool), read by ``MaskablePPO``."""
@@ -154,7 +166,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
                        eval_opponents: Sequence[str] = ("random", "heuristic"),
                        eval_policies: Sequence[str] = ("greedy",),
                        reference: str | None = "heuristic", actions: str = "auto",
-                       shaping: float = 0.0, keep_best: str | None = None,
+                       shaping: float = 0.0, memory: float = 0.0,
+                       keep_best: str | None = None,
                        ppo: dict[str, Any] | None = None, out: str | Path = "runs/rl",
                        on_point: Callable[[dict[str, Any]], None] | None = None
                        ) -> dict[str, Any]:
@@ -176,6 +189,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         actions: the adapter's action encoding (``"auto"``, ``"compact"``, ``"full"``).
         shaping: the weight ``beta`` of the potential-based reward shaping
             (:class:`SeatCycleEnv`; 0 = the win share alone), with PPO's ``gamma``.
+        memory: the decay of the observation memory (:class:`SeatCycleEnv`; 0 = none),
+            saved in the sidecar so the ``rl:`` bot applies it too.
         keep_best: an evaluation opponent: the model of the point (after the first) with the
             highest share against it (first of ``eval_policies``; the later point on a tie)
             is saved as ``best.zip`` (with ``best.json``), then measured again on fresh games
@@ -188,14 +203,15 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
     Returns:
         The ``curve.json`` dict: ``game``, ``variant``, ``players``, ``encoding``, ``fair_share``
         (``1 / players``), ``steps``, ``train_seconds`` and ``eval_seconds`` (wall clock),
-        ``shaping``, ``points`` (``{"steps", "seconds", "results": [win_share dicts, each with
-        its "policy"]}`` per point), ``reference`` (win_share dicts of the reference bot, or
-        []), ``model`` (path), ``best`` (``{"steps", "model", "selected_share", "results",
-        "reference"}`` or None).
+        ``shaping``, ``memory``, ``points`` (``{"steps", "seconds", "results": [win_share
+        dicts, each with its "policy"]}`` per point), ``reference`` (win_share dicts of the
+        reference bot, or []), ``model`` (path), ``best`` (``{"steps", "model",
+        "selected_share", "results", "reference"}`` or None).
     Raises:
         ImportError: without sb3-contrib (the extra ``meeple[rl]``).
         ParameterError: for a bad game setting, bot name, policy, ``keep_best`` that is not an
-            evaluation opponent, ``steps`` or ``eval_every`` < 1, or a bad ``shaping``.
+            evaluation opponent, ``steps`` or ``eval_every`` < 1, or a bad ``shaping`` or
+            ``memory``.
     """
     import torch
     from sb3_contrib import MaskablePPO
@@ -216,15 +232,16 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
     names = list(opponents) or ["random"]
     settings = {**PPO_DEFAULTS, **(ppo or {})}
     env = DummyVecEnv([(lambda name=name: SeatCycleEnv(game, name, actions, shaping,
-                                                       settings["gamma"])) for name in names])
+                                                       settings["gamma"], memory))
+                       for name in names])
     encoding = env.envs[0].current.coder.kind
     model = MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", verbose=0, **settings)
     meta = {"game": game.name, "variant": game.variant, "players": game.players,
             "params": dict(game.params), "encoding": encoding,
             "observation_size": int(env.observation_space.shape[0]),
             "action_size": int(env.action_space.n), "seats": "drawn at random each episode",
-            "opponents": names, "shaping": shaping, "seed": seed, "algorithm": "MaskablePPO",
-            "ppo": settings}
+            "opponents": names, "shaping": shaping, "memory": memory, "seed": seed,
+            "algorithm": "MaskablePPO", "ppo": settings}
 
     def results(policy_model: Any, eval_seed: int) -> list[dict[str, Any]]:
         rng_state = torch.random.get_rng_state()  # sampling must not move training's stream
@@ -232,7 +249,7 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         for policy in policies:
             def learner(s: int, gseed: int, policy: str = policy) -> PolicyBot:
                 return PolicyBot(game, s, gseed, model=policy_model, encoding=encoding,
-                                 deterministic=policy == "greedy")
+                                 deterministic=policy == "greedy", memory=memory)
             found += [{**win_share(game, learner, o, eval_games, eval_seed), "policy": policy}
                       for o in eval_opponents]
         torch.random.set_rng_state(rng_state)
@@ -284,7 +301,7 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         eval_seconds += time.perf_counter() - began
     curve = {"game": game.name, "variant": game.variant, "players": game.players,
              "encoding": encoding, "opponents": names, "fair_share": 1 / game.players,
-             "shaping": shaping, "ppo": settings, "steps": done,
+             "shaping": shaping, "memory": memory, "ppo": settings, "steps": done,
              "train_seconds": train_seconds, "eval_seconds": eval_seconds,
              "eval_games": eval_games, "points": points, "reference_bot": reference,
              "reference": refs, "model": str(model_path), "best": best}
@@ -326,7 +343,8 @@ def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
         for r in best["results"]:
             colour = colours[opponents.index(r["opponent"]) % len(colours)]
             ax.errorbar([best["steps"]], [r["share"]], fmt="D", color=colour, markersize=5,
-                        yerr=[[r["share"] - r["ci_low"]], [r["ci_high"] - r["share"]]],
+                        yerr=[[max(0.0, r["share"] - r["ci_low"])],
+                              [max(0.0, r["ci_high"] - r["share"])]],
                         capsize=3, markeredgecolor="black")
         ax.plot([], [], "D", color="grey", markeredgecolor="black",
                 label="kept model, fresh games")
@@ -335,6 +353,7 @@ def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
     ax.set_ylabel("win share (95% Wilson interval)")
     ax.set_ylim(0, 1)
     shaped = f", shaping {curve['shaping']:g}" if curve.get("shaping") else ""
+    shaped += f", memory {curve['memory']:g}" if curve.get("memory") else ""
     ax.set_title(f"MaskablePPO on {curve['game']} ({curve['players']} players, "
                  f"{curve['encoding']} codes{shaped}); trained vs "
                  f"{', '.join(curve.get('opponents', []))}", fontsize=9)
