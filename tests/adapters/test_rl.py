@@ -177,13 +177,12 @@ class LowestLegal:
         return int(np.flatnonzero(action_masks)[0]), None
 
 
-def test_the_bot_sees_the_observation_memory_the_learner_saw() -> None:
-    # The learner's environment and the rl: bot apply the same decaying trace: replaying the
-    # learner's playthrough with the bot in its seat shows the policy the same observations,
-    # sub-decision by sub-decision (Damocles' step codes). A turn-based game: at Four Gods'
-    # simultaneous rounds the environment lets the bots submit first, the lab in seat order,
-    # so the "submitted" flags of a view may differ there.
-    name = "damocles"
+@pytest.mark.parametrize("name", [B4G, "damocles"])
+def test_the_bot_sees_what_the_learner_saw_memory_included(name: str) -> None:
+    # Replaying the learner's playthrough with the rl: bot in its seat shows the policy the
+    # same observations: the same decaying trace, and at Four Gods' simultaneous rounds the
+    # view from before anybody submitted, as in the lab (LabViewEnv); with Damocles' step
+    # codes, sub-decision by sub-decision.
     from meeple.adapters.rl import SeatCycleEnv
     from meeple.bots.rl import PolicyBot
     from meeple.engine.episode import play_episode

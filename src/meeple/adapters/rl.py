@@ -44,12 +44,48 @@ PPO_DEFAULTS: dict[str, Any] = {"n_steps": 512, "batch_size": 256, "n_epochs": 4
                                 "learning_rate": 3e-4}
 
 
+class LabViewEnv(MeepleEnv):
+    """:class:`~meeple.adapters.gymnasium.MeepleEnv` whose learner, at a simultaneous decision,
+    is shown its view from before the bots' submissions: the view the lab shows every seat
+    (``play_episode`` asks all acting seats on the same state), so the policy is trained on
+    the observations it will see as an ``rl:`` bot. ``MeepleEnv`` lets the bots submit first
+    (their selections stay hidden, but the view's "submitted" marks show who is in), which a
+    trained policy never sees in the lab. Turn-based decisions are unchanged; with step codes
+    the pending sub-decision still follows the view.
+    """
+
+    _before: np.ndarray | None = None
+
+    def _play_bots(self) -> None:
+        state, seat, game = self.state, self.seat, self.game
+        self._before = None
+        while not state.is_terminal():
+            acting = state.current_players()
+            if seat in acting and len(acting) > 1:
+                self._before = game.observation_tensor(state.view(seat)).reshape(-1)
+            for other in acting:
+                if other != seat:
+                    bot = self._bots[other]
+                    state.apply_action(bot.act(state.view(other), state.legal_actions(other)),
+                                       other)
+            if seat in acting:
+                return
+
+    def _observation(self) -> np.ndarray:
+        obs = super()._observation()
+        if self._before is not None:
+            obs = obs.copy()
+            obs[:self._before.size] = self._before
+        return obs
+
+
 class SeatCycleEnv(gymnasium.Env):
-    """The Gymnasium adapter's environment (:class:`~meeple.adapters.gymnasium.MeepleEnv`) with
-    the learner's seat drawn from the environment's ``np_random`` at each ``reset``; the other
-    seats are played by ``opponents`` (one bot name). Spaces, steps, rewards and
-    ``action_masks`` are those of the drawn seat's environment (the same spaces for every
-    seat). ``reset(seed=s)`` seeds the draws; each playthrough's seed is drawn from them too.
+    """The Gymnasium adapter's environment (:class:`LabViewEnv`, a
+    :class:`~meeple.adapters.gymnasium.MeepleEnv` showing lab views) with the learner's seat
+    drawn from the environment's ``np_random`` at each ``reset``; the other seats are played
+    by ``opponents`` (one bot name). Spaces, steps, rewards and ``action_masks`` are those of
+    the drawn seat's environment (the same spaces for every seat). ``reset(seed=s)`` seeds the
+    draws; each playthrough's seed is drawn from them too.
 
     Optional reward shaping (``shaping = beta > 0``): potential-based (Ng, Harada and Russell,
     1999), so the policies that are optimal for the win share stay optimal. The potential is
@@ -84,7 +120,7 @@ class SeatCycleEnv(gymnasium.Env):
         if shaping and self.evaluate is None:
             raise ParameterError(f"{game.name} declares no state evaluator: no reward shaping")
         self.shaping, self.gamma = float(shaping), float(gamma)
-        self.envs = [MeepleEnv(game, seat=s, opponents=opponents, actions=actions)
+        self.envs = [LabViewEnv(game, seat=s, opponents=opponents, actions=actions)
                      for s in range(game.players)]
         self.memory = ObservationMemory(memory)
         space = self.envs[0].observation_space
