@@ -391,8 +391,8 @@ def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
     shaped = f", shaping {curve['shaping']:g}" if curve.get("shaping") else ""
     shaped += f", memory {curve['memory']:g}" if curve.get("memory") else ""
     ax.set_title(f"MaskablePPO on {curve['game']} ({curve['players']} players, "
-                 f"{curve['encoding']} codes{shaped}); trained vs "
-                 f"{', '.join(curve.get('opponents', []))}", fontsize=9)
+                 f"{curve['encoding']} codes)\ntrained vs "
+                 f"{', '.join(curve.get('opponents', []))}{shaped}", fontsize=9)
     ax.legend(fontsize=6.5, loc="upper left", ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
