@@ -18,8 +18,8 @@ from typing import Any
 
 
 def _show(point: dict[str, Any]) -> None:
-    shares = "  ".join(f"vs {r['opponent']}: {r['share']:.3f} [{r['ci_low']:.3f}, "
-                       f"{r['ci_high']:.3f}]" for r in point["results"])
+    shares = "  ".join(f"{r.get('policy', 'greedy')} vs {r['opponent']}: {r['share']:.3f} "
+                       f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]" for r in point["results"])
     print(f"{point['steps']:>8} steps  {point['seconds']:7.1f} s  {shares}", flush=True)
 
 
@@ -38,6 +38,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--eval-opponents", default="random,heuristic")
+    parser.add_argument("--eval-policies", default="greedy",
+                        help="comma-separated: greedy (most probable code), sample (sampled)")
+    parser.add_argument("--shaping", type=float, default=0.0,
+                        help="weight of the potential-based reward shaping from the game's "
+                             "evaluator (0: win share only)")
+    parser.add_argument("--memory", type=float, default=0.0, metavar="DECAY",
+                        help="follow each observation with its decaying trace (0: none)")
+    parser.add_argument("--keep-best", default=None, metavar="OPPONENT",
+                        help="save the point with the best share against OPPONENT as best.zip "
+                             "and measure it again on fresh games")
     parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
     parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
                         help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
@@ -55,12 +65,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.game, variant=args.variant, players=args.players, params=params,
         opponents=args.opponents.split(","), steps=args.steps, seed=args.seed,
         eval_every=args.eval_every, eval_games=args.eval_games,
-        eval_opponents=args.eval_opponents.split(","), actions=args.actions, ppo=ppo,
-        out=args.out,
-        on_point=_show)
+        eval_opponents=args.eval_opponents.split(","),
+        eval_policies=args.eval_policies.split(","), actions=args.actions,
+        shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, ppo=ppo,
+        out=args.out, on_point=_show)
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
               f"[{ref['ci_low']:.3f}, {ref['ci_high']:.3f}]")
+    best = curve["best"]
+    if best is not None:
+        print(f"kept the model of {best['steps']} steps ({best['model']}); on fresh games:")
+        for r in best["results"] + [{**ref, "policy": curve["reference_bot"]}
+                                    for ref in best["reference"]]:
+            print(f"  {r['policy']} vs {r['opponent']}: {r['share']:.3f} [{r['ci_low']:.3f}, "
+                  f"{r['ci_high']:.3f}]")
     print(json.dumps({"steps": curve["steps"], "train_seconds": round(curve["train_seconds"], 1),
                       "eval_seconds": round(curve["eval_seconds"], 1),
                       "model": curve["model"]}))

@@ -9,6 +9,10 @@ Gymnasium adapter gave the learner (docs/adapters/gymnasium.md):
 
 * observation: ``game.observation_tensor(view)`` flattened; with step codes followed by the
   pending sub-decision (:meth:`meeple.engine.stepwise.StepCodes.pending`);
+* memory (when the model was trained with ``memory = d > 0``): the observation is followed by
+  its trace, ``trace = d * trace + (1 - d) * observation`` over the seat's decisions in this
+  playthrough so far (:class:`ObservationMemory`), so the policy sees the table's recent habits
+  (who attacked whom lately), not only the last round;
 * mask: the legal codes of the whole action table (``"full"``), or of each sub-decision in turn
   (``"compact"``: the bot composes its action step by step, as the learner did).
 
@@ -93,6 +97,39 @@ def read_sidecar(model_path: str | Path) -> dict[str, Any]:
                              f"meeple.adapters.rl.train_maskable_ppo): {exc}") from None
 
 
+class ObservationMemory:
+    """An exponentially decaying trace of a seat's observations within one playthrough, put
+    after each observation: ``trace = observation`` at the first decision, then ``trace =
+    decay * trace + (1 - decay) * observation`` at each later one (every learner step, step
+    codes included). ``decay = 0`` leaves observations unchanged. The trainer's environment
+    and :class:`PolicyBot` apply the same memory, so the bot sees what the learner saw.
+
+    Raises:
+        ParameterError: for ``decay`` outside 0..1 (1 excluded).
+    """
+
+    def __init__(self, decay: float = 0.0) -> None:
+        if not 0 <= decay < 1:
+            raise ParameterError(f"memory decay = {decay}: need 0 <= decay < 1")
+        self.decay = float(decay)
+        self.trace: np.ndarray | None = None
+
+    def reset(self) -> None:
+        """Forget the trace (a new playthrough)."""
+        self.trace = None
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` followed by the updated trace (``obs`` itself when ``decay = 0``)."""
+        if not self.decay:
+            return obs
+        obs = np.asarray(obs, dtype=np.float32)
+        if self.trace is None:
+            self.trace = obs.copy()
+        else:
+            self.trace = (self.decay * self.trace + (1 - self.decay) * obs).astype(np.float32)
+        return np.concatenate([obs, self.trace])
+
+
 def check_fits(meta: Mapping[str, Any], game: Game, where: str) -> None:
     """Refuse a model trained on another game or setting than ``game``.
 
@@ -110,6 +147,8 @@ def check_fits(meta: Mapping[str, Any], game: Game, where: str) -> None:
     obs = int(np.prod(game.observation_shape()))
     if kind == "compact":
         obs += step_codes(game).pending_size
+    if meta.get("memory"):
+        obs *= 2
     if meta.get("action_size") != size or meta.get("observation_size") != obs:
         raise ParameterError(f"{where} expects {meta.get('observation_size')} observation "
                              f"numbers and {meta.get('action_size')} codes; this game setting "
@@ -126,13 +165,19 @@ class PolicyBot(Bot):
         encoding: ``"full"`` or ``"compact"``: the codes the model was trained with.
         deterministic: play the most probable legal code (default) or sample the policy
             (from a stream derived from the bot's seed, so a playtest replays).
+        memory: the decay of the observation memory the model was trained with (0: none);
+            one bot plays one playthrough (as the engine's episodes seat them).
+    Raises:
+        ParameterError: for a memory decay outside 0..1.
     """
 
     name = "rl"
 
     def __init__(self, game: Game, seat: int, seed: int = 0, *, model: Any,
-                 encoding: str = "full", deterministic: bool = True) -> None:
+                 encoding: str = "full", deterministic: bool = True,
+                 memory: float = 0.0) -> None:
         super().__init__(game, seat, seed)
+        self.memory = ObservationMemory(memory)
         self.model = model
         self.encoding = encoding
         self.deterministic = deterministic
@@ -140,6 +185,7 @@ class PolicyBot(Bot):
         self.size = self.steps.size if self.steps is not None else game.num_distinct_actions()
 
     def _code(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        obs = self.memory(obs)
         if not self.deterministic:
             import torch
 
@@ -182,4 +228,4 @@ def rl_from_name(name: str, game: Game, seat: int, seed: int = 0) -> PolicyBot:
     meta = read_sidecar(path)
     check_fits(meta, game, path)
     return PolicyBot(game, seat, seed, model=load_policy(path), encoding=meta["encoding"],
-                     deterministic=option != "sample")
+                     deterministic=option != "sample", memory=float(meta.get("memory", 0.0)))
