@@ -5,7 +5,8 @@ Rules as implemented, every decision (OZW-n), the variants, the tile format and 
 notation: docs/rules/ozymandias-campaign.md. Modules: ``vocab`` (suits, point kinds, the Tile
 and Card values), ``content`` (tile and card files, validated on load), ``board`` (the map as
 one graph of joined tiles), ``actions`` (moves and their notation), ``moves`` (legal moves per
-step), ``scoring`` (collapse points and war strength), ``rules`` (spec and state),
+step), ``scoring`` (collapse points and war strength), ``rules`` (spec and state), ``view``
+(what a seat sees),
 ``territory`` (what standing, colonies, exploring and wars do to the state), ``bot`` (the
 heuristic bot), ``render`` (terminal text).
 """

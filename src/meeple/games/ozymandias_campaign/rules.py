@@ -47,6 +47,7 @@ from meeple.games.ozymandias_campaign.moves import (
 from meeple.games.ozymandias_campaign.scoring import collapse_points
 from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
 from meeple.games.ozymandias_campaign.variants import PARAMETERS, VARIANTS
+from meeple.games.ozymandias_campaign.view import state_view
 from meeple.games.ozymandias_campaign.vocab import SUITS
 
 SUIT_COUNT = len(SUITS)
@@ -547,62 +548,7 @@ class CampaignState(RecordedWinners, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        cards = self.game.cards
-        out: dict[str, Any] = {
-            "round": self.turns // self.game.players + 1,
-            "rounds_played": self.length(),
-            "active": self.active,
-            "right_of": [self.right_of(s) for s in range(self.game.players)],
-            "step": self.step,
-            "acting": list(self._acting),
-            "map": self.map.to_json(),
-            "open_ports": [list(p) for p in self.map.open_ports],
-            "standing": dict(sorted(self.standing.items())),
-            "stacks": {p: list(s) for p, s in sorted(self.stacks.items())},
-            "tile_deck_size": len(self.tile_deck),
-            "deck_size": len(self.deck),
-            "discard": [self.card_text(c) for c in self.discard],
-            "players": [{
-                "vp": self.vp[s],
-                "unrest": self.unrest[s],
-                "incoming": dict(zip(SUITS, self.incoming[s], strict=True)),
-                "bag": self.bag[s],
-                "supply": self.supply[s],
-                "hand_size": len(self.hands[s]),
-                "tableau": [{"card": self.card_text(row[CARD]),
-                             "suit": SUITS[cards[row[CARD]].suit],
-                             "rank": cards[row[CARD]].rank,
-                             "cubes": dict(zip(SUITS, row[CUBES:CUBES + SUIT_COUNT],
-                                               strict=True)),
-                             "tapped": bool(row[TAPPED]), "laid": bool(row[LAID]),
-                             "harvest": bool(row[HARVEST])} for row in self.tableaus[s]],
-            } for s in range(self.game.players)],
-            "turns": self.turns,
-            "cubes_in": dict(zip(SUITS, self.cubes_in, strict=True)),
-            "cubes_out": dict(zip(SUITS, self.cubes_out, strict=True)),
-            "owed": self.owed,
-            "migrating": self.mig_pos if self.step == "migrate" else None,
-            "migrated_out": dict(zip(SUITS, self.mig_out, strict=True)),
-            "war": None if self.war is None else {
-                "kind": self.war[0], "point": self.war[1], "attacker": self.war[2],
-                "defender": self.war[3], "sector_suit": SUITS[self.map.suits[self.war[1]]]},
-            "explore": None if self.drawn_tile is None else self._explore_view(),
-            "trigger": self.trigger,
-            "last_seat": self.last_seat,
-            "events": [list(e) for e in self.events[-12:]],
-            "winners": None if self.winners_ is None else list(self.winners_),
-            "truncated": self.truncated,
-            "lost_wars": sorted(self.lost_wars),
-        }
-        if seat is not None:
-            out["hand"] = sorted(self.card_text(c) for c in self.hands[seat])
-        return out
-
-    def _explore_view(self) -> dict[str, Any]:
-        """The drawn tile (public once drawn) and where each of its ports leads."""
-        tile = self.game.tiles[self.drawn_tile]
-        return {"at": self.explore_at, "tile": tile.id, "suit": SUITS[tile.suit],
-                "ports": {port: [point, tile.kind(point)] for port, point in tile.ports}}
+        return state_view(self, seat)
 
     def _copy(self) -> CampaignState:
         new = self._copy_fields(self.__slots__)
