@@ -30,6 +30,7 @@ from tests.test_ozymandias_campaign_rules import (
     scenario,
     standing_war,
 )
+from tests.test_termination import LeastRecent
 
 GAME = "ozymandias-campaign"
 
@@ -130,21 +131,6 @@ def test_the_line_up_that_stalled_now_finishes() -> None:
 
 
 # --------------------------------------------------------------- any policy: a bound
-class LeastRecent:
-    """An adversarial policy: plays the legal action it played longest ago (never played
-    first), so it tries everything and keeps coming back to whatever stays legal."""
-
-    def __init__(self) -> None:
-        self.last: dict[str, int] = {}
-        self.clock = 0
-
-    def act(self, view, legal_actions):
-        self.clock += 1
-        choice = min(legal_actions, key=lambda a: (self.last.get(str(a), -1), str(a)))
-        self.last[str(choice)] = self.clock
-        return choice
-
-
 def turn_bound(state) -> int:
     """Most decisions the active seat's turn can take from ``state`` (at the turn's start),
     counted from the rules with OZW-54:

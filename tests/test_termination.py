@@ -43,7 +43,9 @@ MEMBER = st.one_of(
 
 
 class LeastRecent:
-    """Plays the legal action it played longest ago (one never played first; ties by text)."""
+    """An adversarial policy: plays the legal action it played longest ago (one never played
+    first; ties by text), so it tries everything and keeps coming back to whatever stays
+    legal (also used by the campaign's stall tests)."""
 
     def __init__(self) -> None:
         self.last: dict[str, int] = {}

@@ -146,6 +146,7 @@ class MeepleEnv(gymnasium.Env):
         state, seat = self.state, self.seat
         while not state.is_terminal():
             acting = state.current_players()
+            self._before_bots(acting)
             for other in acting:
                 if other != seat:
                     bot = self._bots[other]
@@ -153,6 +154,10 @@ class MeepleEnv(gymnasium.Env):
                                        other)
             if seat in acting:
                 return
+
+    def _before_bots(self, acting: tuple[int, ...]) -> None:
+        """Called before the bots among ``acting`` (the seats acting now) play; a subclass
+        may record what the learner's seat sees at this point. Does nothing here."""
 
     def _mask(self) -> np.ndarray:
         return self.coder.mask(self.state, self.seat)

@@ -57,19 +57,13 @@ class LabViewEnv(MeepleEnv):
     _before: np.ndarray | None = None
 
     def _play_bots(self) -> None:
-        state, seat, game = self.state, self.seat, self.game
         self._before = None
-        while not state.is_terminal():
-            acting = state.current_players()
-            if seat in acting and len(acting) > 1:
-                self._before = game.observation_tensor(state.view(seat)).reshape(-1)
-            for other in acting:
-                if other != seat:
-                    bot = self._bots[other]
-                    state.apply_action(bot.act(state.view(other), state.legal_actions(other)),
-                                       other)
-            if seat in acting:
-                return
+        super()._play_bots()
+
+    def _before_bots(self, acting: tuple[int, ...]) -> None:
+        seat = self.seat
+        if seat in acting and len(acting) > 1:
+            self._before = self.game.observation_tensor(self.state.view(seat)).reshape(-1)
 
     def _observation(self) -> np.ndarray:
         obs = super()._observation()
