@@ -139,8 +139,13 @@ def test_determinizer_draws_as_determinize_and_shares_nothing(game: Game) -> Non
                     assert second.digest() == game.determinize(view, public).digest()
                     assert ours.getstate() == public.getstate()
                     first.playout(random.Random(k), max_steps=200)
-                    assert draw(random.Random(k)).digest() == expected.digest()
+                    third = draw(random.Random(k))
+                    assert third.digest() == expected.digest()
                     assert second.view(seat) == view
+                    for sampled in (second, third):  # the seat's tables, shared after a draw
+                        assert list(sampled.legal_actions(seat)) == \
+                            list(state.legal_actions(seat))
+                        assert sampled.current_players() == state.current_players()
                 assert state.view(seat) == view, "determinization must not change the state"
         acting = state.current_players()
         if len(acting) > 1 and step % 3 == 1:  # a hidden partial submission

@@ -335,8 +335,15 @@ class Game(ABC):
         submitted = tuple(view.get("submitted", ()))
         acting = tuple(sorted({*view.get("to_act", ()), *submitted}))
         mine = self.parse_action(view["my_submission"], seat) if seat in submitted else None
+        # When the seat alone acts, its legal actions are the same in every draw (they are
+        # what it knows it may do: the conformance suite checks that a determinization keeps
+        # them), so from the second draw on one table serves every draw.
+        alone = acting == (seat,) and not submitted
+        tables: Any = None
+        draws = 0
 
         def draw(rng: random.Random) -> State:
+            nonlocal tables, draws
             if type(rng) is not random.Random:
                 checks.rng(rng)
             state = _reading_view(self, sample, rng)
@@ -346,6 +353,11 @@ class Game(ABC):
             state.seed = rng.getrandbits(62)
             state._rng = None
             state._legal = None
+            if alone:
+                if tables is None and draws:
+                    tables = state._legal_tables()
+                state._legal = tables
+                draws += 1
             pending = {}
             for other in submitted:
                 if other == seat:
