@@ -14,13 +14,18 @@ decision points by seeded random play through the adapter, then at each one time
   tree), so the ratio is the cost of the two implementations, not of two algorithms.
 
 Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
-same run, in this process's CPU time (so other work on a shared machine does not count).
+same run, in this process's CPU time (so other work on a shared machine does not count), with
+garbage collected before each timed part and the cyclic collector off during it, for both sides
+(as ``timeit`` does; one full collection of the process's heap costs as much as several
+milliseconds of search and would land on one side or the other by chance).
 The game's default search settings are not used here (they add heuristic rollouts).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import random
 import sys
 import time
@@ -56,6 +61,21 @@ def _positions(game, count: int, rng: random.Random) -> list:
     return found
 
 
+@contextlib.contextmanager
+def _no_gc():
+    """Garbage collected before, the cyclic collector off during a timed part (as ``timeit``
+    does): a full collection of the process's heap (OpenSpiel's objects included) costs as
+    much as a few milliseconds of search, and lands on one side or the other by chance."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def bench_game(name: str, count: int, simulations: int) -> dict:
     game = openspiel.load(name, turn_based=True)
     points = _positions(game, count, random.Random(SEED))
@@ -63,18 +83,20 @@ def bench_game(name: str, count: int, simulations: int) -> dict:
                            max_simulations=simulations,
                            random_state=np.random.RandomState(SEED))
     bot.set_resampler(openspiel.resampler(SEED))
-    start = time.process_time()
-    for state in points:
-        bot.step(state)
-    spiel_seconds = time.process_time() - start
+    with _no_gc():
+        start = time.process_time()
+        for state in points:
+            bot.step(state)
+        spiel_seconds = time.process_time() - start
     meeple_seconds = 0.0
     for state in points:
         inner = openspiel.meeple_state(state)
         seat = state.current_player()
         mbot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
-        start = time.process_time()
-        mbot.act(inner.view(seat), inner.legal_actions(seat))
-        meeple_seconds += time.process_time() - start
+        with _no_gc():
+            start = time.process_time()
+            mbot.act(inner.view(seat), inner.legal_actions(seat))
+            meeple_seconds += time.process_time() - start
     sims = simulations * len(points)
     return {"game": name, "positions": len(points),
             "openspiel_sims_per_s": sims / spiel_seconds,
