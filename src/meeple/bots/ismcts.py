@@ -63,15 +63,18 @@ class _Node:
     (total: the sum of that seat's returns), and the children by action (sequential) or by
     joint action (a tuple of each acting seat's action, seats ascending). With progressive
     widening, also per seat the ranking of the actions seen when it first acted here
-    (``{action: rank}``, 0 best) and how often it has acted here."""
+    (``{action: rank}``, 0 best) and how often it has acted here. ``tried`` keeps, per seat,
+    the last legal sequence (the object) whose actions all had edges, with those edges in its
+    order: a game that hands out the same legal sequence again skips the look-ups."""
 
-    __slots__ = ("edges", "children", "rank", "visits")
+    __slots__ = ("edges", "children", "rank", "visits", "tried")
 
     def __init__(self) -> None:
         self.edges: dict[int, dict[Action, list[float]]] = {}
         self.children: dict[Any, _Node] = {}
         self.rank: dict[int, dict[Action, int]] = {}
         self.visits: dict[int, int] = {}
+        self.tried: dict[int, tuple[Sequence[Action], list[list[float]]]] = {}
 
 
 class ISMCTSBot(Bot):
@@ -217,16 +220,24 @@ class ISMCTSBot(Bot):
                 if self_only and seat != me:
                     picks.append(self._policy_action(state, seat, legal))
                     continue
-                edges = node.edges.get(seat)
-                if edges is None:
-                    edges = node.edges[seat] = {}
                 widen = widening is not None and len(legal) > widening
                 if widen:  # candidates only, best ranked first
                     legal = self._widen(node, state, seat, legal)
-                found = list(map(edges.get, legal))  # one look-up per legal action
-                if not all(found):  # expand an untried action (best first if widened)
-                    untried = [a for a, e in zip(legal, found, strict=True) if e is None]
-                    action = untried[0] if widen else untried[int(rng.random() * len(untried))]
+                tried = node.tried.get(seat)
+                if tried is not None and tried[0] is legal:  # the same legal sequence again
+                    found = tried[1]  # (a game may share it): every action tried already
+                    untried = False
+                else:
+                    edges = node.edges.get(seat)
+                    if edges is None:
+                        edges = node.edges[seat] = {}
+                    found = list(map(edges.get, legal))  # one look-up per legal action
+                    untried = not all(found)
+                    if not untried:
+                        node.tried[seat] = (legal, found)
+                if untried:  # expand an untried action (best first if widened)
+                    new = [a for a, e in zip(legal, found, strict=True) if e is None]
+                    action = new[0] if widen else new[int(rng.random() * len(new))]
                     chosen = edges[action] = [0, 0.0, 1]  # available here too
                     expanded = True
                     for edge in found:  # availability: legal here in this determinization
