@@ -150,7 +150,7 @@ class ISMCTSBot(Bot):
                                  f"that ranks moves (rollout={rollout!r})")
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
-        self._logs: list[float] = _logs(self.iterations)
+        self._logs: list[float] = _logs(min(self.iterations, 4096))  # grown as needed
 
     # ----------------------------------------------------------------------------- acting
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
