@@ -2,6 +2,7 @@
 """OpenSpiel's own ``ISMCTSBot`` against meeple's ISMCTS on the same positions, on one core.
 
     python benchmarks/bench_openspiel_ismcts.py [--positions N] [--simulations S] [--games ...]
+    python benchmarks/bench_openspiel_ismcts.py --profile [--positions N] [--simulations S]
 
 Needs ``meeple[openspiel]``. For every game (default variant and seat count, turn-based through
 the adapter, since OpenSpiel's ISMCTS searches sequential games only) it reaches ``--positions``
@@ -14,13 +15,25 @@ decision points by seeded random play through the adapter, then at each one time
   tree), so the ratio is the cost of the two implementations, not of two algorithms.
 
 Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
-same run, in this process's CPU time (so other work on a shared machine does not count).
+same run, in this process's CPU time (so other work on a shared machine does not count), with
+garbage collected before each timed part and the cyclic collector off during it, for both sides
+(as ``timeit`` does; one full collection of the process's heap costs as much as several
+milliseconds of search and would land on one side or the other by chance).
 The game's default search settings are not used here (they add heuristic rollouts).
+
+``--profile`` runs only meeple's side under cProfile (once warm, then profiled) and prints,
+per game, the shares of the search's time: drawing the determinizations, the legal actions
+the tree asks for, applying the tree's actions, the leaf evaluation, and the tree's own loop
+(UCB1, node look-ups, availability counts, backing up: the rest of ``_iterate``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import cProfile
+import gc
+import pstats
 import random
 import sys
 import time
@@ -56,6 +69,21 @@ def _positions(game, count: int, rng: random.Random) -> list:
     return found
 
 
+@contextlib.contextmanager
+def _no_gc():
+    """Garbage collected before, the cyclic collector off during a timed part (as ``timeit``
+    does): a full collection of the process's heap (OpenSpiel's objects included) costs as
+    much as a few milliseconds of search, and lands on one side or the other by chance."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def bench_game(name: str, count: int, simulations: int) -> dict:
     game = openspiel.load(name, turn_based=True)
     points = _positions(game, count, random.Random(SEED))
@@ -63,22 +91,57 @@ def bench_game(name: str, count: int, simulations: int) -> dict:
                            max_simulations=simulations,
                            random_state=np.random.RandomState(SEED))
     bot.set_resampler(openspiel.resampler(SEED))
-    start = time.process_time()
-    for state in points:
-        bot.step(state)
-    spiel_seconds = time.process_time() - start
+    with _no_gc():
+        start = time.process_time()
+        for state in points:
+            bot.step(state)
+        spiel_seconds = time.process_time() - start
     meeple_seconds = 0.0
     for state in points:
         inner = openspiel.meeple_state(state)
         seat = state.current_player()
         mbot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
-        start = time.process_time()
-        mbot.act(inner.view(seat), inner.legal_actions(seat))
-        meeple_seconds += time.process_time() - start
+        with _no_gc():
+            start = time.process_time()
+            mbot.act(inner.view(seat), inner.legal_actions(seat))
+            meeple_seconds += time.process_time() - start
     sims = simulations * len(points)
     return {"game": name, "positions": len(points),
             "openspiel_sims_per_s": sims / spiel_seconds,
             "meeple_sims_per_s": sims / meeple_seconds}
+
+
+def profile_game(name: str, count: int, simulations: int) -> dict:
+    """Shares of meeple's search time by part (see the module docstring), under cProfile."""
+    game = openspiel.load(name, turn_based=True)
+    jobs = [(openspiel.meeple_state(s), s.current_player())
+            for s in _positions(game, count, random.Random(SEED))]
+
+    def run() -> None:
+        for inner, seat in jobs:
+            bot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
+            bot.act(inner.view(seat), inner.legal_actions(seat))
+
+    run()  # warm: per-game tables and memos
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def under(function: str, caller: str) -> float:  # cumulative time of calls from caller
+        return sum(cv[3] for key, value in stats.items() if key[2] == function
+                   for c, cv in value[4].items() if c[2] == caller)
+
+    search = sum(v[3] for k, v in stats.items() if k[2] == "search")
+    iterate = sum(v[3] for k, v in stats.items() if k[2] == "_iterate")
+    parts = {"determinize": under("draw", "search") + under("determinize", "search"),
+             "legal actions": under("legal_actions", "_iterate"),
+             "apply": under("apply_action", "_iterate") + under("apply_actions", "_iterate"),
+             "evaluator": under("_rollout", "_iterate")}
+    parts["tree loop"] = iterate - (parts["legal actions"] + parts["apply"] + parts["evaluator"])
+    parts["other"] = search - iterate - parts["determinize"]
+    return {"game": name, "seconds": search, **{k: v / search for k, v in parts.items()}}
 
 
 def main() -> int:
@@ -86,8 +149,18 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--profile", action="store_true", help="shares of meeple's time")
     args = parser.parse_args()
     names = args.games or [n for n in game_names() if game_class(n).encoding]
+    if args.profile:
+        print("game | profiled s | determinize | legal actions | apply | evaluator | tree loop "
+              "| other")
+        for name in names:
+            r = profile_game(name, args.positions, args.simulations)
+            print(f"{name} | {r['seconds']:.3f} | " + " | ".join(
+                f"{r[k]:.0%}" for k in ("determinize", "legal actions", "apply", "evaluator",
+                                        "tree loop", "other")), flush=True)
+        return 0
     print("game | OpenSpiel ISMCTSBot sims/s | meeple ISMCTS sims/s | meeple ÷ OpenSpiel")
     for name in names:
         r = bench_game(name, args.positions, args.simulations)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from meeple.engine.errors import ParameterError
+from meeple.engine.errors import ArgumentError, ParameterError
 from meeple.engine.game import Game
 from meeple.engine.registry import game_names, load_game
 from meeple.engine.state import State
@@ -116,3 +116,49 @@ def test_determinize_refuses_other_views(name: str) -> None:
         game.determinize(state.view(None), random.Random(0))
     with pytest.raises(ParameterError, match="not a seat's view"):
         game.determinize({**state.view(0), "game": "chess"}, random.Random(0))
+
+
+def test_determinizer_draws_as_determinize_and_shares_nothing(game: Game) -> None:
+    """``Game.determinizer(view)`` (the view read once, for search) draws exactly what
+    ``determinize`` draws, leaves the stream where it leaves it, and gives states that share no
+    mutable part with each other or with what it prepared: playing one out changes no other."""
+    state = game.new_initial_state(4)
+    walk = random.Random(6)
+    for step in range(40):
+        if state.is_terminal():
+            break
+        if step % 4 == 0:
+            for seat in range(game.players):
+                view = state.view(seat)
+                draw = game.determinizer(view)
+                for k in (step, step + 100):
+                    ours, public = random.Random(k), random.Random(k)
+                    first, second = draw(ours), draw(ours)
+                    expected = game.determinize(view, public)
+                    assert first.digest() == expected.digest()
+                    assert second.digest() == game.determinize(view, public).digest()
+                    assert ours.getstate() == public.getstate()
+                    first.playout(random.Random(k), max_steps=200)
+                    third = draw(random.Random(k))
+                    assert third.digest() == expected.digest()
+                    assert second.view(seat) == view
+                    for sampled in (second, third):  # the seat's tables, shared after a draw
+                        assert list(sampled.legal_actions(seat)) == \
+                            list(state.legal_actions(seat))
+                        assert sampled.current_players() == state.current_players()
+                assert state.view(seat) == view, "determinization must not change the state"
+        acting = state.current_players()
+        if len(acting) > 1 and step % 3 == 1:  # a hidden partial submission
+            state.apply_action(walk.choice(state.legal_actions(acting[0])), acting[0])
+            acting = state.current_players()
+        state.apply_actions({s: walk.choice(state.legal_actions(s)) for s in acting})
+
+
+def test_determinizer_refuses_other_views() -> None:
+    game = load_game("damocles")
+    state = game.new_initial_state(0)
+    with pytest.raises(ParameterError, match="not a seat's view"):
+        game.determinizer(state.view(None))
+    draw = game.determinizer(state.view(0))
+    with pytest.raises(ArgumentError):
+        draw("not a stream")

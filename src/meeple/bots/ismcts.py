@@ -63,15 +63,18 @@ class _Node:
     (total: the sum of that seat's returns), and the children by action (sequential) or by
     joint action (a tuple of each acting seat's action, seats ascending). With progressive
     widening, also per seat the ranking of the actions seen when it first acted here
-    (``{action: rank}``, 0 best) and how often it has acted here."""
+    (``{action: rank}``, 0 best) and how often it has acted here. ``tried`` keeps, per seat,
+    the last legal sequence (the object) whose actions all had edges, with those edges in its
+    order: a game that hands out the same legal sequence again skips the look-ups."""
 
-    __slots__ = ("edges", "children", "rank", "visits")
+    __slots__ = ("edges", "children", "rank", "visits", "tried")
 
     def __init__(self) -> None:
         self.edges: dict[int, dict[Action, list[float]]] = {}
         self.children: dict[Any, _Node] = {}
         self.rank: dict[int, dict[Action, int]] = {}
         self.visits: dict[int, int] = {}
+        self.tried: dict[int, tuple[Sequence[Action], list[list[float]]]] = {}
 
 
 class ISMCTSBot(Bot):
@@ -147,6 +150,7 @@ class ISMCTSBot(Bot):
                                  f"that ranks moves (rollout={rollout!r})")
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
+        self._logs: list[float] = _logs(min(self.iterations, 4096))  # grown as needed
 
     # ----------------------------------------------------------------------------- acting
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
@@ -175,12 +179,15 @@ class ISMCTSBot(Bot):
     def search(self, view: Mapping[str, Any]) -> _Node:
         """Run the budget from ``view`` and return the root (its edges give each seat's
         visits and mean return per action)."""
-        game, rng = self.game, self.rng
+        rng = self.rng
+        draw = self.game.determinizer(view)  # the view is checked and read once per search
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
-            self._iterate(root, game.determinize(view, rng))
+            if done >= len(self._logs) - 1:  # availability counts never exceed ``done``
+                self._logs = _logs(2 * len(self._logs))
+            self._iterate(root, draw(rng))
             done += 1
             if deadline is None:
                 if done >= self.iterations:
@@ -194,13 +201,14 @@ class ISMCTSBot(Bot):
     def _iterate(self, root: _Node, state: State) -> None:
         rng = self.rng
         c = self.exploration
-        log = math.log
+        logs = self._logs  # logs[n] == math.log(n): the same floats, without the call
         sqrt = math.sqrt
         node = root
         path: list[tuple[list[float], int]] = []
         expanded = False
         me = self.seat
         self_only = self.opponents == "policy"
+        widening = self.widening
         while not expanded and not state.is_terminal():
             acting = state.current_players()
             if self_only and me not in acting:  # other seats move by the policy, no node
@@ -212,35 +220,41 @@ class ISMCTSBot(Bot):
                 if self_only and seat != me:
                     picks.append(self._policy_action(state, seat, legal))
                     continue
-                edges = node.edges.get(seat)
-                if edges is None:
-                    edges = node.edges[seat] = {}
-                widen = self.widening is not None and len(legal) > self.widening
+                widen = widening is not None and len(legal) > widening
                 if widen:  # candidates only, best ranked first
                     legal = self._widen(node, state, seat, legal)
-                found = list(map(edges.get, legal))  # one look-up per legal action
-                if None in found:  # expand an untried action (tried best first if widened)
-                    untried = [a for a, e in zip(legal, found, strict=True) if e is None]
-                    action = untried[0] if widen else untried[int(rng.random() * len(untried))]
-                    chosen = edges[action] = [0, 0.0, 0]
-                    expanded = True
+                tried = node.tried.get(seat)
+                if tried is not None and tried[0] is legal:  # the same legal sequence again
+                    found = tried[1]  # (a game may share it): every action tried already
+                    untried = False
                 else:
-                    best_value = -1.0
-                    action, chosen = legal[0], found[0]
-                    for a, edge in zip(legal, found, strict=True):
-                        value = edge[1] / edge[0] + c * sqrt(log(edge[2]) / edge[0])
-                        if value > best_value:
-                            best_value, action, chosen = value, a, edge
-                for edge in found:  # availability: legal here in this determinization
-                    if edge is not None:
+                    edges = node.edges.get(seat)
+                    if edges is None:
+                        edges = node.edges[seat] = {}
+                    found = list(map(edges.get, legal))  # one look-up per legal action
+                    untried = not all(found)
+                    if not untried:
+                        node.tried[seat] = (legal, found)
+                if untried:  # expand an untried action (best first if widened)
+                    new = [a for a, e in zip(legal, found, strict=True) if e is None]
+                    action = new[0] if widen else new[int(rng.random() * len(new))]
+                    chosen = edges[action] = [0, 0.0, 1]  # available here too
+                    expanded = True
+                    for edge in found:  # availability: legal here in this determinization
+                        if edge is not None:
+                            edge[2] += 1
+                else:
+                    # UCB1, the first best on ties (as a strict ``>`` scan from the first)
+                    values = [t / v + c * sqrt(logs[n] / v) for v, t, n in found]
+                    i = values.index(max(values))
+                    action, chosen = legal[i], found[i]
+                    for edge in found:  # availability: legal here in this determinization
                         edge[2] += 1
-                if chosen[2] == 0:  # the new edge is available too
-                    chosen[2] = 1
                 path.append((chosen, seat))
                 picks.append(action)
             if len(acting) == 1:
                 key: Any = picks[0]
-                state.apply_action(picks[0], acting[0])
+                state.apply_action(key, acting[0])
             else:
                 key = picks[acting.index(me)] if self_only else tuple(picks)
                 state.apply_actions(dict(zip(acting, picks, strict=True)))
@@ -286,7 +300,7 @@ class ISMCTSBot(Bot):
     def _rollout(self, state: State) -> Sequence[float]:
         """Play on from ``state`` with the rollout policy; each seat's value in 0..1."""
         depth = self.rollout_depth
-        if not state.is_terminal():
+        if depth != 0 and not state.is_terminal():  # depth 0: the evaluator at once
             if self._policy is None:
                 state.playout(self.rng, depth)
             else:
@@ -302,6 +316,11 @@ class ISMCTSBot(Bot):
             team = max(values)
             return (team,) * len(values)
         return values
+
+
+def _logs(size: int) -> list[float]:
+    """``math.log(n)`` for ``n`` in ``0..size`` (0 stands in for the undefined log 0)."""
+    return [0.0] + [math.log(n) for n in range(1, size + 1)]
 
 
 def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSBot:

@@ -299,25 +299,75 @@ class Game(ABC):
             ArgumentError: if ``rng`` is not a ``random.Random``.
             NotImplementedError: if the game has no determinization.
         """
+        return self.determinizer(view)(rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """Game hook of :meth:`determinizer`: ``draw(rng)``, the same as
+        ``self._determinize(view, rng)`` for every ``rng`` (the same draws from it, an equal
+        state), after reading what does not depend on the draws once. Each call of ``draw``
+        returns a new state that shares no mutable part with another. The default reads the
+        view at every draw; a game overrides it for speed.
+
+        Raises:
+            NotImplementedError: the default, for a game without determinization.
+        """
+        if type(self)._determinize is Game._determinize:
+            raise NotImplementedError(f"{self.name} does not provide a determinization")
+        return functools.partial(self._determinize, view)
+
+    def determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """:meth:`determinize` for many draws from one view: ``draw(rng)`` equals
+        ``determinize(view, rng)`` (the same draws from ``rng``, an equal new state), with the
+        view checked and read once. Information-set search draws a state per iteration.
+
+        Args:
+            view: ``State.view(seat)`` of one seat (an int seat; not a spectator's view). It
+                must not change while ``draw`` is used.
+        Returns:
+            ``draw(rng)``; it raises ``ArgumentError`` if ``rng`` is not a ``random.Random``.
+        Raises:
+            ViewError: if ``view`` is not a seat's view of this game, or one the game cannot
+                read (also a ``ParameterError``).
+            NotImplementedError: if the game has no determinization.
+        """
         seat = self.check_view(view)
-        checks.rng(rng)
-        state = _reading_view(self, self._determinize, view, rng)
-        submitted = view.get("submitted", ())
+        sample = _reading_view(self, self._determinizer, view)
+        submitted = tuple(view.get("submitted", ()))
         acting = tuple(sorted({*view.get("to_act", ()), *submitted}))
-        if state._acting != acting:
-            raise RuntimeError(f"{self.name} determinization acts seats {list(state._acting)}, "
-                               f"the view says {list(acting)}")
-        state.seed = rng.getrandbits(62)
-        state._rng = None
-        state._legal = None
-        pending = {}
-        for other in submitted:
-            if other == seat:
-                pending[other] = self.parse_action(view["my_submission"], other)
-            else:
-                pending[other] = rng.choice(state.legal_actions(other))
-        state._pending = pending
-        return state
+        mine = self.parse_action(view["my_submission"], seat) if seat in submitted else None
+        # When the seat alone acts, its legal actions are the same in every draw (they are
+        # what it knows it may do: the conformance suite checks that a determinization keeps
+        # them), so from the second draw on one table serves every draw.
+        alone = acting == (seat,) and not submitted
+        tables: Any = None
+        draws = 0
+
+        def draw(rng: random.Random) -> State:
+            nonlocal tables, draws
+            if type(rng) is not random.Random:
+                checks.rng(rng)
+            state = _reading_view(self, sample, rng)
+            if state._acting != acting:
+                raise RuntimeError(f"{self.name} determinization acts seats "
+                                   f"{list(state._acting)}, the view says {list(acting)}")
+            state.seed = rng.getrandbits(62)
+            state._rng = None
+            state._legal = None
+            if alone:
+                if tables is None and draws:
+                    tables = state._legal_tables()
+                state._legal = tables
+                draws += 1
+            pending = {}
+            for other in submitted:
+                if other == seat:
+                    pending[other] = mine
+                else:
+                    pending[other] = rng.choice(state.legal_actions(other))
+            state._pending = pending
+            return state
+
+        return draw
 
     def state_evaluator(self) -> Callable[[State], tuple[float, ...]] | None:
         """The game's evaluator for search cut-offs (``evaluate(state)``: per seat, an estimate

@@ -16,7 +16,7 @@ Called by search once per iteration: no copies beyond the shallow lists, no pars
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.games.battle_of_the_four_gods.actions import parse_selection
@@ -57,6 +57,26 @@ def determinize(game: FourGods, view: Mapping[str, Any], rng: random.Random) -> 
     if game.params["reveal_lock"] and view["submitted"]:
         _narrow_tables(game, state, view)
     return state
+
+
+def determinizer(game: FourGods,
+                 view: Mapping[str, Any]) -> Callable[[random.Random], FourGodsState]:
+    """``draw(rng)``, the same as ``determinize(game, view, rng)``: the state is read from the
+    view once, and each draw is a copy of it (``_copy``: nothing mutable shared)."""
+    template = determinize(game, view, None)  # type: ignore[arg-type]  # rng is unused
+    acting = template._acting
+
+    def draw(rng: random.Random) -> FourGodsState:
+        state = template._copy()
+        state.game = game
+        state.seed = 0
+        state._rng = None
+        state._pending = {}
+        state._legal = None
+        state._acting = acting
+        return state
+
+    return draw
 
 
 def _log_from_json(entry: Any) -> tuple[Any, ...]:

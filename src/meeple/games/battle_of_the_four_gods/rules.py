@@ -11,7 +11,7 @@ Game, B4G-13, B4G-21).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ActionParseError, ParameterError
@@ -169,6 +169,12 @@ class FourGods(Game):
         from meeple.games.battle_of_the_four_gods.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], FourGodsState]:
+        """The view read once, then ``draw(rng)``: a copy (see :mod:`.determinize`)."""
+        from meeple.games.battle_of_the_four_gods.determinize import determinizer
+
+        return determinizer(self, view)
 
     def _validate_data(self, data: Mapping[str, Any]) -> None:
         """Energies, eliminations, history and the end agree (see :mod:`.validate`)."""

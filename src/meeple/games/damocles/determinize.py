@@ -14,7 +14,7 @@ discards, codices it saw go to the pile, opponents' choices) is ignored.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.rng import shuffle
@@ -31,6 +31,17 @@ _KEY = "damocles-determinize"
 def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> DamoclesState:
     """A state of ``game`` consistent with ``view`` (a seat's view), hidden parts drawn from
     ``rng``; the engine then fills pending discards and the chance seed."""
+    return determinizer(game, view)(rng)
+
+
+def determinizer(game: Damocles,
+                 view: Mapping[str, Any]) -> Callable[[random.Random], DamoclesState]:
+    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
+    ``draw`` shuffles the unseen codices, deals them and copies the rest.
+
+    Raises:
+        RuntimeError: (at a draw) if the view's sizes do not add up to the unseen codices.
+    """
     from meeple.games.damocles.rules import DamoclesState
 
     ids = game._cache.get(_KEY)
@@ -59,78 +70,99 @@ def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> 
     removed = list(view["removed"])  # out of the game, public (DAM-38, DAM-39)
     known.update(removed)
     own_pool = "keep_pool" in view
+    keep_pool = []
     if own_pool:
         keep_pool = list(view["keep_pool"])
         known.update(keep_pool)
     unseen = [c for c in ids if c not in known]
-    shuffle(rng, unseen)
 
     sizes = view["hand_sizes"]
-    hands: list[list[str]] = []
+    deals = []  # (seat, start, end) of the other hands in the shuffled unseen codices
     at = 0
     for s in range(n):
-        if s == seat:
-            hands.append(hand)
-        else:
-            size = sizes[s]
-            hands.append(unseen[at:at + size])
-            at += size
+        if s != seat:
+            deals.append((s, at, at + sizes[s]))
+            at += sizes[s]
+    pool_at = at
     if not own_pool:
-        size = turn["keep_size"]
-        keep_pool = unseen[at:at + size]
-        at += size
-    size = view["discard_size"]
-    discard = unseen[at:at + size]
-    at += size
-    deck = unseen[at:]
-    if len(deck) != view["deck_size"]:
-        raise RuntimeError(f"damocles determinization: {len(deck)} codices left for a deck of "
-                           f"{view['deck_size']}; the view does not add up")
+        at += turn["keep_size"]
+    discard_at = at
+    at += view["discard_size"]
+    deck_at = at
+    deck_size = view["deck_size"]
 
-    if "granted" in view:  # the active seat's own draws this turn
-        granted = list(view["granted"])
-    else:  # drawn codices join the end of the hand; only their number is public
-        k = turn["granted_count"]
-        held = hands[active]
-        granted = held[max(0, len(held) - k):] if k else []
-        if len(granted) < k:  # some draws were played already: among this turn's plays
-            played = [c for c in (*view["turn"]["consumed"], *reversed(tableaus[active]))
-                      if c not in granted]
-            granted = played[:k - len(granted)] + granted
-
-    state = DamoclesState.__new__(DamoclesState)
-    State.__init__(state, game, 0)
+    granted = list(view["granted"]) if "granted" in view else None
+    granted_count = turn["granted_count"]
+    consumed_now = tuple(view["turn"]["consumed"])
     circle = [None if g is None else _GOD_INDEX[g] for g in view["circle"]]
-    state.circle = circle
     bank = view["bank"]
-    state.bank = None if bank is None else [bank[g] for g in GODS]
-    state.deck = deck
-    state.discard = discard
-    state.removed = removed
-    state.hands = hands
-    state.tableaus = tableaus
-    state.points = list(view["scores"])
-    state.phase = phase
-    state.placer = placer
-    state.placed = CIRCLE - circle.count(None)
-    state.active = active
-    state.turns_taken = view["turns_taken"]
-    state.events = [list(e) for e in view["events"]]
+    bank = None if bank is None else [bank[g] for g in GODS]
+    points = list(view["scores"])
+    placed = CIRCLE - circle.count(None)
+    turns_taken = view["turns_taken"]
+    events = [list(e) for e in view["events"]]
     winners = view["winners"]
-    state.winners_ = None if winners is None else tuple(winners)
-    state.step = step
-    state.swaps_allowed = turn["swaps_allowed"]
-    state.swaps_done = turn["swaps_done"]
-    state.relax_tokens = turn["relax_tokens"]
-    state.annex_played = turn["annex_played"]
-    state.annex_available = turn["annex_available"]
+    winners = None if winners is None else tuple(winners)
+    swaps_allowed, swaps_done = turn["swaps_allowed"], turn["swaps_done"]
+    relax_tokens = turn["relax_tokens"]
+    annex_played, annex_available = turn["annex_played"], turn["annex_available"]
     pairs_used = {(p, q) for p, q in turn["pairs_used"]}
-    state.pairs_used = pairs_used
-    state.pair_played = bool(pairs_used)  # set and reset together with pairs_used
-    state.consumed = consumed
-    state.granted = granted
-    state.keep_pool = keep_pool
-    state.keep_count = turn["keep_count"]
-    state.destroy_queue = [list(e) for e in turn["destroy_queue"]]
-    state._refresh_acting()
-    return state
+    keep_count = turn["keep_count"]
+    destroy_queue = [list(e) for e in turn["destroy_queue"]]
+
+    def draw(rng: random.Random) -> DamoclesState:
+        cards = unseen.copy()
+        shuffle(rng, cards)
+        hands: list[list[str]] = [[] for _ in range(n)]
+        hands[seat] = hand.copy()
+        for s, a, b in deals:
+            hands[s] = cards[a:b]
+        pool = keep_pool.copy() if own_pool else cards[pool_at:discard_at]
+        deck = cards[deck_at:]
+        if len(deck) != deck_size:
+            raise RuntimeError(f"damocles determinization: {len(deck)} codices left for a "
+                               f"deck of {deck_size}; the view does not add up")
+        if granted is not None:  # the active seat's own draws this turn
+            drawn = granted.copy()
+        else:  # drawn codices join the end of the hand; only their number is public
+            k = granted_count
+            held = hands[active]
+            drawn = held[max(0, len(held) - k):] if k else []
+            if len(drawn) < k:  # some draws were played already: among this turn's plays
+                played = [c for c in (*consumed_now, *reversed(tableaus[active]))
+                          if c not in drawn]
+                drawn = played[:k - len(drawn)] + drawn
+        state = DamoclesState.__new__(DamoclesState)
+        State.__init__(state, game, 0)
+        state.circle = circle.copy()
+        state.bank = None if bank is None else bank.copy()
+        state.deck = deck
+        state.discard = cards[discard_at:deck_at]
+        state.removed = removed.copy()
+        state.hands = hands
+        state.tableaus = [t.copy() for t in tableaus]
+        state.points = points.copy()
+        state.phase = phase
+        state.placer = placer
+        state.placed = placed
+        state.active = active
+        state.turns_taken = turns_taken
+        state.events = [e.copy() for e in events]
+        state.winners_ = winners
+        state.step = step
+        state.swaps_allowed = swaps_allowed
+        state.swaps_done = swaps_done
+        state.relax_tokens = relax_tokens
+        state.annex_played = annex_played
+        state.annex_available = annex_available
+        state.pairs_used = pairs_used.copy()
+        state.pair_played = bool(pairs_used)  # set and reset together with pairs_used
+        state.consumed = consumed.copy()
+        state.granted = drawn
+        state.keep_pool = pool
+        state.keep_count = keep_count
+        state.destroy_queue = [e.copy() for e in destroy_queue]
+        state._refresh_acting()
+        return state
+
+    return draw

@@ -33,11 +33,11 @@ def legal_moves(state: DamoclesState, seat: int) -> list[Move]:
                        for c in combinations(state.keep_pool, state.keep_count)), key=str)
     if step == "destroy":
         target = state.destroy_queue[0][0]
-        return [Move(seat, "destroy", (cid,)) for cid in sorted(state.tableaus[target])]
+        return [move(seat, "destroy", (cid,)) for cid in sorted(state.tableaus[target])]
     if step in ("pre", "swap2"):
         moves = []
         if step == "pre":  # TURN MECHANICS 1: Haste before any other action (DAM-13)
-            moves += [Move(seat, "haste", (cid,)) for cid in _playable(state, seat, "HASTE")
+            moves += [move(seat, "haste", (cid,)) for cid in _playable(state, seat, "HASTE")
                       if state.mask(cid, False)]
         moves += _swaps(state, seat)
         if step == "swap2" or state.game.params["swap_optional"]:
@@ -99,9 +99,9 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
         if codex.type == "SACRIFICE" and not state.tableaus[seat]:
             continue  # needs an own played codex to discard (DAM-32)
         if state.mask(cid, False):
-            moves.append(Move(seat, "play", (cid, False)))
+            moves.append(move(seat, "play", (cid, False)))
         elif tokens and state.mask(cid, True):
-            moves.append(Move(seat, "play", (cid, True)))  # a Reflex relaxes it (DAM-6)
+            moves.append(move(seat, "play", (cid, True)))  # a Reflex relaxes it (DAM-6)
     moves += _pairs(state, seat, hand)
     moves.append(move(seat, "end"))
     return moves
@@ -139,7 +139,7 @@ def _pairs(state: DamoclesState, seat: int, hand: list[str]) -> list[Move]:
             relax = _relaxation(mask, state.relax_tokens, pid, nid, pid in borrowed,
                                 nid in borrowed, joint)
             if relax is not None:
-                moves.append(Move(seat, "pair", (pid, nid, relax[0], relax[1])))
+                moves.append(move(seat, "pair", (pid, nid, relax[0], relax[1])))
     return moves
 
 

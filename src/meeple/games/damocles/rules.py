@@ -17,7 +17,7 @@ has scored ("they cannot be scored twice").
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -117,6 +117,12 @@ class Damocles(Game):
         from meeple.games.damocles.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], DamoclesState]:
+        """The view read once, then ``draw(rng)`` as :meth:`_determinize`."""
+        from meeple.games.damocles.determinize import determinizer
+
+        return determinizer(self, view)
 
     def _validate_data(self, data: Mapping[str, Any]) -> None:
         """Each codex in one place, tokens add up, phase fits the turn (see :mod:`.validate`)."""

@@ -23,7 +23,7 @@ went into the Graveyard's event deck): uniform sampling over the unseen cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -84,6 +84,17 @@ def determinize(game: EpochEllipse, view: Mapping[str, Any],
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.
     """
+    return determinizer(game, view)(rng)
+
+
+def determinizer(game: EpochEllipse,
+                 view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
+    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
+    the known cards are placed here, ``draw`` only draws the orders and event decks.
+
+    Raises:
+        ParameterError: if the view's cards and counts do not add up to the game's cards.
+    """
     tab = _tables(game)
     index, order = tab.index, tab.order
     nxt = [0] * len(order)
@@ -100,107 +111,136 @@ def determinize(game: EpochEllipse, view: Mapping[str, Any],
     def takes(names: list[str]) -> list[int]:
         return [take(name) for name in names]
 
-    rand = rng.random
-    state = EpochState.__new__(EpochState)
-    State.__init__(state, game, 0)
+    known: dict[str, Any] = {}  # the fields read from the view, copied into every draw
+    exploration: dict[str, Any] = {}
     try:
         players = view["players"]
-        state.hands = [takes(p["hand"]) for p in players]
-        state.discards = [takes(p["discard"]) for p in players]
-        state.status = [p["status"] for p in players]
-        state.ms_card = [None if p["mournful_card"] is None else take(p["mournful_card"])
-                         for p in players]
-        state.death_cause = [p["death_cause"] for p in players]
-        state.draws = [_shuffled(takes(p["deck_cards"]), rand) for p in players]
-        state.pool = [takes(pile) for pile in view["pool"]]
-        state.removed = takes(view["removed"])
-        state.night_discard = takes(view["night_discard"])
+        known["hands"] = [takes(p["hand"]) for p in players]
+        known["discards"] = [takes(p["discard"]) for p in players]
+        known["status"] = [p["status"] for p in players]
+        known["ms_card"] = [None if p["mournful_card"] is None else take(p["mournful_card"])
+                            for p in players]
+        known["death_cause"] = [p["death_cause"] for p in players]
+        decks = [takes(p["deck_cards"]) for p in players]
+        known["pool"] = [takes(pile) for pile in view["pool"]]
+        known["removed"] = takes(view["removed"])
+        known["night_discard"] = takes(view["night_discard"])
         ex = view["exploration"]
-        state._reset_exploration()
-        state.explore_queue = []
+        known["explore_queue"] = []
         locations = view["locations"]
         if ex is not None:
-            state.explorer = ex["seat"]
+            exploration["explorer"] = ex["seat"]
             if ex["location"] is not None:
-                state.expl_pos = next(pos for pos, loc in enumerate(locations)
-                                      if loc["name"] == ex["location"])
-            state.expl_k = ex["k"]
-            state.current = None if ex["current"] is None else take(ex["current"])
-            state.paid = ex["paid"]
-            state.expl_cats = takes(ex["catastrophes"])
-            state.expl_survivors = takes(ex["survivors"])
-            state.expl_salvage = takes(ex["salvage"])
-            state.rescue = None if ex["rescue"] is None else takes(ex["rescue"])
-            state.explore_queue = list(ex["waiting"])
+                exploration["expl_pos"] = next(pos for pos, loc in enumerate(locations)
+                                               if loc["name"] == ex["location"])
+            exploration["expl_k"] = ex["k"]
+            exploration["current"] = None if ex["current"] is None else take(ex["current"])
+            exploration["paid"] = ex["paid"]
+            exploration["expl_cats"] = takes(ex["catastrophes"])
+            exploration["expl_survivors"] = takes(ex["survivors"])
+            exploration["expl_salvage"] = takes(ex["salvage"])
+            exploration["rescue"] = None if ex["rescue"] is None else takes(ex["rescue"])
+            known["explore_queue"] = list(ex["waiting"])
 
         # The unseen cards, by kind and origin (starter copies never enter a shared deck).
         # The Night deck holds the night cards not in the night discard pile.
         night, cat_shared, salvage, survivors, cat_starter, other = (
             [c for c in group if not seen[c]] for group in tab.groups)
-        night = _shuffled(night, rand)
         sizes = view["decks"]
         if len(night) != sizes[NIGHT]:
             raise ParameterError(f"the view's Night deck holds {sizes[NIGHT]} cards, not "
                                  f"{len(night)}")
-        cat_shared = _shuffled(cat_shared, rand)
-        salvage = _shuffled(salvage, rand)
-        survivors = _shuffled(survivors, rand)
         d_cat, d_salv, d_surv = sizes[CATASTROPHE], sizes[SALVAGE], sizes[SURVIVOR]
-        state.decks = {SALVAGE: salvage[:d_salv], SURVIVOR: survivors[:d_surv],
-                       CATASTROPHE: cat_shared[:d_cat], NIGHT: night}
-        cat_rest = cat_shared[d_cat:]  # in random order: the starter copies join at random
-        for card in cat_starter:
-            cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
-        other.extend(salvage[d_salv:])
-        other.extend(survivors[d_surv:])
-        other = _shuffled(other, rand)
-        if view["result"] is not None:
-            _park_leftovers(state, locations, cat_rest, other, tab.kind, game.ctype)
+        ended = view["result"] is not None
         if (len(salvage) < d_salv or len(survivors) < d_surv or len(cat_shared) < d_cat
-                or len(cat_rest) + len(other) != sum(loc["cards"] for loc in locations)
-                or len(cat_rest) != sum(loc["tokens"] for loc in locations)):
+                or (not ended and (
+                    len(cat_shared) - d_cat + len(cat_starter) + len(salvage) - d_salv
+                    + len(survivors) - d_surv + len(other)
+                    != sum(loc["cards"] for loc in locations)
+                    or len(cat_shared) - d_cat + len(cat_starter)
+                    != sum(loc["tokens"] for loc in locations)))):
             raise ParameterError("the view's deck sizes and tokens do not add up to the "
                                  "unseen cards")
-        event_decks, tokens = state.event_decks, state.tokens = [], []
-        c = o = 0
-        for loc in locations:
-            t, size = loc["tokens"], loc["cards"]
-            # Only the contents matter: an event deck is shuffled before every flip (3B), a new
-            # one is built fresh, and catastrophes leave it in their own (random) order.
-            event_decks.append(cat_rest[c:c + t] + other[o:o + size - t])
-            c += t
-            o += size - t
-            tokens.append(t)
+        shapes = [(loc["tokens"], loc["cards"]) for loc in locations]
         loc_index = tab.loc_index
-        state.locations = [loc_index[loc["name"]] for loc in locations]
-        in_play = set(state.locations)
+        known["locations"] = [loc_index[loc["name"]] for loc in locations]
+        known["tokens"] = [t for t, _ in shapes]
+        in_play = set(known["locations"])
         location_deck = [i for i in tab.loc_deck if i not in in_play]
         if len(location_deck) != view["location_deck"]:
             raise ParameterError(f"the view's Location deck holds {view['location_deck']} "
                                  f"cards, not {len(location_deck)}")
-        state.location_deck = _shuffled(location_deck, rand)
+        known["day"], known["phase"], known["step"] = view["day"], view["phase"], view["step"]
+        known["first"] = view["first"]
+        known["queue"] = list(view["queue"])
+        known["passes"] = view["passes"]
+        known["traded"] = {(a, b) for a, b in view["traded"]}
+        offer = view["offer"]
+        known["offer"] = None if offer is None else (
+            offer["from"], offer["to"], index[offer["give"]], index[offer["receive"]])
+        known["credits"] = view["credits"]
+        known["hungry"] = list(view["hungry"])
+        known["events"] = [tuple(e) for e in view["events"]]
+        known["result"], known["cause"] = view["result"], view["cause"]
+        acting = view["acting"]
+        if known["step"] == "answer":
+            known["turn"] = offer["from"]
+        else:  # at a pick the turn is unused: WAKE UP sets it afterwards
+            known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
+    # By how each field is copied into a draw: as it is (immutable), a list, a list of lists.
+    fields = tuple((k, v) for k, v in {**known, **exploration}.items()
+                   if not isinstance(v, (list, set)))
+    lists = tuple((k, v) for k, v in {**known, **exploration}.items()
+                  if isinstance(v, set) or (isinstance(v, list)
+                                            and not any(isinstance(x, list) for x in v)))
+    nested = tuple((k, v) for k, v in known.items()
+                   if isinstance(v, list) and any(isinstance(x, list) for x in v))
+    kind, ctype = tab.kind, game.ctype
 
-    state.day, state.phase, state.step = view["day"], view["phase"], view["step"]
-    state.first = view["first"]
-    state.queue = list(view["queue"])
-    state.passes = view["passes"]
-    state.traded = {(a, b) for a, b in view["traded"]}
-    offer = view["offer"]
-    state.offer = None if offer is None else (
-        offer["from"], offer["to"], index[offer["give"]], index[offer["receive"]])
-    state.credits = view["credits"]
-    state.hungry = list(view["hungry"])
-    state.events = [tuple(e) for e in view["events"]]
-    state.result, state.cause = view["result"], view["cause"]
-    acting = view["acting"]
-    if state.step == "answer":
-        state.turn = offer["from"]
-    else:  # at a pick the turn is unused: WAKE UP sets it afterwards
-        state.turn = acting[0] if acting and state.step != "pick" else state.first
-    state._refresh_acting()
-    return state
+    def draw(rng: random.Random) -> EpochState:
+        rand = rng.random
+        state = EpochState.__new__(EpochState)
+        State.__init__(state, game, 0)
+        state._reset_exploration()
+        for name, value in fields:
+            setattr(state, name, value)
+        for name, value in lists:
+            setattr(state, name, value.copy())
+        for name, value in nested:
+            setattr(state, name, [x.copy() for x in value])
+        state.draws = [_shuffled(deck, rand) for deck in decks]
+        night_deck = _shuffled(night, rand)
+        cats = _shuffled(cat_shared, rand)
+        salv = _shuffled(salvage, rand)
+        survs = _shuffled(survivors, rand)
+        state.decks = {SALVAGE: salv[:d_salv], SURVIVOR: survs[:d_surv],
+                       CATASTROPHE: cats[:d_cat], NIGHT: night_deck}
+        cat_rest = cats[d_cat:]  # in random order: the starter copies join at random
+        for card in cat_starter:
+            cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
+        rest = other + salv[d_salv:] + survs[d_surv:]
+        rest = _shuffled(rest, rand)
+        if ended:
+            _park_leftovers(state, locations, cat_rest, rest, kind, ctype)
+            if (len(cat_rest) + len(rest) != sum(c for _, c in shapes)
+                    or len(cat_rest) != sum(t for t, _ in shapes)):
+                raise ParameterError("the view's deck sizes and tokens do not add up to the "
+                                     "unseen cards")
+        # Only the contents matter: an event deck is shuffled before every flip (3B), a new
+        # one is built fresh, and catastrophes leave it in their own (random) order.
+        event_decks = state.event_decks = []
+        c = o = 0
+        for t, size in shapes:
+            event_decks.append(cat_rest[c:c + t] + rest[o:o + size - t])
+            c += t
+            o += size - t
+        state.location_deck = _shuffled(location_deck, rand)
+        state._refresh_acting()
+        return state
+
+    return draw
 
 
 def _park_leftovers(state: EpochState, locations: list, cat_rest: list[int], other: list[int],

@@ -17,7 +17,7 @@ they came into play.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -122,6 +122,12 @@ class EpochEllipse(Game):
         from meeple.games.epoch_ellipse.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
+        """The view read once, then ``draw(rng)`` as :meth:`_determinize` (:mod:`.determinize`)."""
+        from meeple.games.epoch_ellipse.determinize import determinizer
+
+        return determinizer(self, view)
 
     def _validate_data(self, data: Mapping[str, Any]) -> None:
         """Card instances and locations in one place, tokens, turn (see :mod:`.validate`)."""

@@ -18,7 +18,7 @@ choices hint at their hands (the standard choice of ISMCTS determinization).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -79,6 +79,17 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
         ParameterError: if the view names more cards of a kind than the deck holds, or its
             sizes do not add up to the deck.
     """
+    return determinizer(game, view)(rng)
+
+
+def determinizer(game: OzymandiasCampaign,
+                 view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
+    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
+    ``draw`` shuffles the unseen cards and the tile deck and copies the rest.
+
+    Raises:
+        ParameterError: as :func:`determinize`.
+    """
     info = _info(game)
     by_name = info.by_name
     used = dict.fromkeys(info.names, 0)
@@ -92,13 +103,6 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
             raise ParameterError(f"the view shows more {name} cards than the deck holds")
         used[name] = k + 1
         return ids[k]
-
-    state = CampaignState.__new__(CampaignState)
-    state.game = game
-    state.seed = 0
-    state._rng = None
-    state._pending = {}
-    state._legal = None
 
     players = view["players"]
     tableaus = []
@@ -117,22 +121,20 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
         bag.append(p["bag"])
         supply.append(p["supply"])
     discard = [take(name) for name in view["discard"]]
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hands[seat] = [take(name) for name in view["hand"]]
+    hand = [take(name) for name in view["hand"]]
 
-    # The unseen cards, shuffled, then dealt: the other hands, then the deck.
+    # The unseen cards, shuffled at each draw, then dealt: the other hands, then the deck.
     unseen = [i for name, ids in by_name.items() for i in ids[used[name]:]]
-    shuffle(rng, unseen)
+    deals = []
     at = 0
     for s in range(n):
         if s != seat:
             size = players[s]["hand_size"]
-            hands[s] = unseen[at:at + size]
+            deals.append((s, at, at + size))
             at += size
-    deck = unseen[at:]
-    if len(deck) != view["deck_size"]:
+    if max(0, len(unseen) - at) != view["deck_size"]:
         raise ParameterError(f"the view's deck size {view['deck_size']} does not match the "
-                             f"{len(deck)} cards it leaves unseen")
+                             f"{max(0, len(unseen) - at)} cards it leaves unseen")
 
     sector_map = _sector_map(info, view["map"])
     tile_index = info.tile_index
@@ -141,44 +143,73 @@ def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
     out = {tile_index[p["tile"]] for p in view["map"]}
     if drawn is not None:
         out.add(drawn)
-    tile_deck = [i for i in range(len(tile_index)) if i not in out]
-    shuffle(rng, tile_deck)
+    tiles = [i for i in range(len(tile_index)) if i not in out]
 
     war = view["war"]
     cubes_in, cubes_out, mig_out = view["cubes_in"], view["cubes_out"], view["migrated_out"]
     winners = view["winners"]
     migrating = view["migrating"]
+    standing = dict(view["standing"])
+    stacks = {p: list(s) for p, s in view["stacks"].items()}
+    active, step, turns, owed = view["active"], view["step"], view["turns"], view["owed"]
+    mig_pos = -1 if migrating is None else migrating
+    mig_out = [mig_out[G], mig_out[R], mig_out[B]]
+    war = None if war is None else [war["kind"], war["point"], war["attacker"], war["defender"]]
+    explore_at = None if explore is None else explore["at"]
+    trigger, last_seat, truncated = view["trigger"], view["last_seat"], view["truncated"]
+    cubes_in = [cubes_in[G], cubes_in[R], cubes_in[B]]
+    cubes_out = [cubes_out[G], cubes_out[R], cubes_out[B]]
+    events = [tuple(e) for e in view["events"]]
+    winners = None if winners is None else tuple(winners)
+    lost_wars = list(view["lost_wars"])
+    acting = tuple(view["acting"])
 
-    state.map = sector_map
-    state.tile_deck = tile_deck
-    state.deck = deck
-    state.discard = discard
-    state.hands = hands
-    state.tableaus = tableaus
-    state.incoming = incoming
-    state.unrest = unrest
-    state.vp = vp
-    state.bag = bag
-    state.supply = supply
-    state.standing = dict(view["standing"])
-    state.stacks = {p: list(s) for p, s in view["stacks"].items()}
-    state.active = view["active"]
-    state.step = view["step"]
-    state.turns = view["turns"]
-    state.owed = view["owed"]
-    state.mig_pos = -1 if migrating is None else migrating
-    state.mig_out = [mig_out[G], mig_out[R], mig_out[B]]
-    state.war = None if war is None else [war["kind"], war["point"], war["attacker"],
-                                          war["defender"]]
-    state.explore_at = None if explore is None else explore["at"]
-    state.drawn_tile = drawn
-    state.trigger = view["trigger"]
-    state.last_seat = view["last_seat"]
-    state.cubes_in = [cubes_in[G], cubes_in[R], cubes_in[B]]
-    state.cubes_out = [cubes_out[G], cubes_out[R], cubes_out[B]]
-    state.events = [tuple(e) for e in view["events"]]
-    state.winners_ = None if winners is None else tuple(winners)
-    state.truncated = view["truncated"]
-    state.lost_wars = list(view["lost_wars"])
-    state._acting = tuple(view["acting"])
-    return state
+    def draw(rng: random.Random) -> CampaignState:
+        cards = unseen.copy()
+        shuffle(rng, cards)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[seat] = hand.copy()
+        for s, a, b in deals:
+            hands[s] = cards[a:b]
+        tile_deck = tiles.copy()
+        shuffle(rng, tile_deck)
+        state = CampaignState.__new__(CampaignState)
+        state.game = game
+        state.seed = 0
+        state._rng = None
+        state._pending = {}
+        state._legal = None
+        state.map = sector_map
+        state.tile_deck = tile_deck
+        state.deck = cards[at:]
+        state.discard = discard.copy()
+        state.hands = hands
+        state.tableaus = [[row.copy() for row in rows] for rows in tableaus]
+        state.incoming = [x.copy() for x in incoming]
+        state.unrest = unrest.copy()
+        state.vp = vp.copy()
+        state.bag = bag.copy()
+        state.supply = supply.copy()
+        state.standing = standing.copy()
+        state.stacks = {p: s.copy() for p, s in stacks.items()}
+        state.active = active
+        state.step = step
+        state.turns = turns
+        state.owed = owed
+        state.mig_pos = mig_pos
+        state.mig_out = mig_out.copy()
+        state.war = None if war is None else war.copy()
+        state.explore_at = explore_at
+        state.drawn_tile = drawn
+        state.trigger = trigger
+        state.last_seat = last_seat
+        state.cubes_in = cubes_in.copy()
+        state.cubes_out = cubes_out.copy()
+        state.events = events.copy()
+        state.winners_ = winners
+        state.truncated = truncated
+        state.lost_wars = lost_wars.copy()
+        state._acting = acting
+        return state
+
+    return draw

@@ -22,7 +22,7 @@ colony, explore, war) in :mod:`.territory`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -134,6 +134,12 @@ class OzymandiasCampaign(Game):
         from meeple.games.ozymandias_campaign.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
+        """The view read once, then ``draw(rng)`` as :meth:`_determinize` (determinize.py)."""
+        from meeple.games.ozymandias_campaign.determinize import determinizer
+
+        return determinizer(self, view)
 
     def _validate_data(self, data: Mapping[str, Any]) -> None:
         """Cards and tiles in one place, workers add up, turn (see :mod:`.validate`)."""

@@ -16,7 +16,7 @@ Pending plans are not drawn here: the engine draws them after this hook.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -41,36 +41,42 @@ def determinize(game: OzymandiasMarket, view: Mapping[str, Any],
     Raises:
         ParameterError: if the view's card counts do not add up to the game's deck.
     """
+    return determinizer(game, view)(rng)
+
+
+def determinizer(game: OzymandiasMarket,
+                 view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
+    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
+    ``draw`` shuffles the unseen cards, deals them and copies the rest.
+
+    Raises:
+        ParameterError: if the view's card counts do not add up to the game's deck.
+    """
     seat = view["seat"]
     n = game.players
-    state = MarketState.__new__(MarketState)
-    State.__init__(state, game, 0)
-
     colour = _COLOUR_INDEX
-    state.stacks = {(q, r): [colour[c] for c in stack] for q, r, stack in view["map"]}
+    stacks = {(q, r): [colour[c] for c in stack] for q, r, stack in view["map"]}
     supply, dead = view["supply"], view["dead"]
-    state.supply = [supply[c] for c in COLOURS]
-    state.dead = [dead[c] for c in COLOURS]
-    state.sectors_left = view["sectors_left"]
-    market = state.market = [_rank(c) for c in view["market"]]
-    discard = state.discard = [_rank(c) for c in view["discard"]]
-    played = state.played = [None if c is None else _rank(c) for c in view["played"]]
-    state.vp = list(view["vp"])
-    state.round = view["round"]
-    phase = state.phase = view["phase"]
-    state.step = view["step"]
-    turn_order = state.turn_order = list(view["turn_order"])
+    supply = [supply[c] for c in COLOURS]
+    dead = [dead[c] for c in COLOURS]
+    sectors_left = view["sectors_left"]
+    market = [_rank(c) for c in view["market"]]
+    discard = [_rank(c) for c in view["discard"]]
+    played = [None if c is None else _rank(c) for c in view["played"]]
+    vp = list(view["vp"])
+    round_, phase, step = view["round"], view["phase"], view["step"]
+    turn_order = list(view["turn_order"])
     acting = view["acting"]
     if acting is not None:
-        state.turn = turn_order.index(acting)
+        turn = turn_order.index(acting)
     else:  # during plans 0; at the end the trade order was run through
-        state.turn = len(turn_order) if phase == "over" else 0
-    state.surge_left = view.get("surge_left", 0)
-    state.last_ranks = list(view["last_ranks"])
-    state.events = list(view["events"])  # only the visible tail; the rules never read it
+        turn = len(turn_order) if phase == "over" else 0
+    surge_left = view.get("surge_left", 0)
+    last_ranks = list(view["last_ranks"])
+    events = list(view["events"])  # only the visible tail; the rules never read it
     winners = view["winners"]
-    state.winners_ = None if winners is None else tuple(winners)
-    state.truncated = view["truncated"]
+    winners = None if winners is None else tuple(winners)
+    truncated = view["truncated"]
 
     # The hidden cards: everything the seat has not seen, dealt at random.
     own = [_rank(c) for c in view["hand"]]
@@ -80,11 +86,11 @@ def determinize(game: OzymandiasMarket, view: Mapping[str, Any],
     seen.update(r for r in played if r is not None)
     looked = view.get("augury")
     if looked is not None:  # the seat is the looker: it sees its Augury's cards, in order
-        pool = [_rank(c) for c in looked]
-        seen.update(pool)
+        known_pool = [_rank(c) for c in looked]
+        seen.update(known_pool)
         hidden_pool = 0
     else:
-        pool = []
+        known_pool = []
         hidden_pool = view.get("augury_size", 0)
     unseen = [r for r in game.card_by_rank if r not in seen]
     sizes = view["hand_sizes"]
@@ -92,21 +98,45 @@ def determinize(game: OzymandiasMarket, view: Mapping[str, Any],
     if len(unseen) != deck_size + hidden_pool + sum(sizes) - sizes[seat]:
         raise ParameterError(f"{game.name} view does not account for the deck: {len(unseen)} "
                              "unseen cards for the deck, other hands and Augury")
-    shuffle(rng, unseen)
-    state.deck = unseen[:deck_size]
-    at = deck_size
-    if hidden_pool:
-        pool = unseen[at:at + hidden_pool]
-        at += hidden_pool
-    state.augury_pool = pool
-    hands = []
+    deals = []  # (seat, start, end) in the shuffled unseen cards, after the deck and Augury
+    at = deck_size + hidden_pool
     for s in range(n):
-        if s == seat:
-            hands.append(own)
-        else:
-            end = at + sizes[s]
-            hands.append(unseen[at:end])
-            at = end
-    state.hands = hands
-    state._refresh_acting()
-    return state
+        if s != seat:
+            deals.append((s, at, at + sizes[s]))
+            at += sizes[s]
+
+    def draw(rng: random.Random) -> MarketState:
+        cards = unseen.copy()
+        shuffle(rng, cards)
+        state = MarketState.__new__(MarketState)
+        State.__init__(state, game, 0)
+        state.stacks = {k: v.copy() for k, v in stacks.items()}
+        state.supply = supply.copy()
+        state.dead = dead.copy()
+        state.sectors_left = sectors_left
+        state.market = market.copy()
+        state.discard = discard.copy()
+        state.played = played.copy()
+        state.vp = vp.copy()
+        state.round = round_
+        state.phase = phase
+        state.step = step
+        state.turn_order = turn_order.copy()
+        state.turn = turn
+        state.surge_left = surge_left
+        state.last_ranks = last_ranks.copy()
+        state.events = events.copy()
+        state.winners_ = winners
+        state.truncated = truncated
+        state.deck = cards[:deck_size]
+        state.augury_pool = (cards[deck_size:deck_size + hidden_pool] if hidden_pool
+                             else known_pool.copy())
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[seat] = own.copy()
+        for s, a, b in deals:
+            hands[s] = cards[a:b]
+        state.hands = hands
+        state._refresh_acting()
+        return state
+
+    return draw

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -95,6 +95,12 @@ class OzymandiasMarket(Game):
         from meeple.games.ozymandias_market.determinize import determinize
 
         return determinize(self, view, rng)
+
+    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
+        """The view read once, then ``draw(rng)`` as :meth:`_determinize`."""
+        from meeple.games.ozymandias_market.determinize import determinizer
+
+        return determinizer(self, view)
 
     def _validate_data(self, data: Mapping[str, Any]) -> None:
         """Cards in one place, disks add up, phase fits the turn (see :mod:`.validate`)."""
