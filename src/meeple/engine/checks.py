@@ -9,9 +9,10 @@ anything, so a refused call leaves the state as it was.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from meeple.engine.errors import ArgumentError, SeatError
+from meeple.engine.errors import ArgumentError, MeepleError, SeatError, ViewError
 
 
 def given(value: Any) -> str:
@@ -90,3 +91,15 @@ def rng(value: Any, name: str = "rng") -> random.Random:
     if not isinstance(value, random.Random):
         raise ArgumentError(f"{name} must be a random.Random; got {given(value)}")
     return value
+
+
+def reading_view(game: Any, hook: Callable[..., Any], *args: Any) -> Any:
+    """``hook(*args)`` (a game's encoding or determinization reading a view that passed
+    ``check_view``), with a game's failure to read the view's contents as a :class:`ViewError`."""
+    try:
+        return hook(*args)
+    except MeepleError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
+                        "pass State.view(seat) unchanged") from exc

@@ -16,11 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from meeple.engine import checks
+from meeple.engine import checks, determinization
 from meeple.engine.errors import (
     ActionArgumentError,
     ArgumentError,
-    MeepleError,
     NotAnActionError,
     ParameterError,
     UnknownVariantError,
@@ -330,44 +329,7 @@ class Game(ABC):
                 read (also a ``ParameterError``).
             NotImplementedError: if the game has no determinization.
         """
-        seat = self.check_view(view)
-        sample = _reading_view(self, self._determinizer, view)
-        submitted = tuple(view.get("submitted", ()))
-        acting = tuple(sorted({*view.get("to_act", ()), *submitted}))
-        mine = self.parse_action(view["my_submission"], seat) if seat in submitted else None
-        # When the seat alone acts, its legal actions are the same in every draw (they are
-        # what it knows it may do: the conformance suite checks that a determinization keeps
-        # them), so from the second draw on one table serves every draw.
-        alone = acting == (seat,) and not submitted
-        tables: Any = None
-        draws = 0
-
-        def draw(rng: random.Random) -> State:
-            nonlocal tables, draws
-            if type(rng) is not random.Random:
-                checks.rng(rng)
-            state = _reading_view(self, sample, rng)
-            if state._acting != acting:
-                raise RuntimeError(f"{self.name} determinization acts seats "
-                                   f"{list(state._acting)}, the view says {list(acting)}")
-            state.seed = rng.getrandbits(62)
-            state._rng = None
-            state._legal = None
-            if alone:
-                if tables is None and draws:
-                    tables = state._legal_tables()
-                state._legal = tables
-                draws += 1
-            pending = {}
-            for other in submitted:
-                if other == seat:
-                    pending[other] = mine
-                else:
-                    pending[other] = rng.choice(state.legal_actions(other))
-            state._pending = pending
-            return state
-
-        return draw
+        return determinization.determinizer(self, view)
 
     def state_evaluator(self) -> Callable[[State], tuple[float, ...]] | None:
         """The game's evaluator for search cut-offs (``evaluate(state)``: per seat, an estimate
@@ -466,7 +428,7 @@ class Game(ABC):
 
         self.check_view(view)
         encoding = self._encoding()
-        tensor = np.asarray(_reading_view(self, encoding.observation_tensor, self, view),
+        tensor = np.asarray(checks.reading_view(self, encoding.observation_tensor, self, view),
                             dtype=np.float32)
         if tensor.shape != self.observation_shape():
             raise RuntimeError(f"{self.name} encoded a view as shape {tensor.shape}, expected "
@@ -624,18 +586,6 @@ def _checked_parse(parse: Callable[[Game, str, int], Action]) -> Callable[[Game,
 
     parse_action._checked = True  # type: ignore[attr-defined]
     return parse_action
-
-
-def _reading_view(game: Game, hook: Callable[..., Any], *args: Any) -> Any:
-    """``hook(*args)`` (a game's encoding or determinization reading a view that passed
-    ``check_view``), with a game's failure to read the view's contents as a :class:`ViewError`."""
-    try:
-        return hook(*args)
-    except MeepleError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
-                        "pass State.view(seat) unchanged") from exc
 
 
 def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:
