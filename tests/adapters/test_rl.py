@@ -275,3 +275,28 @@ def test_demonstrations_are_what_the_learner_sees_and_replay_the_teacher() -> No
                                               for s in range(2)])
         rows = demos.returns[demos.game_index == i]
         assert rows[-1] == pytest.approx(float(plain.returns()[i % 2]))
+
+
+def test_with_a_player_the_demonstrations_label_the_players_positions() -> None:
+    # DAgger-style: the player's codes are played, the teacher's are recorded at the
+    # positions the player reaches. Replaying the game with the player seated as an rl: bot
+    # shows exactly the recorded observations; the labels are legal and differ from the
+    # player's codes (the lowest legal code) somewhere.
+    from meeple.adapters.imitation import collect_demonstrations
+    from meeple.bots.rl import PolicyBot
+    from meeple.engine.episode import play_episode
+    from meeple.engine.rng import derive_seed
+
+    game = load_game("ozymandias-market", players=2)
+    demos = collect_demonstrations(game, games=1, encoding="compact", player=LowestLegal(),
+                                   seed=9)
+    gseed, policy = derive_seed(9, "imitate", 0), LowestLegal()
+    agents = [PolicyBot(game, 0, gseed, model=policy, encoding="compact"),
+              make_bot("heuristic", game, 1, gseed)]
+    state, _ = play_episode(game, gseed, agents)
+    assert len(policy.seen) == len(demos.codes) > 20
+    np.testing.assert_array_equal(np.asarray(policy.seen), demos.observations)
+    played = [int(np.flatnonzero(m)[0]) for m in demos.masks]
+    assert all(m[c] for m, c in zip(demos.masks, demos.codes, strict=True))
+    assert sum(c != p for c, p in zip(demos.codes, played, strict=True)) > 5
+    assert demos.returns[-1] == pytest.approx(float(state.returns()[0]))

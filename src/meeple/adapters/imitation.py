@@ -34,56 +34,82 @@ from meeple.engine.rng import derive_seed
 
 
 class _Recorder:
-    """A stand-in for the model inside :class:`DemonstrationBot`'s ``PolicyBot`` path: it plays
-    the queued codes of the teacher's action and keeps each (observation, mask, code)."""
+    """The model inside :class:`DemonstrationBot`'s ``PolicyBot`` path: at each (sub-)decision
+    it asks the bot for the teacher's code and the code to play, and keeps (observation, mask,
+    teacher's code)."""
 
-    def __init__(self) -> None:
-        self.queue: list[int] = []
+    def __init__(self, bot: DemonstrationBot) -> None:
+        self.bot = bot
         self.observations: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
         self.codes: list[int] = []
 
     def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool = True
                 ) -> tuple[int, None]:
-        code = self.queue.pop(0)
-        if not action_masks[code]:
-            raise RuntimeError(f"the teacher's code {code} is not legal at its decision")
+        label, played = self.bot.label_and_play(obs, action_masks)
         self.observations.append(np.array(obs, dtype=np.float32))
         self.masks.append(np.array(action_masks, dtype=bool))
-        self.codes.append(code)
-        return code, None
+        self.codes.append(label)
+        return played, None
 
 
 class DemonstrationBot(PolicyBot):
-    """Plays ``teacher``'s actions in its seat and records every decision as the learner sees it.
+    """Records ``teacher``'s choice at every decision of its seat, as the learner sees it, and
+    plays it, or (with ``player``, DAgger-style) plays ``player``'s choice instead, so the
+    teacher is asked in the positions the learner reaches.
+
+    With step codes the teacher's label at a sub-decision is the next code of the action it
+    chooses among the legal actions that agree with the codes played so far (asked again only
+    when the played codes left its previous choice).
 
     Args:
         game, seat, seed: as :class:`~meeple.engine.agent.Bot`.
         teacher: the bot whose choices are recorded (built for the same seat and seed).
         encoding, memory: the learner's codes (``"full"`` or ``"compact"``) and observation
             memory decay, as :class:`~meeple.bots.rl.PolicyBot`.
+        player: None (play the teacher's codes) or a model with ``MaskablePPO.predict``'s
+            signature whose codes are played (sampled, from torch's global stream).
     Attributes:
-        recorder: ``observations``, ``masks`` and ``codes`` (lists, one entry per learner step:
-            a step code is one step).
+        recorder: ``observations``, ``masks`` and ``codes`` (the teacher's; lists, one entry per
+            learner step: a step code is one step).
     """
 
     name = "demonstration"
 
     def __init__(self, game: Game, seat: int, seed: int = 0, *, teacher: Bot,
-                 encoding: str = "full", memory: float = 0.0) -> None:
-        self.recorder = _Recorder()
+                 encoding: str = "full", memory: float = 0.0, player: Any = None) -> None:
+        self.recorder = _Recorder(self)
         super().__init__(game, seat, seed, model=self.recorder, encoding=encoding,
                          memory=memory)
-        self.teacher = teacher
+        self.teacher, self.player = teacher, player
+        self._view: Mapping[str, Any] = {}
+        self._legal: Sequence[Action] = ()
+        self._prefix: list[int] = []
+        self._target: tuple[int, ...] = ()
+
+    def _codes(self, action: Action) -> tuple[int, ...]:
+        return self.steps.codes(action) if self.steps is not None else \
+            (self.game.action_code(action),)
+
+    def label_and_play(self, obs: np.ndarray, mask: np.ndarray) -> tuple[int, int]:
+        """The teacher's code at the pending (sub-)decision and the code to play."""
+        d = len(self._prefix)
+        if self._target[:d] != tuple(self._prefix):  # the played codes left its choice
+            agree = [a for a in self._legal if self._codes(a)[:d] == tuple(self._prefix)]
+            self._target = self._codes(self.teacher.act(self._view, agree))
+        label = self._target[d]
+        if not mask[label]:
+            raise RuntimeError(f"the teacher's code {label} is not legal at its decision")
+        played = label
+        if self.player is not None:
+            played = int(self.player.predict(obs, action_masks=mask, deterministic=False)[0])
+        self._prefix.append(played)
+        return label, played
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
-        action = self.teacher.act(view, legal_actions)
-        self.recorder.queue = (list(self.steps.codes(action)) if self.steps is not None
-                               else [self.game.action_code(action)])
-        played = super().act(view, legal_actions)
-        if played != action or self.recorder.queue:
-            raise RuntimeError(f"the codes of {action} composed {played}")
-        return played
+        self._view, self._legal, self._prefix = view, legal_actions, []
+        self._target = self._codes(self.teacher.act(view, legal_actions))
+        return super().act(view, legal_actions)
 
     def hear(self, message: Any) -> None:
         """Pass table talk on to the teacher."""
@@ -105,6 +131,14 @@ class Demonstrations:
     games: int
     seconds: float
 
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        """Both sets of decisions (``other``'s games numbered after these)."""
+        return Demonstrations(*(np.concatenate([a, b]) for a, b in (
+            (self.observations, other.observations), (self.masks, other.masks),
+            (self.codes, other.codes), (self.returns, other.returns),
+            (self.game_index, other.game_index + self.games))),
+            games=self.games + other.games, seconds=self.seconds + other.seconds)
+
     def split(self, held_out: float) -> tuple[Demonstrations, Demonstrations]:
         """The first games and the last ``held_out`` fraction of games (by game, so no game's
         positions are on both sides): ``(train, held)``."""
@@ -120,8 +154,12 @@ class Demonstrations:
 
 def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: str = "heuristic",
                            opponents: Sequence[str] = ("heuristic",), memory: float = 0.0,
-                           gamma: float = 1.0, seed: int = 0) -> Demonstrations:
-    """Record ``teacher``'s decisions in ``games`` lab games (module docstring).
+                           gamma: float = 1.0, seed: int = 0, player: Any = None
+                           ) -> Demonstrations:
+    """Record ``teacher``'s decisions in ``games`` lab games (module docstring); with
+    ``player`` (a ``MaskablePPO`` model), the player's sampled codes are played in the
+    teacher's seat and the teacher's are recorded (:class:`DemonstrationBot`; DAgger, Ross,
+    Gordon and Bagnell 2011), from torch's stream seeded by ``seed``.
 
     Game ``i`` has seed ``derive_seed(seed, "imitate", i)``; the teacher sits in seat
     ``i % players``, every other seat is played by ``opponents[(i // players) %
@@ -141,12 +179,17 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
     if encoding not in ("full", "compact"):
         raise ParameterError(f"encoding = {encoding!r}: 'full' or 'compact'")
     began = time.perf_counter()
+    if player is not None:
+        import torch
+
+        torch.manual_seed(derive_seed(seed, "imitate", "player"))
     obs, masks, codes, returns, index = [], [], [], [], []
     for i in range(games):
         seat, gseed = i % game.players, derive_seed(seed, "imitate", i)
         other = opponents[(i // game.players) % len(opponents)]
-        learner = DemonstrationBot(game, seat, gseed, teacher=make_bot(teacher, game, seat, gseed),
-                                   encoding=encoding, memory=memory)
+        learner = DemonstrationBot(game, seat, gseed,
+                                   teacher=make_bot(teacher, game, seat, gseed),
+                                   encoding=encoding, memory=memory, player=player)
         agents = [learner if s == seat else make_bot(other, game, s, gseed)
                   for s in range(game.players)]
         state, _ = play_episode(game, gseed, agents)

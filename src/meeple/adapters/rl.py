@@ -439,6 +439,9 @@ def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
     ax.set_ylim(0, 1)
     shaped = f", shaping {curve['shaping']:g}" if curve.get("shaping") else ""
     shaped += f", memory {curve['memory']:g}" if curve.get("memory") else ""
+    if curve.get("imitation"):
+        shaped += (f"; cloned from {curve['imitation']['teacher']} "
+                   f"({curve['imitation']['games']} games) at step 0")
     ax.set_title(f"MaskablePPO on {curve['game']} ({curve['players']} players, "
                  f"{curve['encoding']} codes)\ntrained vs "
                  f"{', '.join(curve.get('opponents', []))}{shaped}", fontsize=9)
