@@ -215,14 +215,14 @@ def test_the_bot_sees_what_the_learner_saw_memory_included(name: str) -> None:
 def market_clone(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The imitation warm start alone (no PPO step) on the two-player Ozymandias market: the
     heuristic's decisions in 60 games against heuristic seats (54 cloned, 6 held out), 15
-    epochs."""
+    epochs; the cloned policy kept as best.zip."""
     _sb3()
     from meeple.adapters.rl import train_maskable_ppo
 
     return train_maskable_ppo("ozymandias-market", players=2, steps=0, imitate=60,
                               imitate_epochs=15, opponents=("heuristic",), eval_games=4,
                               eval_opponents=("random",), reference=None, seed=0,
-                              out=tmp_path_factory.mktemp("bc-market"))
+                              keep_best="random", out=tmp_path_factory.mktemp("bc-market"))
 
 
 def test_the_cloned_policy_agrees_with_the_heuristic_far_more_than_an_untrained_one(
@@ -238,6 +238,9 @@ def test_the_cloned_policy_agrees_with_the_heuristic_far_more_than_an_untrained_
     assert im["agreement_held_out"] > 0.45 and im["agreement_train"] > 0.6, im
     assert im["loss"]["nll"] < 0.65, im
     assert [p["steps"] for p in market_clone["points"]] == [0]  # clone only: one point
+    best = market_clone["best"]  # the cloned policy is a candidate for the kept model
+    assert best["steps"] == 0 and Path(best["model"]).is_file()
+    assert [(r["opponent"], r["games"]) for r in best["results"]] == [("random", 4)]
     meta = json.loads(Path(market_clone["model"]).with_suffix(".json").read_text())
     assert meta["imitation"] == im and meta["steps"] == 0
 

@@ -228,11 +228,12 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
             (:class:`SeatCycleEnv`; 0 = the win share alone), with PPO's ``gamma``.
         memory: the decay of the observation memory (:class:`SeatCycleEnv`; 0 = none),
             saved in the sidecar so the ``rl:`` bot applies it too.
-        keep_best: an evaluation opponent: the model of the point (after the first) with the
-            highest share against it (first of ``eval_policies``; the later point on a tie)
-            is saved as ``best.zip`` (with ``best.json``), then measured again on fresh games
-            (other seeds, so its share is not inflated by the choice), beside the reference
-            bot on the same fresh games: ``curve["best"]``. None: no best model.
+        keep_best: an evaluation opponent: the model of the point (after the first; with
+            ``imitate`` the first too, the cloned policy) with the highest share against it
+            (first of ``eval_policies``; the later point on a tie) is saved as ``best.zip``
+            (with ``best.json``), then measured again on fresh games (other seeds, so its share
+            is not inflated by the choice), beside the reference bot on the same fresh games:
+            ``curve["best"]``. None: no best model.
         imitate: games of demonstrations for an imitation warm start (0: none): ``teacher``
             plays one seat against ``opponents`` (:mod:`meeple.adapters.imitation`), the last
             10% of the games are held out, and the policy is cloned on the rest for
@@ -322,8 +323,21 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
 
     eval_seconds, train_seconds, done = 0.0, 0.0, 0
     best: dict[str, Any] | None = None
+
+    def keep(point: dict[str, Any], best: dict[str, Any] | None) -> dict[str, Any] | None:
+        if keep_best is None:
+            return best
+        share = next(r["share"] for r in point["results"] if r["opponent"] == keep_best)
+        if best is None or share >= best["selected_share"]:
+            best = {"steps": point["steps"], "model": str(out / "best.zip"),
+                    "selected_share": share}
+            save(out / "best.zip", point["steps"])
+        return best
+
     began = time.perf_counter()
     points = [{"steps": 0, "seconds": 0.0, "results": results(model, seed)}]
+    if imitate:  # the cloned policy is a candidate too
+        best = keep(points[0], best)
     if on_point is not None:
         on_point(points[0])
     eval_seconds += time.perf_counter() - began
@@ -336,11 +350,7 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         began = time.perf_counter()
         point = {"steps": done, "seconds": train_seconds, "results": results(model, seed)}
         points.append(point)
-        if keep_best is not None:
-            share = next(r["share"] for r in point["results"] if r["opponent"] == keep_best)
-            if best is None or share >= best["selected_share"]:
-                best = {"steps": done, "model": str(out / "best.zip"), "selected_share": share}
-                save(out / "best.zip", done)
+        best = keep(point, best)
         if on_point is not None:
             on_point(point)
         eval_seconds += time.perf_counter() - began
