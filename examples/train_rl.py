@@ -77,10 +77,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         out=args.out, on_point=_show)
     if curve["imitation"] is not None:
         im = curve["imitation"]
+        held = {k: "-" if im[k] is None else f"{im[k]:.3f}"
+                for k in ("agreement_before", "agreement_held_out")}
         print(f"imitation: {im['decisions']} decisions of {im['teacher']} in {im['games']} "
               f"games, {im['epochs']} epochs, {im['seconds']:.1f} s; agreement at real "
-              f"decisions: untrained {im['agreement_before']}, cloned {im['agreement_train']:.3f} "
-              f"(cloned games) / {im['agreement_held_out']} (held-out games)")
+              f"decisions of the held-out games: untrained {held['agreement_before']}, cloned "
+              f"{held['agreement_held_out']} (cloned games: {im['agreement_train']:.3f})")
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
               f"[{ref['ci_low']:.3f}, {ref['ci_high']:.3f}]")

@@ -12,11 +12,14 @@ bot and the learner's environment show at that decision (tests/adapters/test_rl.
 that the two agree). :func:`clone_policy` then minimises the policy's negative
 log-probability of the teacher's codes under the mask (sb3-contrib's
 ``evaluate_actions(obs, codes, action_masks)``), and optionally fits the value head to the
-discounted win share of the rest of the game. See docs/adapters/gymnasium.md.
+discounted win share of the rest of the game. With a ``player`` model the player's codes are
+played and the teacher's recorded at the positions it reaches (DAgger). See
+docs/adapters/gymnasium.md.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -171,8 +174,6 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
         ParameterError: for ``games < 1``, no opponents, an unknown bot name or encoding, or a
             memory decay outside 0..1.
     """
-    import time
-
     if games < 1 or not opponents:
         raise ParameterError(f"games = {games}, opponents = {list(opponents)}: need at least "
                              f"one game and one opponent")
