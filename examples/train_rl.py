@@ -48,6 +48,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--keep-best", default=None, metavar="OPPONENT",
                         help="save the point with the best share against OPPONENT as best.zip "
                              "and measure it again on fresh games")
+    parser.add_argument("--imitate", type=int, default=0, metavar="GAMES",
+                        help="imitation warm start: clone the teacher bot from GAMES "
+                             "demonstration games before PPO (0: none; --steps 0: clone only)")
+    parser.add_argument("--imitate-epochs", type=int, default=10)
+    parser.add_argument("--teacher", default="heuristic", help="the demonstrating bot")
     parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
     parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
                         help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
@@ -67,8 +72,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         eval_every=args.eval_every, eval_games=args.eval_games,
         eval_opponents=args.eval_opponents.split(","),
         eval_policies=args.eval_policies.split(","), actions=args.actions,
-        shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, ppo=ppo,
+        shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, imitate=args.imitate,
+        imitate_epochs=args.imitate_epochs, teacher=args.teacher, ppo=ppo,
         out=args.out, on_point=_show)
+    if curve["imitation"] is not None:
+        im = curve["imitation"]
+        held = {k: "-" if im[k] is None else f"{im[k]:.3f}"
+                for k in ("agreement_before", "agreement_held_out")}
+        print(f"imitation: {im['decisions']} decisions of {im['teacher']} in {im['games']} "
+              f"games, {im['epochs']} epochs, {im['seconds']:.1f} s; agreement at real "
+              f"decisions of the held-out games: untrained {held['agreement_before']}, cloned "
+              f"{held['agreement_held_out']} (cloned games: {im['agreement_train']:.3f})")
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
               f"[{ref['ci_low']:.3f}, {ref['ci_high']:.3f}]")

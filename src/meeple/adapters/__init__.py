@@ -10,7 +10,10 @@ Each adapter is a module imported on demand, so the core never needs the peer li
   opponents="random", **params)``, one seat against meeple bots;
 * :mod:`meeple.adapters.rl` (extra ``meeple[rl]``, with sb3-contrib and PyTorch):
   ``train_maskable_ppo(game, ...)`` trains a masked PPO agent through the Gymnasium adapter
-  and saves it as an ``rl:PATH`` bot (:mod:`meeple.bots.rl`).
+  and saves it as an ``rl:PATH`` bot (:mod:`meeple.bots.rl`);
+* :mod:`meeple.adapters.imitation` (the same extra): demonstrations of a bot recorded as the
+  learner sees them and a behavioural-cloning fit of the policy, ``train_maskable_ppo``'s
+  imitation warm start (``imitate=GAMES``).
 
 All of them use the game's encoding (``Game.encoding``: the integer action table and the
 observation tensor of one seat's view); a game without one cannot be adapted. Docs:

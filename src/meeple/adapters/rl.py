@@ -197,7 +197,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
                        eval_policies: Sequence[str] = ("greedy",),
                        reference: str | None = "heuristic", actions: str = "auto",
                        shaping: float = 0.0, memory: float = 0.0,
-                       keep_best: str | None = None,
+                       keep_best: str | None = None, imitate: int = 0,
+                       imitate_epochs: int = 10, teacher: str = "heuristic",
                        ppo: dict[str, Any] | None = None, out: str | Path = "runs/rl",
                        on_point: Callable[[dict[str, Any]], None] | None = None
                        ) -> dict[str, Any]:
@@ -221,11 +222,18 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
             (:class:`SeatCycleEnv`; 0 = the win share alone), with PPO's ``gamma``.
         memory: the decay of the observation memory (:class:`SeatCycleEnv`; 0 = none),
             saved in the sidecar so the ``rl:`` bot applies it too.
-        keep_best: an evaluation opponent: the model of the point (after the first) with the
-            highest share against it (first of ``eval_policies``; the later point on a tie)
-            is saved as ``best.zip`` (with ``best.json``), then measured again on fresh games
-            (other seeds, so its share is not inflated by the choice), beside the reference
-            bot on the same fresh games: ``curve["best"]``. None: no best model.
+        keep_best: an evaluation opponent: the model of the point (after the first; with
+            ``imitate`` the first too, the cloned policy) with the highest share against it
+            (first of ``eval_policies``; the later point on a tie) is saved as ``best.zip``
+            (with ``best.json``), then measured again on fresh games (other seeds, so its share
+            is not inflated by the choice), beside the reference bot on the same fresh games:
+            ``curve["best"]``. None: no best model.
+        imitate: games of demonstrations for an imitation warm start (0: none): ``teacher``
+            plays one seat against ``opponents`` (:mod:`meeple.adapters.imitation`), the last
+            10% of the games are held out, and the policy is cloned on the rest for
+            ``imitate_epochs`` epochs before the first point, so point 0 measures the cloned
+            policy and PPO fine-tunes it. Recorded in the sidecar and curve (``imitation``).
+        imitate_epochs, teacher: the cloning epochs and the demonstrating bot.
         ppo: ``MaskablePPO`` keyword arguments over :data:`PPO_DEFAULTS`.
         out: the folder for ``model.zip``, ``model.json``, ``curve.json`` and ``curve.png``
             (and ``best.zip``, ``best.json``).
@@ -233,22 +241,27 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
     Returns:
         The ``curve.json`` dict: ``game``, ``variant``, ``players``, ``encoding``, ``fair_share``
         (``1 / players``), ``steps``, ``train_seconds`` and ``eval_seconds`` (wall clock),
-        ``shaping``, ``memory``, ``points`` (``{"steps", "seconds", "results": [win_share
-        dicts, each with its "policy"]}`` per point), ``reference`` (win_share dicts of the
-        reference bot, or []), ``model`` (path), ``best`` (``{"steps", "model",
-        "selected_share", "results", "reference"}`` or None).
+        ``shaping``, ``memory``, ``imitation`` (None, or the teacher, games, decisions, epochs,
+        seconds, last epoch's losses, and the agreement with the teacher's codes at real
+        decisions, :func:`~meeple.adapters.imitation.agreement`, before and after cloning on
+        the held-out games and after on the cloned ones), ``points`` (``{"steps", "seconds",
+        "results": [win_share dicts, each with its "policy"]}`` per point), ``reference``
+        (win_share dicts of the reference bot, or []), ``model`` (path), ``best``
+        (``{"steps", "model", "selected_share", "results", "reference"}`` or None).
     Raises:
         ImportError: without sb3-contrib (the extra ``meeple[rl]``).
         ParameterError: for a bad game setting, bot name, policy, ``keep_best`` that is not an
-            evaluation opponent, ``steps`` or ``eval_every`` < 1, or a bad ``shaping`` or
-            ``memory``.
+            evaluation opponent, ``steps`` < 0 (0 only with ``imitate``), ``eval_every`` < 1,
+            ``imitate`` < 0, or a bad ``shaping``, ``memory`` or ``teacher``.
     """
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    if steps < 1 or eval_every < 1:
-        raise ParameterError(f"steps = {steps}, eval_every = {eval_every}: both must be >= 1")
+    if steps < (0 if imitate else 1) or eval_every < 1 or imitate < 0:
+        raise ParameterError(f"steps = {steps}, eval_every = {eval_every}, imitate = "
+                             f"{imitate}: need steps >= 1 (>= 0 with imitate), eval_every >= 1 "
+                             f"and imitate >= 0")
     policies = list(eval_policies)
     if not policies or any(p not in EVAL_POLICIES for p in policies):
         raise ParameterError(f"eval_policies = {policies}: choose from {EVAL_POLICIES}")
@@ -272,6 +285,12 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
             "action_size": int(env.action_space.n), "seats": "drawn at random each episode",
             "opponents": names, "shaping": shaping, "memory": memory, "seed": seed,
             "algorithm": "MaskablePPO", "ppo": settings}
+    imitation = None
+    if imitate:
+        imitation = imitation_warm_start(model, game, games=imitate, epochs=imitate_epochs,
+                                         teacher=teacher, opponents=names, encoding=encoding,
+                                         memory=memory, gamma=settings["gamma"], seed=seed)
+        meta["imitation"] = imitation
 
     def results(policy_model: Any, eval_seed: int) -> list[dict[str, Any]]:
         rng_state = torch.random.get_rng_state()  # sampling must not move training's stream
@@ -298,8 +317,21 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
 
     eval_seconds, train_seconds, done = 0.0, 0.0, 0
     best: dict[str, Any] | None = None
+
+    def keep(point: dict[str, Any], best: dict[str, Any] | None) -> dict[str, Any] | None:
+        if keep_best is None:
+            return best
+        share = next(r["share"] for r in point["results"] if r["opponent"] == keep_best)
+        if best is None or share >= best["selected_share"]:
+            best = {"steps": point["steps"], "model": str(out / "best.zip"),
+                    "selected_share": share}
+            save(out / "best.zip", point["steps"])
+        return best
+
     began = time.perf_counter()
     points = [{"steps": 0, "seconds": 0.0, "results": results(model, seed)}]
+    if imitate:  # the cloned policy is a candidate too
+        best = keep(points[0], best)
     if on_point is not None:
         on_point(points[0])
     eval_seconds += time.perf_counter() - began
@@ -312,11 +344,7 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         began = time.perf_counter()
         point = {"steps": done, "seconds": train_seconds, "results": results(model, seed)}
         points.append(point)
-        if keep_best is not None:
-            share = next(r["share"] for r in point["results"] if r["opponent"] == keep_best)
-            if best is None or share >= best["selected_share"]:
-                best = {"steps": done, "model": str(out / "best.zip"), "selected_share": share}
-                save(out / "best.zip", done)
+        best = keep(point, best)
         if on_point is not None:
             on_point(point)
         eval_seconds += time.perf_counter() - began
@@ -331,13 +359,44 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         eval_seconds += time.perf_counter() - began
     curve = {"game": game.name, "variant": game.variant, "players": game.players,
              "encoding": encoding, "opponents": names, "fair_share": 1 / game.players,
-             "shaping": shaping, "memory": memory, "ppo": settings, "steps": done,
+             "shaping": shaping, "memory": memory, "imitation": imitation, "ppo": settings,
+             "steps": done,
              "train_seconds": train_seconds, "eval_seconds": eval_seconds,
              "eval_games": eval_games, "points": points, "reference_bot": reference,
              "reference": refs, "model": str(model_path), "best": best}
     (out / "curve.json").write_text(json.dumps(curve, indent=2) + "\n")
     plot_curve(curve, out / "curve.png")
     return curve
+
+
+def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, teacher: str,
+                         opponents: Sequence[str], encoding: str, memory: float, gamma: float,
+                         seed: int) -> dict[str, Any]:
+    """Clone ``teacher`` into ``model``'s policy (in place) from ``games`` demonstration games
+    against ``opponents``, the last 10% held out (:mod:`meeple.adapters.imitation`).
+
+    Returns:
+        ``{"teacher", "opponents", "games", "decisions", "epochs", "seconds", "loss",
+        "agreement_before", "agreement_held_out", "agreement_train"}`` (agreements at real
+        decisions; ``agreement_before`` is the untrained policy's on the held-out games).
+    Raises:
+        ParameterError: for an unknown teacher or opponent name.
+    """
+    from meeple.adapters.imitation import agreement, clone_policy, collect_demonstrations
+
+    began = time.perf_counter()
+    demos = collect_demonstrations(game, games=games, encoding=encoding, teacher=teacher,
+                                   opponents=opponents, memory=memory, gamma=gamma, seed=seed)
+    train, held = demos.split(0.1)
+    before = agreement(model, held) if held.games else None
+    history = clone_policy(model, train, epochs=epochs, seed=seed)
+    return {"teacher": teacher, "opponents": list(opponents), "games": games,
+            "decisions": len(demos.codes), "epochs": epochs,
+            "seconds": time.perf_counter() - began,
+            "loss": {k: float(v) for k, v in history[-1].items()},
+            "agreement_before": before,
+            "agreement_held_out": agreement(model, held) if held.games else None,
+            "agreement_train": agreement(model, train)}
 
 
 def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
@@ -384,6 +443,9 @@ def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
     ax.set_ylim(0, 1)
     shaped = f", shaping {curve['shaping']:g}" if curve.get("shaping") else ""
     shaped += f", memory {curve['memory']:g}" if curve.get("memory") else ""
+    if curve.get("imitation"):
+        shaped += (f"; cloned from {curve['imitation']['teacher']} "
+                   f"({curve['imitation']['games']} games) at step 0")
     ax.set_title(f"MaskablePPO on {curve['game']} ({curve['players']} players, "
                  f"{curve['encoding']} codes)\ntrained vs "
                  f"{', '.join(curve.get('opponents', []))}{shaped}", fontsize=9)
