@@ -641,3 +641,23 @@ def test_rng_shuffle_is_random_shuffle() -> None:
     items = [1, 2, 3]
     shuffle(Own(0), items)
     assert items == [3, 2, 1]
+
+
+def test_unseen_deal_shuffles_then_deals_the_other_hands_in_seat_order() -> None:
+    """UnseenDeal: one random.Random.shuffle of the unseen cards, then the other seats' hands
+    from ``start`` in seat order; the seat's own hand is a copy; draws share no list."""
+    from meeple.engine.determinization import UnseenDeal
+
+    unseen = [f"c{i}" for i in range(20)]
+    deal = UnseenDeal(unseen, sizes=[3, 5, 2, 4], seat=1, hand=["mine"], start=4)
+    assert deal.end == 4 + 3 + 2 + 4
+    for seed in range(30):
+        cards, hands = deal.draw(random.Random(seed))
+        expected = unseen.copy()
+        random.Random(seed).shuffle(expected)
+        assert cards == expected
+        assert hands == [expected[4:7], ["mine"], expected[7:9], expected[9:13]]
+    again, hands2 = deal.draw(random.Random(0))
+    hands2[1].append("x")
+    again.clear()
+    assert deal.hand == ["mine"] and deal.unseen == unseen

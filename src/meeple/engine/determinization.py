@@ -3,16 +3,18 @@
 :func:`determinizer` wraps a game's ``_determinizer`` hook (what the hidden parts may be)
 with what every game shares: the view checked and read once, the acting seats checked, a
 fresh chance seed per draw, other seats' pending simultaneous choices drawn, the seat's own
-kept. ``Game.determinize`` and ``Game.determinizer`` are its public faces.
+kept. ``Game.determinize`` and ``Game.determinizer`` are its public faces. :class:`UnseenDeal`
+is the part card games share: the unseen cards shuffled and dealt to the other hands.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine import checks
+from meeple.engine.rng import shuffle
 
 if TYPE_CHECKING:
     from meeple.engine.game import Game
@@ -65,3 +67,48 @@ def determinizer(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random
         return state
 
     return draw
+
+
+class UnseenDeal:
+    """The cards a seat cannot see, shuffled and dealt to the other seats' hands at each draw
+    (the hidden-hands part of a determinization, shared by every card game).
+
+    Args:
+        unseen: the cards the seat cannot place (any values; their order is the draw's start).
+        sizes: every seat's hand size, seat 0 first (the seat's own included, not dealt).
+        seat: the seat whose view this is (0-based); its hand is ``hand``.
+        hand: the seat's own hand, copied into every draw.
+        start: where the other hands begin in the shuffled cards (the deck, a hidden pool...
+            may come first); the hands follow in seat order, skipping ``seat``.
+    Attributes:
+        end: the position after the last dealt hand (what follows is the caller's: a deck).
+    """
+
+    __slots__ = ("unseen", "seat", "hand", "players", "deals", "end")
+
+    def __init__(self, unseen: Sequence[Any], sizes: Sequence[int], seat: int,
+                 hand: Sequence[Any], start: int = 0) -> None:
+        self.unseen = list(unseen)
+        self.seat = seat
+        self.hand = list(hand)
+        self.players = len(sizes)
+        deals = []
+        at = start
+        for s, size in enumerate(sizes):
+            if s != seat:
+                deals.append((s, at, at + size))
+                at += size
+        self.deals = tuple(deals)
+        self.end = at
+
+    def draw(self, rng: random.Random) -> tuple[list[Any], list[list[Any]]]:
+        """Shuffle a copy of the unseen cards with ``rng`` (:func:`meeple.engine.rng.shuffle`,
+        one draw sequence) and deal them. Returns ``(cards, hands)``: the shuffled cards and
+        every seat's hand (new lists; ``hands[seat]`` a copy of ``hand``)."""
+        cards = self.unseen.copy()
+        shuffle(rng, cards)
+        hands: list[list[Any]] = [[] for _ in range(self.players)]
+        hands[self.seat] = self.hand.copy()
+        for s, a, b in self.deals:
+            hands[s] = cards[a:b]
+        return cards, hands

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from meeple.engine.rng import shuffle
+from meeple.engine.determinization import UnseenDeal
 from meeple.engine.state import State
 from meeple.games.damocles.codex import CIRCLE, GODS
 
@@ -76,14 +76,8 @@ def determinizer(game: Damocles,
         known.update(keep_pool)
     unseen = [c for c in ids if c not in known]
 
-    sizes = view["hand_sizes"]
-    deals = []  # (seat, start, end) of the other hands in the shuffled unseen codices
-    at = 0
-    for s in range(n):
-        if s != seat:
-            deals.append((s, at, at + sizes[s]))
-            at += sizes[s]
-    pool_at = at
+    deal = UnseenDeal(unseen, view["hand_sizes"], seat, hand)  # the other hands first
+    at = pool_at = deal.end
     if not own_pool:
         at += turn["keep_size"]
     discard_at = at
@@ -111,12 +105,7 @@ def determinizer(game: Damocles,
     destroy_queue = [list(e) for e in turn["destroy_queue"]]
 
     def draw(rng: random.Random) -> DamoclesState:
-        cards = unseen.copy()
-        shuffle(rng, cards)
-        hands: list[list[str]] = [[] for _ in range(n)]
-        hands[seat] = hand.copy()
-        for s, a, b in deals:
-            hands[s] = cards[a:b]
+        cards, hands = deal.draw(rng)
         pool = keep_pool.copy() if own_pool else cards[pool_at:discard_at]
         deck = cards[deck_at:]
         if len(deck) != deck_size:

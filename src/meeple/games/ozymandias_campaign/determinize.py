@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from meeple.engine.determinization import UnseenDeal
 from meeple.engine.errors import ParameterError
 from meeple.engine.rng import shuffle
 from meeple.games.ozymandias_campaign.actions import card_name
@@ -94,7 +95,6 @@ def determinizer(game: OzymandiasCampaign,
     by_name = info.by_name
     used = dict.fromkeys(info.names, 0)
     seat = view["seat"]
-    n = game.players
 
     def take(name: str) -> int:
         k = used[name]
@@ -125,13 +125,8 @@ def determinizer(game: OzymandiasCampaign,
 
     # The unseen cards, shuffled at each draw, then dealt: the other hands, then the deck.
     unseen = [i for name, ids in by_name.items() for i in ids[used[name]:]]
-    deals = []
-    at = 0
-    for s in range(n):
-        if s != seat:
-            size = players[s]["hand_size"]
-            deals.append((s, at, at + size))
-            at += size
+    deal = UnseenDeal(unseen, [p["hand_size"] for p in players], seat, hand)
+    at = deal.end
     if max(0, len(unseen) - at) != view["deck_size"]:
         raise ParameterError(f"the view's deck size {view['deck_size']} does not match the "
                              f"{max(0, len(unseen) - at)} cards it leaves unseen")
@@ -165,12 +160,7 @@ def determinizer(game: OzymandiasCampaign,
     acting = tuple(view["acting"])
 
     def draw(rng: random.Random) -> CampaignState:
-        cards = unseen.copy()
-        shuffle(rng, cards)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[seat] = hand.copy()
-        for s, a, b in deals:
-            hands[s] = cards[a:b]
+        cards, hands = deal.draw(rng)
         tile_deck = tiles.copy()
         shuffle(rng, tile_deck)
         state = CampaignState.__new__(CampaignState)

@@ -19,8 +19,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from meeple.engine.determinization import UnseenDeal
 from meeple.engine.errors import ParameterError
-from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
@@ -53,7 +53,6 @@ def determinizer(game: OzymandiasMarket,
         ParameterError: if the view's card counts do not add up to the game's deck.
     """
     seat = view["seat"]
-    n = game.players
     colour = _COLOUR_INDEX
     stacks = {(q, r): [colour[c] for c in stack] for q, r, stack in view["map"]}
     supply, dead = view["supply"], view["dead"]
@@ -98,16 +97,11 @@ def determinizer(game: OzymandiasMarket,
     if len(unseen) != deck_size + hidden_pool + sum(sizes) - sizes[seat]:
         raise ParameterError(f"{game.name} view does not account for the deck: {len(unseen)} "
                              "unseen cards for the deck, other hands and Augury")
-    deals = []  # (seat, start, end) in the shuffled unseen cards, after the deck and Augury
-    at = deck_size + hidden_pool
-    for s in range(n):
-        if s != seat:
-            deals.append((s, at, at + sizes[s]))
-            at += sizes[s]
+    # The other hands come after the deck and Augury in the shuffled unseen cards.
+    deal = UnseenDeal(unseen, sizes, seat, own, start=deck_size + hidden_pool)
 
     def draw(rng: random.Random) -> MarketState:
-        cards = unseen.copy()
-        shuffle(rng, cards)
+        cards, hands = deal.draw(rng)
         state = MarketState.__new__(MarketState)
         State.__init__(state, game, 0)
         state.stacks = {k: v.copy() for k, v in stacks.items()}
@@ -131,10 +125,6 @@ def determinizer(game: OzymandiasMarket,
         state.deck = cards[:deck_size]
         state.augury_pool = (cards[deck_size:deck_size + hidden_pool] if hidden_pool
                              else known_pool.copy())
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[seat] = own.copy()
-        for s, a, b in deals:
-            hands[s] = cards[a:b]
         state.hands = hands
         state._refresh_acting()
         return state
