@@ -118,8 +118,8 @@ class ISMCTSBot(Bot):
         if name is not None:
             self.name = name
         super().__init__(game, seat, seed)
-        if type(game)._determinize is Game._determinize:
-            raise ParameterError(f"{game.name} provides no determinization (Game._determinize),"
+        if not game.determinizes:
+            raise ParameterError(f"{game.name} provides no determinization (Game._determinizer),"
                                  " so information-set search cannot play it")
         settings = {**DEFAULTS, **getattr(game, "search", {})}
         self.iterations = int(settings["iterations"] if iterations is None else iterations)

@@ -264,8 +264,17 @@ class Game(ABC):
     def _state_from_data(self, data: Mapping[str, Any]) -> State:
         """Rebuild a state from the ``"data"`` part of :meth:`State.to_json`."""
 
+    @property
+    def determinizes(self) -> bool:
+        """Whether the game provides a determinization (overrides :meth:`_determinizer` or
+        :meth:`_determinize`): what information-set search needs."""
+        cls = type(self)
+        return (cls._determinizer is not Game._determinizer
+                or cls._determinize is not Game._determinize)
+
     def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
-        """Game hook of :meth:`determinize`: a state consistent with ``view`` (the output of
+        """Game hook of :meth:`determinize` (or override :meth:`_determinizer` instead, to read
+        the view once for many draws): a state consistent with ``view`` (the output of
         ``State.view(seat)`` for an int seat), its hidden parts (other hands, deck orders,
         face-down cards) drawn with ``rng`` from what the seat cannot tell apart. It sets
         ``_acting`` to the acting seats (``to_act`` and ``submitted`` together); the engine then
@@ -304,13 +313,14 @@ class Game(ABC):
         """Game hook of :meth:`determinizer`: ``draw(rng)``, the same as
         ``self._determinize(view, rng)`` for every ``rng`` (the same draws from it, an equal
         state), after reading what does not depend on the draws once. Each call of ``draw``
-        returns a new state that shares no mutable part with another. The default reads the
-        view at every draw; a game overrides it for speed.
+        returns a new state that shares no mutable part with another. The default calls
+        :meth:`_determinize` at every draw; a game overrides one of the two (all five designs
+        override this one).
 
         Raises:
             NotImplementedError: the default, for a game without determinization.
         """
-        if type(self)._determinize is Game._determinize:
+        if not self.determinizes:
             raise NotImplementedError(f"{self.name} does not provide a determinization")
         return functools.partial(self._determinize, view)
 

@@ -163,13 +163,6 @@ class FourGods(Game):
             self._cache[key] = entry
         return entry
 
-    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> FourGodsState:
-        """Rebuild the state from a seat's view (every rules field is public); see
-        :mod:`.determinize`."""
-        from meeple.games.battle_of_the_four_gods.determinize import determinize
-
-        return determinize(self, view, rng)
-
     def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], FourGodsState]:
         """The view read once, then ``draw(rng)``: a copy (see :mod:`.determinize`)."""
         from meeple.games.battle_of_the_four_gods.determinize import determinizer

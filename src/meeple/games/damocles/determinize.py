@@ -28,16 +28,11 @@ _GOD_INDEX = {name: i for i, name in enumerate(GODS)}
 _KEY = "damocles-determinize"
 
 
-def determinize(game: Damocles, view: Mapping[str, Any], rng: random.Random) -> DamoclesState:
-    """A state of ``game`` consistent with ``view`` (a seat's view), hidden parts drawn from
-    ``rng``; the engine then fills pending discards and the chance seed."""
-    return determinizer(game, view)(rng)
-
-
 def determinizer(game: Damocles,
                  view: Mapping[str, Any]) -> Callable[[random.Random], DamoclesState]:
-    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
-    ``draw`` shuffles the unseen codices, deals them and copies the rest.
+    """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
+    the pending choices), with the view read once: ``draw`` shuffles the unseen codices, deals
+    them and copies the rest.
 
     Raises:
         RuntimeError: (at a draw) if the view's sizes do not add up to the unseen codices.

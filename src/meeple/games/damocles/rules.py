@@ -113,13 +113,9 @@ class Damocles(Game):
         return (action.kind, *(f"{action.kind}:{deck[c].type.lower()}" for c in action.args
                                if c in deck))
 
-    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> DamoclesState:
-        from meeple.games.damocles.determinize import determinize
-
-        return determinize(self, view, rng)
-
     def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], DamoclesState]:
-        """The view read once, then ``draw(rng)`` as :meth:`_determinize`."""
+        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
+        drawn from ``rng`` (:mod:`.determinize`)."""
         from meeple.games.damocles.determinize import determinizer
 
         return determinizer(self, view)

@@ -76,21 +76,11 @@ def _shuffled(cards: list[int], rand) -> list[int]:
     return sorted(cards, key=lambda _: rand())
 
 
-def determinize(game: EpochEllipse, view: Mapping[str, Any],
-                rng: random.Random) -> EpochState:
-    """A new state consistent with ``view`` (an int seat's view), its deck orders and event
-    deck contents drawn with ``rng`` (module docstring).
-
-    Raises:
-        ParameterError: if the view's cards and counts do not add up to the game's cards.
-    """
-    return determinizer(game, view)(rng)
-
-
 def determinizer(game: EpochEllipse,
                  view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
-    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
-    the known cards are placed here, ``draw`` only draws the orders and event decks.
+    """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
+    the pending choices), with the view read once: the known cards are placed here, ``draw``
+    only draws the orders and event decks.
 
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.

@@ -117,14 +117,9 @@ class EpochEllipse(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> EpochState:
-        """Deck orders and event deck contents drawn with ``rng`` (:mod:`.determinize`)."""
-        from meeple.games.epoch_ellipse.determinize import determinize
-
-        return determinize(self, view, rng)
-
     def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
-        """The view read once, then ``draw(rng)`` as :meth:`_determinize` (:mod:`.determinize`)."""
+        """The view read once, then ``draw(rng)``: deck orders and event deck contents drawn
+        from ``rng`` (:mod:`.determinize`)."""
         from meeple.games.epoch_ellipse.determinize import determinizer
 
         return determinizer(self, view)

@@ -70,26 +70,14 @@ def _sector_map(info: _Info, placements: list[Mapping[str, Any]]) -> SectorMap:
     return found
 
 
-def determinize(game: OzymandiasCampaign, view: Mapping[str, Any],
-                rng: random.Random) -> CampaignState:
-    """A new state consistent with ``view`` (``state.view(seat)``), hidden parts drawn with
-    ``rng`` (module docstring). The engine's ``Game.determinize`` then sets the pending war
-    cards and a fresh chance seed.
-
-    Raises:
-        ParameterError: if the view names more cards of a kind than the deck holds, or its
-            sizes do not add up to the deck.
-    """
-    return determinizer(game, view)(rng)
-
-
 def determinizer(game: OzymandiasCampaign,
                  view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
-    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
-    ``draw`` shuffles the unseen cards and the tile deck and copies the rest.
+    """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
+    the pending choices), with the view read once: ``draw`` shuffles the unseen cards and the
+    tile deck and copies the rest.
 
     Raises:
-        ParameterError: as :func:`determinize`.
+        ParameterError: if the view's cards and counts do not add up to the game's cards.
     """
     info = _info(game)
     by_name = info.by_name

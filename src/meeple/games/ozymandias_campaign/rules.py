@@ -129,14 +129,9 @@ class OzymandiasCampaign(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> CampaignState:
-        """A state consistent with one seat's view, its hidden parts drawn (determinize.py)."""
-        from meeple.games.ozymandias_campaign.determinize import determinize
-
-        return determinize(self, view, rng)
-
     def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
-        """The view read once, then ``draw(rng)`` as :meth:`_determinize` (determinize.py)."""
+        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
+        drawn from ``rng`` (determinize.py)."""
         from meeple.games.ozymandias_campaign.determinize import determinizer
 
         return determinizer(self, view)

@@ -33,21 +33,11 @@ def _rank(card: str) -> int:
     return int(card[1:])
 
 
-def determinize(game: OzymandiasMarket, view: Mapping[str, Any],
-                rng: random.Random) -> MarketState:
-    """A new state consistent with ``view`` (an int seat's view), its hidden cards drawn
-    uniformly with ``rng`` from the cards the seat has not seen.
-
-    Raises:
-        ParameterError: if the view's card counts do not add up to the game's deck.
-    """
-    return determinizer(game, view)(rng)
-
-
 def determinizer(game: OzymandiasMarket,
                  view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
-    """``draw(rng)``, the same as ``determinize(game, view, rng)``, with the view read once:
-    ``draw`` shuffles the unseen cards, deals them and copies the rest.
+    """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
+    the pending choices), with the view read once: ``draw`` shuffles the unseen cards, deals
+    them and copies the rest.
 
     Raises:
         ParameterError: if the view's card counts do not add up to the game's deck.

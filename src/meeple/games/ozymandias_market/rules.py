@@ -90,14 +90,9 @@ class OzymandiasMarket(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> MarketState:
-        """A state consistent with a seat's view (see :mod:`.determinize`)."""
-        from meeple.games.ozymandias_market.determinize import determinize
-
-        return determinize(self, view, rng)
-
     def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
-        """The view read once, then ``draw(rng)`` as :meth:`_determinize`."""
+        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
+        drawn from ``rng`` (:mod:`.determinize`)."""
         from meeple.games.ozymandias_market.determinize import determinizer
 
         return determinizer(self, view)
