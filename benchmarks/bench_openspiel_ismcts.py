@@ -3,6 +3,9 @@
 
     python benchmarks/bench_openspiel_ismcts.py [--positions N] [--simulations S] [--games ...]
     python benchmarks/bench_openspiel_ismcts.py --profile [--positions N] [--simulations S]
+    py-spy record -r 1000 --format raw -o spy.txt -- \
+        python benchmarks/bench_openspiel_ismcts.py --loop 12 --games damocles
+    python benchmarks/bench_openspiel_ismcts.py --shares spy.txt
 
 Needs ``meeple[openspiel]``. For every game (default variant and seat count, turn-based through
 the adapter, since OpenSpiel's ISMCTS searches sequential games only) it reaches ``--positions``
@@ -25,6 +28,14 @@ The game's default search settings are not used here (they add heuristic rollout
 per game, the shares of the search's time: drawing the determinizations, the legal actions
 the tree asks for, applying the tree's actions, the leaf evaluation, and the tree's own loop
 (UCB1, node look-ups, availability counts, backing up: the rest of ``_iterate``).
+
+``--loop SECONDS`` runs only meeple's side (``--positions``, ``--simulations``, one game) over
+and over for that long, for a sampling profiler (py-spy, which does not charge a cost per
+call as cProfile does); ``--shares FILE`` reads py-spy's raw output of such a run and prints
+the same parts' shares of the samples in the search. The game's parts (determinization,
+legal actions, apply, evaluator) run on OpenSpiel's side too, so ``ratio / their share`` is
+the most any search implementation could reach with today's rules code: the ceiling a tree
+that cost nothing would meet.
 """
 
 from __future__ import annotations
@@ -144,14 +155,70 @@ def profile_game(name: str, count: int, simulations: int) -> dict:
     return {"game": name, "seconds": search, **{k: v / search for k, v in parts.items()}}
 
 
+def loop_game(name: str, count: int, simulations: int, seconds: float) -> int:
+    """meeple's searches at the positions, repeated for ``seconds`` (a profiler's target);
+    returns the number of searches."""
+    game = openspiel.load(name, turn_based=True)
+    jobs = [(openspiel.meeple_state(s), s.current_player())
+            for s in _positions(game, count, random.Random(SEED))]
+    done, deadline = 0, time.perf_counter() + seconds
+    with _no_gc():
+        while time.perf_counter() < deadline:
+            for inner, seat in jobs:
+                bot = make_bot(f"ismcts-{simulations}-d0-random-tree", inner.game, seat, SEED)
+                bot.act(inner.view(seat), inner.legal_actions(seat))
+                done += 1
+    return done
+
+
+#: py-spy frame prefixes of the search's parts, outermost match first (see ``--shares``).
+PARTS = (("determinize", "determinizer.<locals>.draw (meeple/engine/determinization.py"),
+         ("legal actions", "State.legal_actions "), ("apply", "State.apply_action"),
+         ("evaluator", "ISMCTSBot._rollout "))
+
+
+def spy_shares(path: str) -> dict[str, float]:
+    """Shares of the samples inside ``ISMCTSBot.search`` in a py-spy ``--format raw`` file:
+    each sample goes to the outermost part (``PARTS``) on its stack, else to ``tree loop``
+    (inside ``_iterate``) or ``other`` (the search's own loop)."""
+    counts = dict.fromkeys([p for p, _ in PARTS] + ["tree loop", "other"], 0)
+    with open(path) as lines:
+        for line in lines:
+            stack, _, n = line.rstrip().rpartition(" ")
+            frames = stack.split(";")
+            if not any(f.startswith("ISMCTSBot.search ") for f in frames):
+                continue
+            part = next((p for f in frames for p, prefix in PARTS if f.startswith(prefix)), None)
+            if part is None:
+                part = ("tree loop" if any(f.startswith("ISMCTSBot._iterate") for f in frames)
+                        else "other")
+            counts[part] += int(n)
+    total = sum(counts.values()) or 1
+    return {k: v / total for k, v in counts.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--games", nargs="*", default=None)
     parser.add_argument("--profile", action="store_true", help="shares of meeple's time")
+    parser.add_argument("--loop", type=float, default=0.0, metavar="SECONDS",
+                        help="only meeple's searches, repeated (for py-spy)")
+    parser.add_argument("--shares", metavar="FILE", help="read a py-spy raw file")
     args = parser.parse_args()
+    if args.shares:
+        shares = spy_shares(args.shares)
+        print(" | ".join(f"{k} {v:.1%}" for k, v in shares.items()))
+        game_share = sum(shares[p] for p, _ in PARTS)
+        print(f"game's own code {game_share:.1%}: ceiling = ratio / {game_share:.3f}")
+        return 0
     names = args.games or [n for n in game_names() if game_class(n).encoding]
+    if args.loop:
+        for name in names:
+            done = loop_game(name, args.positions, args.simulations, args.loop)
+            print(f"{name}: {done} searches in {args.loop:g} s", flush=True)
+        return 0
     if args.profile:
         print("game | profiled s | determinize | legal actions | apply | evaluator | tree loop "
               "| other")

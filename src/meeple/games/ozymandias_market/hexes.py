@@ -6,6 +6,8 @@ Written ``q,r`` in the action notation (``expand 1,-1``).
 
 from __future__ import annotations
 
+import functools
+
 from meeple.engine.errors import ActionParseError
 
 Hex = tuple[int, int]
@@ -20,8 +22,9 @@ OPENINGS: dict[str, tuple[Hex, ...]] = {
 }
 
 
+@functools.cache  # legal-move generation asks for the same few dozen hexes all game long
 def neighbours(h: Hex) -> tuple[Hex, ...]:
-    """The six hexes sharing an edge with ``h``."""
+    """The six hexes sharing an edge with ``h``, clockwise from east (memoised)."""
     q, r = h
     return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
 
@@ -31,10 +34,22 @@ def adjacent(a: Hex, b: Hex) -> bool:
     return (b[0] - a[0], b[1] - a[1]) in DIRECTIONS
 
 
-def frontier(sectors: set[Hex] | dict[Hex, object]) -> list[Hex]:
-    """Empty hexes edge-adjacent to the map, sorted (where a new sector may be attached)."""
-    out = {n for h in sectors for n in neighbours(h) if n not in sectors}
-    return sorted(out)
+def frontier(sectors: set[Hex] | dict[Hex, object]) -> tuple[Hex, ...]:
+    """Empty hexes edge-adjacent to the map, sorted (where a new sector may be attached).
+    Memoised by the set of sectors (a map is one of few shapes in a game and its searches)."""
+    key = frozenset(sectors)
+    found = _FRONTIERS.get(key)
+    if found is None:
+        if len(_FRONTIERS) >= _FRONTIER_MEMO:
+            _FRONTIERS.clear()
+        found = _FRONTIERS[key] = tuple(sorted(
+            {n for h in key for n in neighbours(h) if n not in key}))
+    return found
+
+
+#: Maps whose frontier is remembered (cleared when full: a bound on memory in long lab runs).
+_FRONTIER_MEMO = 4096
+_FRONTIERS: dict[frozenset[Hex], tuple[Hex, ...]] = {}
 
 
 def hex_text(h: Hex) -> str:
