@@ -36,7 +36,11 @@ SCORE_WEIGHT = 0.2
 _KEY = "damocles-evaluate"
 
 
-def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[str, int]]:
+def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[str, int],
+                                           dict[str, float]]:
+    """Per game spec: pips by codex, the Production ids, the Number values by id, and each
+    codex's points per remaining turn in hand (``HAND_PRODUCTION``, ``HAND_NUMBER`` or 0.0:
+    adding 0.0 leaves a sum unchanged, so the hand loop needs no branch)."""
     game = state.game
     tables = game._cache.get(_KEY)
     if tables is None:
@@ -45,6 +49,8 @@ def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[
             {c.id: c.pips for c in deck},
             frozenset(c.id for c in deck if c.info.cls == PRODUCTION),
             {c.id: c.info.number for c in deck if c.info.cls == NUMBER},
+            {c.id: HAND_PRODUCTION if c.info.cls == PRODUCTION
+             else HAND_NUMBER if c.info.cls == NUMBER else 0.0 for c in deck},
         )
     return tables
 
@@ -53,7 +59,7 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
     """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over)."""
     if state.phase == "over":
         return state.returns()
-    pips, productions, numbers = _tables(state)
+    pips, productions, numbers, hand_rate = _tables(state)
     n = state.game.players
     cycles = state.game.params["cycles"]
     if state.phase == "turn":
@@ -71,10 +77,7 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
             hand_pips = 0
             for cid in state.hands[s]:
                 hand_pips += pips[cid]
-                if cid in productions:
-                    per_turn += HAND_PRODUCTION
-                elif cid in numbers:
-                    per_turn += HAND_NUMBER
+                per_turn += hand_rate[cid]
             made = number_value = held = 0
             for cid in state.tableaus[s]:
                 if cid in productions:

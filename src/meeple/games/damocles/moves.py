@@ -60,13 +60,26 @@ def _placements(state: DamoclesState, seat: int) -> list[Move]:
 
 def _swaps(state: DamoclesState, seat: int) -> list[Move]:
     """TURN MECHANICS 2: internal swaps of two different gods, external swaps of a slot with a
-    different bank god in stock; no-op swaps are not moves (DAM-11)."""
+    different bank god in stock; no-op swaps are not moves (DAM-11). The list depends only on
+    the seat, the circle and the bank, so it is memoised per game spec (bounded); callers
+    must not mutate it."""
     circle, bank = state.circle, state.bank
-    moves = [move(seat, "swap", (a, b)) for a in range(CIRCLE) for b in range(a + 1, CIRCLE)
-             if circle[a] != circle[b]]
-    moves += [move(seat, "trade", (slot, god)) for slot in range(CIRCLE) for god in range(5)
-              if god != circle[slot] and (bank is None or bank[god] > 0)]
-    return moves
+    key = (seat, tuple(circle), None if bank is None else tuple(bank))
+    memo = state.game._swap_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SWAP_MEMO:
+            memo.clear()
+        found = [move(seat, "swap", (a, b)) for a in range(CIRCLE) for b in range(a + 1, CIRCLE)
+                 if circle[a] != circle[b]]
+        found += [move(seat, "trade", (slot, god)) for slot in range(CIRCLE) for god in range(5)
+                  if god != circle[slot] and (bank is None or bank[god] > 0)]
+        memo[key] = found
+    return found
+
+
+#: Swap lists a game spec remembers (seat, circle, bank) before it starts afresh.
+SWAP_MEMO = 1 << 15
 
 
 def _playable(state: DamoclesState, seat: int, type_name: str) -> list[str]:

@@ -67,7 +67,7 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id")
+    __slots__ = ("deck", "codex_by_id", "_swap_memo", "_matching")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -83,6 +83,8 @@ class Damocles(Game):
                                  f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
+        object.__setattr__(self, "_swap_memo", {})  # moves._swaps: (seat, circle, bank) -> list
+        object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
 
     @property
     def capabilities(self) -> Capabilities:
@@ -181,10 +183,10 @@ class DamoclesState(RecordedWinners, State):
     # ----------------------------------------------------------------------- helpers
     def mask(self, codex_id: str, relaxed: bool) -> int:
         """Rotations at which codex ``codex_id`` matches the circle now (0 = no match)."""
-        p = self.game.params
-        pattern = self.game.codex_by_id[codex_id].pattern
-        return match_mask(tuple(self.circle), pattern, p["match"] == "rotational", relaxed,
-                          p["mirror"])
+        game = self.game
+        rotational, mirror = game._matching
+        return match_mask(tuple(self.circle), game.codex_by_id[codex_id].pattern, rotational,
+                          relaxed, mirror)
 
     def _reset_turn(self) -> None:
         self.step = "pre"
