@@ -252,12 +252,12 @@ class ISMCTSBot(Bot):
                         edge[2] += 1
                 path.append((chosen, seat))
                 picks.append(action)
-            if len(acting) == 1:
+            if len(acting) == 1:  # the picks come from legal_actions: no re-check
                 key: Any = picks[0]
-                state.apply_action(key, acting[0])
+                state.apply_legal({acting[0]: key})
             else:
                 key = picks[acting.index(me)] if self_only else tuple(picks)
-                state.apply_actions(dict(zip(acting, picks, strict=True)))
+                state.apply_legal(dict(zip(acting, picks, strict=True)))
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = _Node()

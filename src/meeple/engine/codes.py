@@ -8,7 +8,8 @@ place codes are turned into actions and back, memoised per game instance:
 
 * :func:`legal_codes` - one seat's legal actions as codes, ascending (a shared tuple);
 * :func:`code_actions` - the same seat's ``{code: action}``, for stepping with codes;
-* :func:`action_of_code` - ``game.action_from_code`` memoised per ``(seat, code)``.
+* :func:`action_of_code` - ``game.action_from_code`` memoised per ``(seat, code)``;
+* :func:`apply_codes` - the body of ``State.apply_codes``.
 
 ``State.legal_codes`` and ``State.apply_codes`` are the public methods built on them. Games that
 share their legal-action tuples between states (Four Gods) hit the memos on almost every
@@ -17,11 +18,15 @@ step; the others pay one look-up per new tuple.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from meeple.engine import checks
+from meeple.engine.errors import ArgumentError
 
 if TYPE_CHECKING:
     from meeple.engine.game import Game
+    from meeple.engine.state import State
 
 #: Entries a per-game memo keeps before it is emptied (legal-action tuples of games that build
 #: a new tuple per state would otherwise grow it without bound).
@@ -106,3 +111,28 @@ def action_of_code(game: Game, code: int, seat: int) -> Any:
             memo.clear()
         memo[key] = found
     return found
+
+
+def apply_codes(state: State, joint: Mapping[int, int]) -> None:
+    """``State.apply_codes``: codes legal now become their actions for ``apply_actions``;
+    anything else goes through the full checks (see that method for the errors)."""
+    if type(joint) is dict and not state._pending:  # the common case: legal codes
+        tables = state._legal
+        if tables is None:
+            tables = state._legal = state._legal_tables()
+        entry = codec(state.game).entry
+        try:
+            actions = {seat: entry(tables[seat][0])[2][code]
+                       for seat, code in joint.items() if type(code) is int}
+        except (KeyError, TypeError):
+            actions = None  # the full checks below name the error
+        if actions is not None and len(actions) == len(joint):
+            state.apply_actions(actions)
+            return
+    if not isinstance(joint, Mapping):
+        raise ArgumentError(f"joint must be a mapping {{seat: code}}; got "
+                            f"{checks.given(joint)}")
+    players = state.game.players
+    state.apply_actions({s: action_of_code(
+        state.game, c, s if type(s) is int else checks.key_seat(s, players))
+        for s, c in joint.items()})

@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 
 STATE_FORMAT = "meeple-state/1"
 
-#: One acting seat's legal actions: (the actions in order, a container for membership tests).
-LegalEntry = tuple[Sequence["Action"], Collection["Action"]]
+#: One acting seat's legal actions: (the actions in order, a container for membership tests,
+#: or None to build a ``frozenset`` of them only when a check needs one).
+LegalEntry = tuple[Sequence["Action"], Collection["Action"] | None]
 
 
 class State(ABC):
@@ -83,13 +84,11 @@ class State(ABC):
 
     def _legal_tables(self) -> Mapping[int, LegalEntry]:
         """For every acting seat: its legal actions and a container of the same actions for
-        membership tests. Called at most once per decision; the result is never mutated, so a
-        game may return a shared, memoised mapping. Override for speed."""
-        tables = {}
-        for seat in self._acting:
-            actions = tuple(self._legal_actions(seat))
-            tables[seat] = (actions, frozenset(actions))
-        return tables
+        membership tests (None here: the checks build a ``frozenset`` when they need one, and a
+        search applying its own picks with :meth:`apply_legal` never does). Called at most
+        once per decision; the result is never mutated, so a game may return a shared,
+        memoised mapping. Override for speed."""
+        return {seat: (tuple(self._legal_actions(seat)), None) for seat in self._acting}
 
     def _shuffle_unseen(self) -> None:
         """Shuffle, with ``self.rng``, the piles whose order is future chance that no seat has
@@ -295,7 +294,7 @@ class State(ABC):
                 tables = self._legal = self._legal_tables()
             try:
                 for seat, action in joint.items():
-                    if type(seat) is not int or action not in tables[seat][1]:
+                    if type(seat) is not int or not _holds(tables[seat], action):
                         break
                 else:
                     if joint:
@@ -331,7 +330,7 @@ class State(ABC):
             tables = self._legal = self._legal_tables()
         try:
             for seat, action in joint.items():
-                if action not in tables[seat][1]:
+                if not _holds(tables[seat], action):
                     self._check(seat, action)  # raises with the reason
         except KeyError:
             raise NotYourTurnError(self._joint_message(wanted, joint)) from None
@@ -342,6 +341,18 @@ class State(ABC):
                 self._check(seat, action)
         if pending:
             joint = {**pending, **joint}
+            self._pending = {}
+        self._legal = None
+        self._apply(joint)
+
+    def apply_legal(self, joint: Mapping[int, Action]) -> None:
+        """Apply ``joint`` (one action per seat still to act, each taken from this state's own
+        ``legal_actions(seat)`` now) without checking it again: a search's step with its own
+        picks (``playout`` skips the same checks). Anything else (a seat not to act or
+        missing, an action from elsewhere) leaves the state undefined; use
+        :meth:`apply_actions`, which checks and refuses."""
+        if self._pending:
+            joint = {**self._pending, **joint}  # as apply_action collects submissions
             self._pending = {}
         self._legal = None
         self._apply(joint)
@@ -360,26 +371,7 @@ class State(ABC):
         (``ActionArgumentError`` for a code outside the table, ``ActionParseError`` for a code
         that names no action of that seat, ``SeatError`` for a key that is not a seat of this
         game). On error nothing changes."""
-        if type(joint) is dict and not self._pending:  # the common case: legal codes
-            tables = self._legal
-            if tables is None:
-                tables = self._legal = self._legal_tables()
-            entry = codes.codec(self.game).entry
-            try:
-                actions = {seat: entry(tables[seat][0])[2][code]
-                           for seat, code in joint.items() if type(code) is int}
-            except (KeyError, TypeError):
-                actions = None  # the full checks below name the error
-            if actions is not None and len(actions) == len(joint):
-                self.apply_actions(actions)
-                return
-        if not isinstance(joint, Mapping):
-            raise ArgumentError(f"joint must be a mapping {{seat: code}}; got "
-                                f"{checks.given(joint)}")
-        players = self.game.players
-        self.apply_actions({s: codes.action_of_code(
-            self.game, c, s if type(s) is int else checks.key_seat(s, players))
-            for s, c in joint.items()})
+        codes.apply_codes(self, joint)
 
     def playout(self, rng: random.Random, max_steps: int | None = None) -> int:
         """Play uniformly random legal actions from here until the end (a rollout).
@@ -571,7 +563,7 @@ class State(ABC):
             tables = self._legal = self._legal_tables()
         entry = tables.get(seat)
         try:
-            legal = entry is not None and action in entry[1]
+            legal = entry is not None and _holds(entry, action)
         except TypeError:  # an unhashable non-action
             legal = False
         if not legal:
@@ -582,6 +574,13 @@ class State(ABC):
     def _resolve(self, joint: Mapping[int, Action]) -> None:
         self._legal = None
         self._apply(joint)
+
+
+def _holds(entry: LegalEntry, action: Any) -> bool:
+    """Whether ``action`` is among ``entry``'s actions (a ``frozenset`` built for the test when
+    the entry has no container). Raises TypeError for an unhashable ``action``."""
+    members = entry[1]
+    return action in (frozenset(entry[0]) if members is None else members)
 
 
 def _seat_checked(method: Callable[[State, int], bool]) -> Callable[[State, int], bool]:
