@@ -16,12 +16,15 @@ from meeple.lab.analysis.stats import difference_interval, wilson
 from meeple.lab.experiments.ladder import (
     BUDGET_SCALES,
     MAX_GAMES,
+    competitive_step,
     default_budgets,
     default_games,
     default_tiers,
     planned_ladder,
     run_ladder,
     skill_depth,
+    team_entry,
+    team_step,
 )
 from meeple.lab.pages.ladder_report import write_ladder
 from tests.coop_example import CoopExample, registered
@@ -245,3 +248,27 @@ def test_default_budgets_end_at_the_game_default() -> None:
     game = load_game("ozymandias-market")
     assert default_budgets(game)[-1] == game.search["iterations"]
     assert default_budgets(game)[0] == round(game.search["iterations"] * BUDGET_SCALES[0])
+
+
+def _results(upper_wins: int, games: int) -> list[dict]:
+    """Two-seat games of ``upper`` against ``lower`` where ``upper`` wins ``upper_wins``."""
+    return [{"bots": ["upper", "lower"], "returns": [1.0, 0.0] if i < upper_wins else [0.0, 1.0],
+             "truncated": False, "length": 10} for i in range(games)]
+
+
+def test_a_step_with_few_games_is_too_few_to_tell_not_a_no() -> None:
+    """8 games at 50%: the interval (about 22-78%) cannot rule out an edge that matters, so
+    the verdict is "too few games to tell"; 2,000 games at 50% decide "no"; 8 of 8 pays."""
+    few = competitive_step(_results(4, 8), "upper", "lower", 2)
+    assert not few["pays"] and few["verdict"] == "too few games to tell"
+    many = competitive_step(_results(1000, 2000), "upper", "lower", 2)
+    assert not many["pays"] and many["verdict"] == "no"
+    sweep = competitive_step(_results(8, 8), "upper", "lower", 2)
+    assert sweep["pays"] and sweep["verdict"] == "yes"
+    depth = skill_depth([few, many])
+    assert depth["undecided_steps"] == 1 and "1 of 2 steps had too few games" in depth["text"]
+    team = {"a": team_entry([{"returns": [1.0], "outcome": {"team_win": i < 3},
+                              "length": 5} for i in range(8)]),
+            "b": team_entry([{"returns": [1.0], "outcome": {"team_win": i < 4},
+                              "length": 5} for i in range(8)])}
+    assert team_step(team, "a", "b")["verdict"] == "too few games to tell"

@@ -87,7 +87,7 @@ def test_card_power_finds_a_planted_strong_card_and_no_noise() -> None:
     plain, _ = card_power_answer(diagnose(fair, players=2, seat_names=["A", "B"]),
                                  len(fair), 2, ["b"])
     assert plain["strong"] == [] and plain["finding"] == "none"
-    assert weak["question"].endswith("never worth playing?")
+    assert weak["question"] == "Card power: too weak?"
 
 
 def test_untraced_runs_give_no_card_or_elimination_answer() -> None:
@@ -261,3 +261,22 @@ def test_every_skill_verdict_names_its_finding(share: float, ci: list[float],
             "fair_share": 0.25, "ci": ci, "pays": ci[0] > 0.25}
     answer = skill_answer(step, False, 4)
     assert answer["finding"] == finding and answer["decided"] == (finding != UNDECIDED)
+
+
+def test_a_key_nearly_every_unit_plays_is_not_compared_or_flagged() -> None:
+    """A card in nearly every hand: the few units without it are another kind of game (here
+    they all win), so the card gets no difference, no flag and no outlier verdict, and it does
+    not set the typical difference."""
+    results = _traced_games(1200, "none")
+    for i, r in enumerate(results):
+        for seat, cards in enumerate(r["cards"]):
+            if i % 100 == 0 and seat == r["winners"][0]:
+                cards.pop("C1", None)  # 1% of units lack C1, and each of them won
+            else:
+                cards["C1"] = 1
+    diag = diagnose(results, players=2, seat_names=["A", "B"])
+    row = next(k for k in diag["cards"]["keys"] if k["key"] == "C1")
+    assert row["comparable"] is False and row["difference"] is None
+    assert row["flag"] is None and row["outlier"] is None
+    _, weak = card_power_answer(diag, len(results), 2, ["b"])
+    assert "C1" not in weak["weak"]

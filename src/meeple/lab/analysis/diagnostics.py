@@ -16,19 +16,22 @@ Statistics (95% level throughout, as in :mod:`meeple.lab.analysis.stats`):
 * per card or action *key*: the *units* are (game, seat) pairs in a competitive game (did this
   seat win alone?) and games in a cooperative one (did the team win?). A unit *played* the key
   when the seat (any seat, in a co-op) used it at least once. The win rate of the units that
-  played it is compared with the units that did not. With one bot (one line-up in a co-op):
-  the difference with Newcombe's hybrid score interval
+  played it is compared with the units that did not. With one bot (one line-up in a co-op): the
+  difference with Newcombe's hybrid score interval
   (:func:`meeple.lab.analysis.stats.difference_interval`) and Fisher's exact test
   (``scipy.stats.fisher_exact``, two-sided). With several, the comparison is made within each
-  bot (stratum), so that a card a stronger bot favours does not look strong for that reason:
-  the Mantel-Haenszel risk difference with the Sato interval and the Cochran-Mantel-Haenszel
-  test (:func:`mantel_haenszel`). A key is *flagged* when its Holm-adjusted p-value (Holm 1979,
-  over all keys of the table) is below 5%. In a game where playing any card scores, every card
-  is associated with winning, so a key is also tested against the *typical* key (the median
-  difference of the table, keys weighted by their units): an *outlier* is "stronger than
-  most" or "weaker than most" when that Holm-adjusted z-test is below 5%; this answers
-  "which card is too strong?". Both are associations, not effects: a seat that plays a card
-  when it is already ahead looks strong;
+  bot (stratum), so that a card a stronger bot favours does not look strong for that reason: the
+  Mantel-Haenszel risk difference with the Sato interval and the Cochran-Mantel-Haenszel test
+  (:func:`mantel_haenszel`). Only keys played by at least 5% and at most 95% of the units (and
+  10 units on each side) are compared (:func:`comparable`; ``comparable`` on each row): the few
+  units that never played a key almost everyone plays are another kind of game (a seat out at
+  once, a very short game), not a test of the key. A key is *flagged* when its Holm-adjusted
+  p-value (Holm 1979, over all keys of the table) is below 5%. In a game where playing any card
+  scores, every card is associated with winning, so a key is also tested against the *typical*
+  key (the median difference of the table, keys weighted by their units): an *outlier* is
+  "stronger than most" or "weaker than most" when that Holm-adjusted z-test is below 5%; this
+  answers "which card is too strong?". Both are associations, not effects: a seat that plays a
+  card when it is already ahead looks strong;
 * means and distributions: numpy (population standard deviation, linear percentiles).
 """
 
@@ -45,7 +48,7 @@ from meeple.lab.analysis.coop_stats import team_result
 from meeple.lab.analysis.stats import ALPHA, difference_interval, wilson_interval, winning_margin
 from meeple.lab.analysis.trace import TRACE_FIELDS
 
-__all__ = ["diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]
+__all__ = ["comparable", "diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]
 
 
 def is_traced(results: Sequence[Mapping[str, Any]]) -> bool:
@@ -211,14 +214,17 @@ def _key_table(results: Sequence[Mapping[str, Any]], field: str, cooperative: bo
             "ci_high": mine["ci_high"], "rest_units": n_rest, "rest_win_rate": rest["rate"],
             "difference": None, "difference_ci": None, "p_value": None,
         }
-        if len(strata) > 1:
+        row["comparable"] = comparable(n, n_rest)
+        if not row["comparable"]:
+            pass  # nearly every unit (or nearly none) played it: the groups differ in kind
+        elif len(strata) > 1:
             per = [(cells.get(s, [0, 0])[1], cells.get(s, [0, 0])[0],
                     tot[1] - cells.get(s, [0, 0])[1], tot[0] - cells.get(s, [0, 0])[0])
                    for s, tot in strata.items()]
             mh = mantel_haenszel(per)
             row.update(difference=mh["difference"], difference_ci=mh["ci"],
                        p_value=mh["p_value"])
-        elif n and n_rest:
+        else:
             low, high = difference_interval(k, n, k_rest, n_rest)
             row["difference"] = mine["rate"] - rest["rate"]
             row["difference_ci"] = [low, high]
@@ -231,6 +237,21 @@ def _key_table(results: Sequence[Mapping[str, Any]], field: str, cooperative: bo
                        else ("wins more" if row["difference"] > 0 else "wins less"))
     _outliers(rows, results, field, cooperative)
     return rows, len(strata)
+
+
+#: A key's units are compared with the rest only when each side holds at least this share of
+#: all units and :data:`MIN_SIDE_UNITS` of them: the few units that never played a key almost
+#: every unit plays (a seat knocked out at once, a game over in two rounds) are a different
+#: kind of game, and their win rate says nothing about the key.
+MIN_SIDE_SHARE = 0.05
+MIN_SIDE_UNITS = 10
+
+
+def comparable(n: int, n_rest: int) -> bool:
+    """Whether ``n`` units that played a key and ``n_rest`` that did not are both large enough
+    to compare (:data:`MIN_SIDE_SHARE`, :data:`MIN_SIDE_UNITS`)."""
+    side = max(MIN_SIDE_UNITS, MIN_SIDE_SHARE * (n + n_rest))
+    return n >= side and n_rest >= side
 
 
 def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:

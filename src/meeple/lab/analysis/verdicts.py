@@ -243,8 +243,10 @@ def card_power_answer(diagnostics: dict[str, Any], games: int, players: int,
     """Section 5 from a run's :func:`~meeple.lab.analysis.diagnostics.diagnose` dict (the
     ``cards`` table, else the ``actions`` table for a game that plays no cards): two entries,
     the cards that are *stronger than most* (a unit that played one wins more than the typical
-    card's units, Holm-adjusted over every card of the table) and the cards *never worth
-    playing* (weaker than most, or played by under :data:`RARE_PLAY` of the units). Each is
+    card's units, Holm-adjusted over every card of the table) and the cards *too weak* (weaker
+    than most, each said to win more or less when played than when not, since a card weaker
+    than the typical one may still beat not playing it; or played by under :data:`RARE_PLAY`
+    of the units: ``losing`` lists the weak ones whose units won less). Each is
     ``{"question", "answer", "interval", "interval_of", "verdict", "decided", "what",
     "keys", "method", ...}``; ``keys`` the table's first :data:`KEY_ROWS` rows (play rate,
     win rate with its Wilson interval, difference from the units that did not play it with its
@@ -288,30 +290,42 @@ def card_power_answer(diagnostics: dict[str, Any], games: int, players: int,
     weak = sorted((r for r in rows if r.get("outlier") == "weaker than most"),
                   key=lambda r: r["difference"] or 0)
     rare = [r for r in rows if (r["play_rate"] or 0) < RARE_PLAY and r not in weak]
-    never = weak + rare
-    if never:
+    question = f"{what.capitalize()} power: too weak?"
+    if weak or rare:
         parts = []
-        if weak:
-            parts.append(f"weaker than most: {', '.join(r['key'] for r in weak[:5])}"
+        if weak:  # weaker than the typical key; say whether playing it still beats not
+            named = [f"{r['key']} ({_against_rest(r)})" for r in weak[:5]]
+            parts.append(f"weaker than most: {', '.join(named)}"
                          + (f" and {len(weak) - 5} more" if len(weak) > 5 else ""))
         if rare:
             parts.append(f"played by under {pct(RARE_PLAY)} of the {table['unit']}s: "
                          f"{', '.join(r['key'] for r in rare[:5])}"
                          + (f" and {len(rare) - 5} more" if len(rare) > 5 else ""))
-        second = {"question": f"{what.capitalize()}s never worth playing?",
-                  "answer": f"{len(never)} {what}{'s' if len(never) != 1 else ''}",
+        answer = " and ".join(
+            ([f"{len(weak)} weaker than most"] if weak else [])
+            + ([f"{len(rare)} rarely played"] if rare else []))
+        second = {"question": question, "answer": answer,
                   "interval": [weak[0]["ci_low"], weak[0]["ci_high"]] if weak else None,
                   "interval_of": f"{weak[0]['key']}: win rate when played" if weak else None,
                   "verdict": "; ".join(parts), "decided": True,
                   "finding": "weaker than most: " + ", ".join(sorted(r["key"] for r in weak)),
-                  "weak": [r["key"] for r in weak], "rare": [r["key"] for r in rare]}
+                  "weak": [r["key"] for r in weak], "rare": [r["key"] for r in rare],
+                  "losing": [r["key"] for r in weak if (r["difference"] or 0) < 0]}
     else:
-        second = {"question": f"{what.capitalize()}s never worth playing?",
+        second = {"question": question,
                   "answer": "none", "interval": None, "interval_of": None, "decided": True,
-                  "weak": [], "rare": [],
+                  "weak": [], "rare": [], "losing": [],
                   "verdict": f"every {what} seen is played by at least {pct(RARE_PLAY)} of "
                              f"the {table['unit']}s and none is weaker than most"}
     return [{**base, **first}, {**base, **second}]
+
+
+def _against_rest(row: dict[str, Any]) -> str:
+    """How a key's units did against those that did not play it, in words."""
+    diff = row["difference"] or 0.0
+    if diff > 0:
+        return f"its players still win more than the rest, {100 * diff:+.0f} pts"
+    return f"its players win less than the rest, {100 * diff:+.0f} pts"
 
 
 # ------------------------------------------- 7: elimination, kingmaking, loss causes

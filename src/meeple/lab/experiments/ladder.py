@@ -32,6 +32,7 @@ from typing import Any
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
+from meeple.lab.analysis.precision import EDGE_THAT_MATTERS
 from meeple.lab.analysis.stats import difference_interval, wilson
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import RunEstimate, Stage, estimate_run
@@ -224,10 +225,11 @@ def competitive_step(results: Sequence[dict[str, Any]], upper: str, lower: str,
             ``truncated``); at least one.
         upper, lower: the two tiers; players: seats; elapsed: the step's wall time.
     Returns:
-        ``{"upper", "lower", "games", "upper_share", "fair_share", "ci", "pays",
+        ``{"upper", "lower", "games", "upper_share", "fair_share", "ci", "pays", "verdict",
         "truncated", "mean_length", "seconds"}``: the upper tier's win share (its return,
         ties shared) with a 95% Wilson interval against the fair share ``1 / players``;
-        ``pays`` when the interval's lower bound is above it.
+        ``pays`` when the interval's lower bound is above it; ``verdict`` ``"yes"``,
+        ``"no"`` or ``"too few games to tell"`` (:func:`_verdict`).
     """
     games = len(results)
     fair = 1.0 / players
@@ -235,6 +237,7 @@ def competitive_step(results: Sequence[dict[str, Any]], upper: str, lower: str,
     low, high = wilson(share, games)
     return {"upper": upper, "lower": lower, "games": games, "upper_share": share / games,
             "fair_share": fair, "ci": [low, high], "pays": low > fair,
+            "verdict": _verdict(low > fair, low, high),
             "truncated": sum(1 for r in results if r["truncated"]) / games,
             "mean_length": sum(r["length"] for r in results) / games, "seconds": elapsed}
 
@@ -264,7 +267,18 @@ def _team_step(team: dict[str, dict[str, Any]], lower: str, upper: str,
     return {"upper": upper, "lower": lower, "games": games,
             "upper_rate": team[upper]["rate"], "lower_rate": team[lower]["rate"],
             "difference": team[upper]["rate"] - team[lower]["rate"], "ci": [lo, hi],
-            "pays": lo > 0, "seconds": team[upper]["seconds"]}
+            "pays": lo > 0, "verdict": _verdict(lo > 0, lo, hi),
+            "seconds": team[upper]["seconds"]}
+
+
+def _verdict(pays: bool, low: float, high: float) -> str:
+    """``"yes"`` when the step pays; ``"no"`` when it does not and its 95% interval is narrow
+    enough to rule out an edge that matters (half-width at most
+    :data:`~meeple.lab.analysis.precision.EDGE_THAT_MATTERS`, as ``playtest`` and ``study``
+    decide); else ``"too few games to tell"``."""
+    if pays:
+        return "yes"
+    return "no" if (high - low) / 2 <= EDGE_THAT_MATTERS else "too few games to tell"
 
 
 #: The fields a resumed ladder must share with the new one.
@@ -303,7 +317,8 @@ def skill_depth(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
     Returns:
         ``{"reached": the strongest tier reached by an unbroken chain of paying steps from the
         bottom, "paying_steps": how many steps pay, "search_doublings": steps between two
-        ``ismcts`` tiers, "paying_doublings": how many of those pay, "text": one sentence}``.
+        ``ismcts`` tiers, "paying_doublings": how many of those pay, "undecided_steps": steps
+        whose verdict is "too few games to tell", "text": one sentence}``.
     """
     reached = steps[0]["lower"] if steps else None
     for step in steps:
@@ -325,6 +340,11 @@ def skill_depth(steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
         parts.append(f"the last that pays is {last['lower']} -> {last['upper']}" if last
                      else "no budget step pays")
     parts.append(f"an unbroken chain of paying steps reaches {reached}")
+    undecided = [s for s in steps if s.get("verdict") == "too few games to tell"]
+    if undecided:
+        parts.append(f"{len(undecided)} of {len(steps)} steps had too few games to tell "
+                     f"(their 95% intervals are wider than +/- "
+                     f"{100 * EDGE_THAT_MATTERS:.0f} points; give --games for more)")
     return {"reached": reached, "paying_steps": sum(1 for s in steps if s["pays"]),
             "search_doublings": len(doublings), "paying_doublings": len(paying),
-            "text": "; ".join(parts) + "."}
+            "undecided_steps": len(undecided), "text": "; ".join(parts) + "."}

@@ -33,14 +33,20 @@ def _rows(ladder: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[str, .
         rows = [(f"{s['upper']} vs {s['lower']}", pct(s["upper_rate"]), pct(s["lower_rate"]),
                  f"{100 * s['difference']:+.1f} pts",
                  f"{100 * s['ci'][0]:+.1f} .. {100 * s['ci'][1]:+.1f}",
-                 "yes" if s["pays"] else "no") for s in ladder["steps"]]
+                 _pays(s)) for s in ladder["steps"]]
     else:
         headers = ("step", "upper's win share", "95% CI", "fair share", "pays", "truncated")
         rows = [(f"1 × {s['upper']} vs {ladder['players'] - 1} × {s['lower']}",
                  pct(s["upper_share"]), f"{pct(s['ci'][0])} .. {pct(s['ci'][1])}",
-                 pct(s["fair_share"]), "yes" if s["pays"] else "no", pct(s["truncated"]))
+                 pct(s["fair_share"]), _pays(s), pct(s["truncated"]))
                 for s in ladder["steps"]]
     return headers, rows
+
+
+def _pays(step: Mapping[str, Any]) -> str:
+    """A step's verdict (``yes``, ``no``, ``too few games to tell``; a ladder saved before the
+    verdicts has only ``pays``)."""
+    return step.get("verdict") or ("yes" if step["pays"] else "no")
 
 
 def ladder_table(ladder: Mapping[str, Any]) -> Table:

@@ -198,7 +198,9 @@ def _key_rows(section: Mapping[str, Any]) -> list[tuple[Any, ...]]:
                     ci_range(r["ci_low"], r["ci_high"]), pct(r["rest_win_rate"]),
                     signed_pts(diff),
                     "–" if ci is None else f"{100 * ci[0]:+.1f} .. {100 * ci[1]:+.1f}",
-                    p_value(r["p_holm"]), r["flag"] or "", r["outlier"] or ""))
+                    p_value(r["p_holm"]),
+                    r["flag"] or ("" if r.get("comparable", True) else "no comparison"),
+                    r["outlier"] or ""))
     return out
 
 
@@ -233,9 +235,11 @@ def _key_section(section: Mapping[str, Any], what: str, plural: str) -> str:
 <p class="note">{len(section['keys'])} {plural}; the {shown} most played are listed (and any other
 flagged or standing out). "Flag": the difference is not zero at the 5% level (p Holm-adjusted
 over the table below 5%); "wins more": the units that played it won more often than the
-rest, "wins less": less often. "Stands out": the difference differs from the typical
-{e(what)}'s (Holm-adjusted z-test at 5%). A unit is one {e(unit)}; it played the {e(what)}
-if it did so at least once. Method:
+rest, "wins less": less often; "no comparison": played by over 95% or under 5% of the units
+(or by fewer than 10 on one side), where the few on one side are another kind of game (a seat
+out at once, a very short game) rather than a test of the {e(what)}. "Stands out": the
+difference differs from the typical {e(what)}'s (Holm-adjusted z-test at 5%). A unit is one
+{e(unit)}; it played the {e(what)} if it did so at least once. Method:
 {e(section['method'])}. An association, not an effect: {e(_article(what))} played by seats already
 ahead, or one that scores, looks strong.</p>"""
 
