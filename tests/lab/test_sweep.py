@@ -22,8 +22,14 @@ def test_parse_param_and_target():
     for bad in ("players", "=1,2", "players="):
         with pytest.raises(ParameterError, match="NAME=V1,V2"):
             parse_param(bad)
-    with pytest.raises(ParameterError, match="length"):
+    with pytest.raises(ParameterError, match="unknown metric 'speed'; metrics: .*length"):
         parse_target("speed=3")
+    with pytest.raises(ParameterError, match="must look like METRIC=VALUE"):
+        parse_target("length")
+    # the names `meeple study --target` uses mean the same metrics here
+    assert parse_target("mean_rounds=25") == ("length", 25.0)
+    assert parse_target("truncated_rate=1%") == ("truncated", pytest.approx(0.01))
+    assert parse_target("first_seat_edge=0") == ("first_seat", 0.0)
     with pytest.raises(ParameterError, match="not a number"):
         parse_target("length=long")
 

@@ -55,6 +55,13 @@ def test_parse_every_form() -> None:
     assert (share.low, share.high) == pytest.approx((0.1 - SHARE_TOLERANCE, 0.1 + SHARE_TOLERANCE))
 
 
+def test_the_sweep_names_mean_the_same_metrics() -> None:
+    """``meeple sweep --target``'s names are accepted for the same metrics."""
+    t = parse_target("length=20..30, draws<=5%, truncated<0.1, first_seat>=-0.02")
+    assert [c.metric for c in t.clauses] == ["mean_rounds", "draw_rate", "truncated_rate",
+                                             "first_seat_edge"]
+
+
 @pytest.mark.parametrize("text, says", [
     ("mean_rounds=20..30,fun>3", "'fun>3': unknown metric 'fun'"),
     ("mean_rounds~20", "must look like METRIC=LO..HI"),

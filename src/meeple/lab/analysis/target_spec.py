@@ -23,8 +23,12 @@ from meeple.lab.analysis.target_metrics import METRICS
 __all__ = ["ALIASES", "COUNT_TOLERANCE", "GUARDS", "SHARE_TOLERANCE", "Clause", "Target",
            "parse_target"]
 
-#: Other names accepted for the metrics.
-ALIASES = {"mean_length": "mean_rounds", "p90_length": "p90_rounds"}
+#: Other names accepted for the metrics (``meeple sweep --target``'s among them, for the same
+#: metrics).
+ALIASES = {"mean_length": "mean_rounds", "p90_length": "p90_rounds", "length": "mean_rounds",
+           "length_mean": "mean_rounds", "truncated": "truncated_rate",
+           "truncation": "truncated_rate", "draws": "draw_rate",
+           "first_seat": "first_seat_edge", "team_win": "team_win_rate"}
 #: ``METRIC=X`` for a share: within X +/- this.
 SHARE_TOLERANCE = 0.02
 #: ``METRIC=X`` for a count (rounds, decisions): within X +/- this share of X (at least 0.5).

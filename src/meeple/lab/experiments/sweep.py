@@ -42,6 +42,9 @@ METRICS = {
     "skill": "skill_edge", "margin": "margin", "lead_changes": "lead_changes",
     "score": "score", "team_win": "team_win", "first_elimination": "first_elimination",
     "last_elimination_decided": "last_elimination_decided",
+    # the names ``meeple study --target`` uses (target_metrics.METRICS), for the same metrics
+    "mean_rounds": "length", "mean_length": "length", "truncated_rate": "truncated",
+    "first_seat_edge": "first_seat", "team_win_rate": "team_win",
 }
 
 
@@ -67,10 +70,13 @@ def parse_target(text: str) -> tuple[str, float]:
         ParameterError: for an unknown metric (the message lists them) or a non-number.
     """
     name, sep, value = text.partition("=")
-    metric = METRICS.get(name.strip().lower().replace("-", "_"))
-    if not sep or metric is None:
+    if not sep or not name.strip():
         raise ParameterError(f"--target {text!r} must look like METRIC=VALUE with a metric "
                              f"of: {', '.join(sorted(METRICS))}")
+    metric = METRICS.get(name.strip().lower().replace("-", "_"))
+    if metric is None:
+        raise ParameterError(f"--target {text!r}: unknown metric {name.strip()!r}; metrics: "
+                             f"{', '.join(sorted(METRICS))}")
     value = value.strip()
     try:
         number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
