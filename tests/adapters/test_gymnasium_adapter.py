@@ -43,10 +43,22 @@ def test_check_env_passes_without_warnings(name: str, actions: str) -> None:
         warnings.simplefilter("error")  # bounded Box spaces: the checker has nothing to note
         check_env(adapter.make(name, seat=0, actions=actions), skip_render_check=True)
         check_env(adapter.make(name, seat=1, actions=actions), skip_render_check=True)
-    # check_env's render check needs a registered spec (it warns otherwise): render here
     env = adapter.make(name, seat=1, render_mode="ansi", actions=actions)
     env.reset(seed=1)
     assert isinstance(env.render(), str) and env.render()
+
+
+@pytest.mark.parametrize("name", adapted_games())
+def test_registered_ids_pass_check_env_with_its_render_check(name: str) -> None:
+    """``gymnasium.make("meeple/<game>-v0")`` (registered on import): the environment has a
+    spec, so check_env also runs its render-mode check, and still warns of nothing."""
+    import gymnasium
+
+    env = gymnasium.make(f"meeple/{name}-v0", seat=0, opponents="random")
+    assert env.unwrapped.spec.id == f"meeple/{name}-v0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
 
 
 @pytest.mark.parametrize("actions", ["full", "compact"])

@@ -138,7 +138,8 @@ def test_the_policy_plays_its_heaviest_tag() -> None:
     assert str(passer.act(state.view(0), legal)) == "pass"
     left = make_bot("script-attack:left=2-defend=-1-indicators:2=-1-indicators:3=-1", game, 0, 0)
     assert str(left.act(state.view(0), legal)) == "atk:B"  # RED's left neighbour is BLUE
-    assert describe_policy(left.weights).startswith("prefers attack:left (+2); avoids")
+    assert describe_policy(left.weights).startswith("prefers actions tagged attack:left (+2); "
+                                                    "avoids")
     assert describe_policy({}) == "plays at random"
 
 

@@ -260,7 +260,7 @@ def test_summary_table_has_team_rows(coop_run) -> None:
     for cause, entry in summary["loss_causes"].items():
         assert f"lost to {cause}" in out
         assert f"{entry['count']}/300 games" in out
-    assert "seat Seat 0 survival" in out and "bot random survival" in out
+    assert "Seat 0 survival" in out and "seat Seat 0" not in out and "bot random survival" in out
     assert "win rate" not in out.replace("team win rate", "")  # no sole-win rows
     assert "draw rate" not in out
     assert summary["skill_vs_luck"]["verdict"] in out

@@ -36,8 +36,21 @@ def test_budgets_parse_and_bad_ones_are_refused() -> None:
             parse_budget(bad)
 
 
-def test_the_plan_fits_the_budget_and_scales_with_it() -> None:
-    # budgets well above the probe games' few seconds, so a busy machine still fits
+def test_the_plan_fits_the_budget_and_scales_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # budgets well above the probe games' few seconds, so a busy machine still fits; the
+    # second plan reuses the first one's (real) probe times, so that the scaling tested is the
+    # planner's and not the machine's load changing between the two probes
+    from meeple.lab.experiments import study as study_module
+
+    real, seen = study_module._probe, {}
+
+    def probe_once(game, bots, seed, budget):
+        key = (repr(game.spec()), tuple(bots))
+        if key not in seen:
+            seen[key] = real(game, bots, seed, budget)
+        return seen[key]
+
+    monkeypatch.setattr(study_module, "_probe", probe_once)
     small = plan_study(B4G, budget_seconds=20, jobs=1)
     large = plan_study(B4G, budget_seconds=80, jobs=1)
     cls = type(load_game(B4G))

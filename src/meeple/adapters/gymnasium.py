@@ -23,6 +23,10 @@ Needs the extra ``meeple[rl]``.
   raises :class:`~meeple.engine.errors.IllegalActionError` instead.
 * ``reset(seed=s)`` plays the meeple playthrough of seed ``s`` (the bots' streams derive from it
   too); ``reset()`` draws the next seed from the environment's ``np_random``.
+
+Importing this module registers ``meeple/<game>-v0`` with Gymnasium for every registered game
+with an encoding (:func:`register_envs`), so ``gymnasium.make("meeple/damocles-v0", seat=0,
+opponents="random")`` works too (the environment then has a ``spec``).
 """
 
 from __future__ import annotations
@@ -170,3 +174,24 @@ class MeepleEnv(gymnasium.Env):
         if replaced:
             info["illegal_action"] = True
         return info
+
+
+def register_envs() -> list[str]:
+    """Register ``meeple/<game>-v0`` (entry point :func:`make`, the game's name as ``game``)
+    with Gymnasium for every registered game that declares an encoding; ids already registered
+    are kept. Returns the ids."""
+    from meeple.engine.registry import game_class, game_names
+
+    ids = []
+    for name in game_names():
+        if not game_class(name).encoding:
+            continue
+        env_id = f"meeple/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="meeple.adapters.gymnasium:make",
+                               kwargs={"game": name})
+        ids.append(env_id)
+    return ids
+
+
+register_envs()

@@ -136,15 +136,16 @@ def script_from_name(name: str, game: Game, seat: int, seed: int = 0) -> Scripte
 
 def describe_policy(weights: Mapping[str, float], most: int = 4) -> str:
     """A policy in plain words from its weights: the tags it prefers (positive weights, the
-    largest first) and avoids (negative), at most ``most`` of each, e.g. ``prefers
-    attack:left (+2), pass (+0.5); avoids defend (-1)``; ``plays at random`` with no weight.
-    """
+    largest first) and avoids (negative), at most ``most`` of each, e.g. ``prefers actions
+    tagged attack:left (+2), pass (+0.5); avoids defend (-1)``; ``plays at random`` with no
+    weight. A tag is a word of ``Game.action_tags`` (the action's kind, or a feature such as
+    ``indicators:1``, one indicator placed)."""
     ranked = sorted(((w, t) for t, w in weights.items() if w), reverse=True)
     likes = [f"{t} (+{_number(w)})" for w, t in ranked if w > 0][:most]
     dislikes = [f"{t} ({_number(w)})" for w, t in reversed(ranked) if w < 0][:most]
     parts = []
     if likes:
-        parts.append("prefers " + ", ".join(likes))
+        parts.append("prefers actions tagged " + ", ".join(likes))
     if dislikes:
-        parts.append("avoids " + ", ".join(dislikes))
+        parts.append(("avoids " if likes else "avoids actions tagged ") + ", ".join(dislikes))
     return "; ".join(parts) if parts else "plays at random"

@@ -95,8 +95,8 @@ def _details(entry: dict[str, Any]) -> None:
     params = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     params.add_column("parameter", no_wrap=True)
     params.add_column("default", no_wrap=True)
-    params.add_column("allowed")
-    params.add_column("meaning")
+    params.add_column("allowed", overflow="fold")
+    params.add_column("meaning", overflow="fold", ratio=2)
     for q in entry["parameters"]:
         allowed = q["allowed"].removeprefix("an integer in ").removeprefix("one of ")
         params.add_row(q["name"], escape(_value(q["default"]) or '""'), escape(allowed),

@@ -48,7 +48,7 @@ PARAMETERS: tuple[Parameter, ...] = (
 _STALL = {"stall_rounds": 5, "stall_drain": 1}
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("seed", "the rule book as written: 100 energy, every action 1, damage 3",
+    Variant("seed", "the seed rule document as written: 100 energy, every action 1, damage 3",
             {}, source="seeds/battle-of-the-four-gods.md (b4g.seed)", aliases=("default",)),
     Variant("gdd-2018-02", "seed values plus the stall rule (5 rounds, then -1 a round)",
             dict(_STALL), source="6fd3cc7 GDD (b4g.gdd-2018-02); meetings not modelled (B4G-22)"),
@@ -60,7 +60,8 @@ VARIANTS: tuple[Variant, ...] = (
             {"start_energy": 45, "defend_refund": 1, "timer_seconds": 25},
             source="src/server/game-config.js without its bugs (b4g.server-2018-04, B4G-24)"),
     Variant("rulebook-2018-04",
-            "final values: 60 energy, attack 2, defend 1, damage 5, refund 1, stall rule, 40 s",
+            "the later printed rule book's final values: 60 energy, attack 2, defend 1, "
+            "damage 5, refund 1, stall rule, 40 s",
             {"start_energy": 60, "attack_cost": 2, "defend_cost": 1, "damage": 5,
              "defend_refund": 1, "timer_seconds": 40, **_STALL},
             source="HEAD rule-book, GDD, round6.md (b4g.rulebook-2018-04; B4G-25)",

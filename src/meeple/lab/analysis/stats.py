@@ -59,7 +59,7 @@ from scipy import stats as sps
 
 from meeple.lab.analysis.precision import too_few
 
-__all__ = ["ALPHA", "CONFIDENCE", "summarize", "wilson_interval"]
+__all__ = ["ALPHA", "CONFIDENCE", "seat_phrase", "summarize", "wilson_interval"]
 
 
 def __getattr__(name: str) -> Any:
@@ -515,3 +515,9 @@ def _clean(value: Any) -> Any:
         f = float(value)
         return f if math.isfinite(f) else None
     return value
+
+
+def seat_phrase(name: str) -> str:
+    """``"seat RED"`` for a seat's name, or the name itself when it already says seat
+    (``"Seat 0"``, a game's default name): no "seat Seat 0" in a label."""
+    return name if name.lower().startswith("seat") else f"seat {name}"

@@ -46,7 +46,7 @@ METRICS: dict[str, dict[str, Any]] = {
                        "unit": "decisions", "share": False, "games": "any"},
     "seat_spread": {"doc": "most-winning seat's sole-win share minus the least-winning "
                            "seat's", "unit": "share", "share": True, "games": "competitive"},
-    "first_seat_edge": {"doc": "seat 1's sole-win share minus the fair share "
+    "first_seat_edge": {"doc": "seat 0's sole-win share minus the fair share "
                                "(1 - draw rate) / players", "unit": "share", "share": True,
                         "games": "competitive"},
     "draw_rate": {"doc": "share of games without a sole winner", "unit": "share",

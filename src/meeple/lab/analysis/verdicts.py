@@ -72,7 +72,7 @@ def fairness_answer(summary: dict[str, Any], players: int, p_holm: float | None 
     fair = summary["fair_share"]
     balance = summary["seat_balance"]
     ci = [top["ci_low"], top["ci_high"]]
-    seat_text = f"seat {top['seat'] + 1} ({top['name']}) wins {pct(top['rate'])} " \
+    seat_text = f"seat {top['seat']} ({top['name']}) wins {pct(top['rate'])} " \
                 f"({share_range(ci)}), fair is {pct(fair)}"
     few = balance.get("too_few_games")
     significant = balance.get("significant") if p_holm is None else p_holm < ALPHA
@@ -81,10 +81,10 @@ def fairness_answer(summary: dict[str, Any], players: int, p_holm: float | None 
     if significant:
         if ci[0] > fair:
             what = "first-seat advantage" if top["seat"] == 0 else \
-                f"seat {top['seat'] + 1} advantage"
+                f"seat {top['seat']} advantage"
         else:
             low = min(seats, key=lambda e: e["rate"])
-            what = f"seats differ (seat {low['seat'] + 1} wins least, {pct(low['rate'])})"
+            what = f"seats differ (seat {low['seat']} wins least, {pct(low['rate'])})"
         verdict, decided = f"{seat_text}: {what}{adjusted}", True
         finding = what.split(" (")[0]
     elif balance.get("significant") and p_holm is not None:
@@ -135,7 +135,8 @@ def length_answer(summary: dict[str, Any], results: Sequence[dict[str, Any]],
     return {"players": players, "games": n,
             "question": f"Length and pace, {players} player{plural}",
             "answer": f"{length['mean']:.1f} {unit} (p90 {length['p90']:.0f})",
-            "interval": ci, "interval_of": "share that hit the cap", "verdict": verdict,
+            "interval": ci, "interval_of": "share that hit the cap",
+            "interval_label": "hit the cap", "verdict": verdict,
             "finding": "games stall" if trunc / n > 0.05 else None, "unit": unit, "length": length,
             "decisions": {"mean": sum(decisions) / n, "p90": dec[min(n - 1, int(0.9 * n))],
                           "max": dec[-1]},

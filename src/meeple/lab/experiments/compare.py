@@ -47,6 +47,7 @@ from meeple.lab.analysis.stats import (
     CONFIDENCE,
     _clean,
     difference_interval,
+    seat_phrase,
     summarize,
     wilson_interval,
 )
@@ -198,7 +199,7 @@ def arm_metrics(summary: Mapping[str, Any], results: Sequence[Mapping[str, Any]]
                                           wins0, n, "seats"), "kind": "edge", "fair": fair,
                                  "value": wins0 / n - fair}
         for e in summary["seat_win_rate"]:
-            out[f"seat:{e['name']}"] = _share(f"seat {e['name']} win rate", e["wins"],
+            out[f"seat:{e['name']}"] = _share(f"{seat_phrase(e['name'])} win rate", e["wins"],
                                               e["games"], "seats")
         bot = skilled_bot(summary["bots"])
         entry = summary["bot_win_rate"].get(bot) if bot else None

@@ -266,7 +266,7 @@ def _key_rows(data: Mapping[str, Any], j: int) -> list[tuple[str, ...]]:
                         f"p {p_value(p0)}", f"p {p_value(p1)}", "",
                         "p < 0.05: seats unequal" if min(p for p in (p0, p1) if p is not None)
                         < 0.05 else "both consistent with equal seats"))
-            moved = [r["label"].removeprefix("seat ").removesuffix(" win rate")
+            moved = [r["label"].removesuffix(" win rate").removeprefix("seat ")
                      for r in data["rows"] if r["group"] == "seats"
                      and r["metric"].startswith("seat:") and r["comparisons"][j].get("flag")]
             out.append((question, "seats whose win rate really changed", "", "", "",

@@ -24,6 +24,7 @@ from typing import Any
 
 from rich.table import Table
 
+from meeple.lab.analysis.stats import seat_phrase
 from meeple.lab.pages.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
 from meeple.lab.pages.people_page import add_people
 from meeple.lab.pages.render import (
@@ -99,7 +100,7 @@ def summary_table(summary: Mapping[str, Any]) -> Table:
         _team_rows(table, summary)
     else:
         for e in summary["seat_win_rate"]:
-            table.add_row(f"seat {e['name']} win rate", pct(e["rate"]),
+            table.add_row(f"{seat_phrase(e['name'])} win rate", pct(e["rate"]),
                           ci_range(e["ci_low"], e["ci_high"]),
                           f"{e['wins']}/{e['games']} sole wins")
         table.add_section()
@@ -151,7 +152,7 @@ def _team_rows(table: Table, summary: Mapping[str, Any]) -> None:
     table.add_section()
     survival = summary["survival"]
     for e in survival["seats"]:
-        table.add_row(f"seat {e['name']} survival", pct(e["rate"]),
+        table.add_row(f"{seat_phrase(e['name'])} survival", pct(e["rate"]),
                       ci_range(e["ci_low"], e["ci_high"]), f"{e['survived']}/{e['games']} games")
     table.add_section()
     for name, e in survival["bots"].items():

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from meeple.lab.analysis.diagnostics import margins
 from meeple.lab.pages.render import (
@@ -100,6 +100,7 @@ def _lead_plot(lead: Mapping[str, Any]) -> bytes:
                label=f"mean {num(lead['mean'], 2)}")
     ax.legend(loc="upper right", frameon=False, fontsize=9)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 2.5
     ax.set_xlabel("lead changes in a game", color=INK)
     ax.set_ylabel("share of games", color=INK)
     ax.set_title("Lead changes per game (leader by score, sampled every round or turn)",
@@ -116,11 +117,11 @@ def _elimination_plot(elim: Mapping[str, Any], unit: str) -> bytes:
         ax.errorbar([d["median"]], [i], xerr=[[d["median"] - d["p10"]], [d["p90"] - d["median"]]],
                     fmt="o", color=colours[i % len(colours)], ecolor=colours[i % len(colours)],
                     capsize=6, markersize=8, linewidth=2)
-        ax.text(d["p90"], i + 0.18, f"  mean {num(d['mean'], 1)} ({entry['games']} games)",
-                color=INK, fontsize=9, va="bottom")
+        ax.text(d["median"], i + 0.18, f"mean {num(d['mean'], 1)} ({entry['games']} games)",
+                color=INK, fontsize=9, va="bottom", ha="center")  # inside the axes
     ax.set_yticks(range(len(order)),
                   [f"{_ordinal(e['position'])} elimination" for e in order])
-    ax.invert_yaxis()
+    ax.set_ylim(len(order) - 0.4, -0.6)  # room for each label below its point, top first
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.set_xlabel(f"{unit.rstrip('s')} of the elimination: median, whiskers p10-p90",
                   color=INK)

@@ -30,6 +30,14 @@ STUDY_JSON = "study.json"
 STUDY_HTML = "study.html"
 
 
+def _labelled(entry: Mapping[str, Any]) -> str:
+    """An answer's interval, with what it is of when that is not the answer's own quantity
+    (``"0-0.13% hit the cap"`` beside a length in rounds)."""
+    text = interval_text(entry.get("interval"))
+    label = entry.get("interval_label")
+    return f"{text} {label}" if label and entry.get("interval") else text
+
+
 def interval_text(interval: Sequence[float] | None) -> str:
     """``"28-34%"`` for an interval of shares (a difference may go below zero:
     ``"-3 to +8 pts"``); ``"–"`` for none."""
@@ -63,7 +71,7 @@ def _fairness(data: Mapping[str, Any], out_dir: Path) -> str:
         out.append(f"<h3>{html.escape(e['question'])}</h3>"
                    f"<p class=\"verdict\">{html.escape(e['verdict'])}</p>")
         if e.get("kind") == "seats":
-            rows = [(s["seat"] + 1, s["name"], s["wins"], f"{100 * s['rate']:.1f}%",
+            rows = [(s["seat"], s["name"], s["wins"], f"{100 * s['rate']:.1f}%",
                      interval_text([s["ci_low"], s["ci_high"]])) for s in e["seats"]]
             p = e.get("p_value")
             out.append(html_table(("seat", "name", "sole wins", "win rate", "95% CI"), rows))
@@ -249,7 +257,7 @@ def _against(data: Mapping[str, Any]) -> str:
 def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
     """The whole page for the study ``data`` written in ``out_dir`` (links are relative)."""
     e = html.escape
-    rows = [(r["question"], r["answer"], interval_text(r.get("interval")), r["verdict"])
+    rows = [(r["question"], r["answer"], _labelled(r), r["verdict"])
             for r in data["rows"]]
     plan = data["plan"]
     longest = data.get("longest")
@@ -323,7 +331,7 @@ def study_terminal_table(data: Mapping[str, Any]) -> Table:
     for name in ("question", "answer", "95% interval", "verdict"):
         table.add_column(name, overflow="fold")
     for r in data["rows"]:
-        table.add_row(r["question"], r["answer"], interval_text(r.get("interval")),
+        table.add_row(r["question"], r["answer"], _labelled(r),
                       r["verdict"])
     return table
 
