@@ -121,9 +121,9 @@ h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 2px solid #0072B2; }
            font-size: 1.05rem; }
 .verdict.no { border-left-color: #7f7f7f; background: #f3f3f3; }
 table { border-collapse: collapse; margin: 0.6rem 0; }
-th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.7rem; text-align: right;
-         overflow-wrap: anywhere; }
+th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.7rem; text-align: right; }
 td.short { white-space: nowrap; }
+td.token { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
 td:first-child, th:first-child { text-align: left; }
 .note { color: #333333; font-size: 0.92rem; }
@@ -137,17 +137,26 @@ code { background: #f3f3f3; padding: 0 0.2rem; }
 #: Cells of at most this many characters never wrap (numbers, intervals: "0.9" must not
 #: break into "0." and "9" when a wide table squeezes its columns).
 SHORT_CELL = 16
+#: A cell holding a run of more characters than this without a space may break anywhere (a
+#: long bot name must not push the table off the page).
+LONG_TOKEN = 30
 
 
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """An HTML table; every cell is escaped; a cell of at most :data:`SHORT_CELL` characters
-    does not wrap, a longer one may break anywhere (a long token must not overflow the page)."""
+    does not wrap, one with a token longer than :data:`LONG_TOKEN` may break anywhere (it
+    must not push the table off the page)."""
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
 
     def cell(c: Any) -> str:
         text = str(c)
-        short = ' class="short"' if len(text) <= SHORT_CELL else ""
-        return f"<td{short}>{html.escape(text)}</td>"
+        if len(text) <= SHORT_CELL:
+            kind = ' class="short"'
+        elif max(map(len, text.split()), default=0) > LONG_TOKEN:
+            kind = ' class="token"'
+        else:
+            kind = ""
+        return f"<td{kind}>{html.escape(text)}</td>"
 
     body = "".join("<tr>" + "".join(cell(c) for c in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
