@@ -115,6 +115,10 @@ def test_a_tiny_study_answers_every_question_in_scope(b4g_study: tuple[dict, Pat
     assert "meeple replay" in page and "Not yet studied" not in page
     for number in range(1, 9):  # every section of the issue has its heading
         assert f"<h2>{number}. " in page
+    # a length row's interval is of the games that hit the cap, and says so
+    length_rows = [r for r in saved["rows"] if r["section"] == "length"]
+    assert length_rows and all(r["interval_label"] == "hit the cap" for r in length_rows)
+    assert "% hit the cap</td>" in page
 
 
 def test_a_finished_study_resumes_without_playing(b4g_study: tuple[dict, Path]) -> None:

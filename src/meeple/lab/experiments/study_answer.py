@@ -240,8 +240,8 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
     for name, entries in (extra or {}).items():
         sections[name] = [{**e, "finding": e.get("finding", _finding(e))} for e in entries]
     rows = [{"section": name, "question": e["question"], "answer": e["answer"],
-             "interval": e.get("interval"), "verdict": e["verdict"],
-             "finding": e.get("finding")}
+             "interval": e.get("interval"), "interval_label": e.get("interval_label"),
+             "verdict": e["verdict"], "finding": e.get("finding")}
             for name in SECTIONS for e in sections[name]]
     return {
         "format": STUDY_FORMAT, "game": plan.game, "variant": plan.variant, "seed": plan.seed,
