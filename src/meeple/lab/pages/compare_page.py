@@ -111,7 +111,13 @@ def _length_plot(data: Mapping[str, Any]) -> bytes:
     fig, ax = new_figure()
     fig.set_size_inches(6.0, 3.6)
     everything = np.concatenate([a for a in lengths if a.size]) if lengths else np.array([])
-    if everything.size:
+    if everything.size and everything.min() == everything.max():  # a fixed-length game
+        ax.text(0.5, 0.5, f"every game of every arm lasts {everything[0]:g} "
+                f"{data['arms'][0]['summary']['length']['unit']}", transform=ax.transAxes,
+                ha="center", va="center", color=INK, fontsize=11)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    elif everything.size:
         edges = bins(everything)
         for i, (arm, values) in enumerate(zip(data["arms"], lengths, strict=True)):
             colour = ARM_COLOURS[i % len(ARM_COLOURS)]
