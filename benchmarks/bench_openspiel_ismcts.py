@@ -148,7 +148,8 @@ def profile_game(name: str, count: int, simulations: int) -> dict:
     iterate = sum(v[3] for k, v in stats.items() if k[2] == "_iterate")
     parts = {"determinize": under("draw", "search") + under("determinize", "search"),
              "legal actions": under("legal_actions", "_iterate"),
-             "apply": under("apply_action", "_iterate") + under("apply_actions", "_iterate"),
+             "apply": under("apply_action", "_iterate") + under("apply_actions", "_iterate")
+             + under("apply_legal", "_iterate"),
              "evaluator": under("_rollout", "_iterate")}
     parts["tree loop"] = iterate - (parts["legal actions"] + parts["apply"] + parts["evaluator"])
     parts["other"] = search - iterate - parts["determinize"]
@@ -174,6 +175,7 @@ def loop_game(name: str, count: int, simulations: int, seconds: float) -> int:
 #: py-spy frame prefixes of the search's parts, outermost match first (see ``--shares``).
 PARTS = (("determinize", "determinizer.<locals>.draw (meeple/engine/determinization.py"),
          ("legal actions", "State.legal_actions "), ("apply", "State.apply_action"),
+         ("apply", "State.apply_legal "),
          ("evaluator", "ISMCTSBot._rollout "))
 
 
@@ -181,7 +183,7 @@ def spy_shares(path: str) -> dict[str, float]:
     """Shares of the samples inside ``ISMCTSBot.search`` in a py-spy ``--format raw`` file:
     each sample goes to the outermost part (``PARTS``) on its stack, else to ``tree loop``
     (inside ``_iterate``) or ``other`` (the search's own loop)."""
-    counts = dict.fromkeys([p for p, _ in PARTS] + ["tree loop", "other"], 0)
+    counts = dict.fromkeys([p for p, _ in PARTS] + ["tree loop", "other"], 0)  # first wins
     with open(path) as lines:
         for line in lines:
             stack, _, n = line.rstrip().rpartition(" ")
@@ -210,7 +212,7 @@ def main() -> int:
     if args.shares:
         shares = spy_shares(args.shares)
         print(" | ".join(f"{k} {v:.1%}" for k, v in shares.items()))
-        game_share = sum(shares[p] for p, _ in PARTS)
+        game_share = sum(shares[p] for p in dict(PARTS))
         print(f"game's own code {game_share:.1%}: ceiling = ratio / {game_share:.3f}")
         return 0
     names = args.games or [n for n in game_names() if game_class(n).encoding]
