@@ -68,7 +68,7 @@ def test_sweep_errors_are_one_line_messages(tmp_path: Path):
     assert result.exit_code == 2 and "--param" in result.output
     result = invoke("sweep", GAME, "--param", "start_energy=4", "--target", "fun=1",
                     "--out", str(tmp_path))
-    assert result.exit_code == 2 and "METRIC=VALUE" in result.output
+    assert result.exit_code == 2 and "unknown metric 'fun'" in result.output
 
 
 def test_a_refused_compare_or_sweep_checks_every_arm_first_and_leaves_no_folder(

@@ -176,3 +176,20 @@ def test_the_command_runs_a_study_and_resumes_it(tmp_path: Path) -> None:
     again = CliRunner().invoke(app, args + ["--resume"])
     assert again.exit_code == 0, again.output
     assert json.loads((out / "study.json").read_text())["rows"] == data["rows"]
+
+
+def test_param_overrides_reach_every_run_and_the_page(tmp_path: Path) -> None:
+    """``meeple study --param``: a study of changed rules (here 30 starting energy) plays
+    every run, every variant arm and the strategy search with the change, and says so."""
+    out = tmp_path / "st"
+    result = CliRunner().invoke(app, ["study", B4G, "--budget", "12s", "--jobs", "1",
+                                      "--param", "start_energy=30", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "study.json").read_text())
+    assert data["params"] == {"start_energy": "30"}
+    specs = [json.loads(p.read_text()) for p in out.glob("*/run.json")]
+    assert len(specs) >= 5 and all(s["params"]["start_energy"] == 30 for s in specs)
+    assert "start_energy=30" in (out / "study.html").read_text()
+    resumed = CliRunner().invoke(app, ["study", B4G, "--resume", "--param", "start_energy=40",
+                                       "--out", str(out)])
+    assert resumed.exit_code == 2 and "resume it without --param" in resumed.output

@@ -68,14 +68,23 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
-def load(name: str, variant: str | None, players: int | None, params: list[str] | None) -> Game:
-    overrides: dict[str, Any] = {}
+def overrides(params: list[str] | None) -> dict[str, str]:
+    """``--param NAME=VALUE`` items as ``{NAME: VALUE}`` (the game parses the values).
+
+    Raises:
+        ParameterError: an item without ``=`` or a name.
+    """
+    out: dict[str, str] = {}
     for item in params or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ParameterError(f"--param {item!r} must look like NAME=VALUE")
-        overrides[key.strip()] = value.strip()
-    return load_game(name, variant=variant, players=players, **overrides)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load(name: str, variant: str | None, players: int | None, params: list[str] | None) -> Game:
+    return load_game(name, variant=variant, players=players, **overrides(params))
 
 
 def check_bots(text: str, game: Game) -> list[str]:

@@ -19,6 +19,7 @@ from meeple.cli.common import (
     BackendOpt,
     GameArg,
     JobsOpt,
+    ParamOpt,
     QuietOpt,
     SeedOpt,
     VariantOpt,
@@ -28,6 +29,7 @@ from meeple.cli.common import (
     err_console,
     fail,
     make_dir,
+    overrides,
     sigterm_as_interrupt,
     staged_run,
     write_report,
@@ -39,7 +41,8 @@ def plan_table(plan: Any) -> Table:
     """The plan for the terminal: per run its section, what is played, games and estimate."""
     from meeple.lab.run.estimate import format_duration
 
-    table = Table(title=f"{plan.game} ({plan.variant}): study plan, budget "
+    given = "".join(f", {k}={v}" for k, v in plan.params.items())
+    table = Table(title=f"{plan.game} ({plan.variant}{given}): study plan, budget "
                         f"{format_duration(plan.budget)} on {plan.workers} worker"
                         f"{'s' if plan.workers != 1 else ''}", title_justify="left",
                   caption=f"estimated {format_duration(plan.seconds)} for these runs "
@@ -74,6 +77,7 @@ def _lineup(bots: list[str], players: int) -> str:
 def study(
     game_name: GameArg,
     variant: VariantOpt = None,
+    param: ParamOpt = None,
     budget: Annotated[str, typer.Option(
         "--budget", help="the study's time: 90s, 10m, 1h (the plan is sized to it)")] = "10m",
     jobs: JobsOpt = 0,
@@ -128,6 +132,9 @@ def study(
             from meeple.engine.registry import load_game
 
             named = load_game(game_name, variant=variant)
+            if param and overrides(param) != plan.params:
+                raise ParameterError(f"--resume: {out} holds a study with --param "
+                                     f"{plan.params or 'none'}; resume it without --param")
             if plan.game != named.name or (variant and plan.variant != named.variant):
                 raise ParameterError(f"--resume: {out} holds a study of {plan.game} "
                                      f"({plan.variant}), not of {named.name} ({named.variant})")
@@ -139,7 +146,8 @@ def study(
                                      "--target too")
             plan = plan_study(game_name, variant, seconds, jobs, seed, target=target,
                               exploit=strategies,
-                              vary=[v.strip() for v in vary] if vary else None)
+                              vary=[v.strip() for v in vary] if vary else None,
+                              params=overrides(param))
         if baseline is not None and baseline.get("game") != plan.game:
             raise ParameterError(f"--against: {against} is a study of {baseline.get('game')}, "
                                  f"not of {plan.game}")

@@ -35,7 +35,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,9 @@ class StudyPlan:
     #: Whether round 2 was decided (its runs, if any, are in ``runs``): a resumed study keeps
     #: that decision instead of taking it again at another pace.
     grown: bool = False
+    #: Parameter overrides applied to every game of the study (``--param``: a custom deck, a
+    #: changed value), over the variant's own; every variant arm gets them too.
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON-ready data (what ``plan.json`` holds)."""
@@ -223,7 +226,8 @@ def fairness_bots(game: Game) -> list[str]:
 def plan_study(game_name: str, variant: str | None = None, budget_seconds: float = 600.0,
                jobs: int = 0, seed: int = 0, *, probe_budget: float = 1.0,
                target: str | None = None, exploit: bool = True,
-               vary: Sequence[str] | None = None) -> StudyPlan:
+               vary: Sequence[str] | None = None,
+               params: Mapping[str, Any] | None = None) -> StudyPlan:
     """Plan a study of ``game_name`` that fits ``budget_seconds``.
 
     Probe games of each distinct game spec and line-up are timed (:func:`_probe`; a search
@@ -247,6 +251,8 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
             checked here) or None; exploit: search for degenerate strategies.
         vary: the parameters the target's search varies (None: every int, bool and choice
             parameter; checked here).
+        params: parameter overrides (``load_game`` keyword arguments, e.g. ``{"deck":
+            "my-deck.json"}``) for every game of the study, every variant arm included.
     Returns:
         The :class:`StudyPlan`, each run with its estimate.
     Raises:
@@ -258,7 +264,8 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     if jobs < 0 or seed < 0:
         raise ParameterError("jobs and seed must be non-negative")
     began = time.perf_counter()
-    base = load_game(game_name, variant=variant)
+    params = dict(params or {})
+    base = load_game(game_name, variant=variant, **params)
     if target is not None:
         from meeple.lab.experiments.target import parse_target, search_space
 
@@ -278,13 +285,14 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
     # what each section plays, with per-game estimates
     counts = list(range(cls.min_players, cls.max_players + 1))
     fair_bots = fairness_bots(base)
-    fair_specs = [(load_game(game_name, variant=base.variant, players=p), fair_bots)
+    fair_specs = [(load_game(game_name, variant=base.variant, players=p, **params), fair_bots)
                   for p in counts]
     fair_costs = [per_game(g, b) for g, b in fair_specs]
     tiers = ["random"] + (["heuristic"] if "heuristic" in base.bot_factories() else [])
     others = [v.name for v in cls.variants if v.name != base.variant]
     arm_bots = default_bots(base)
-    arm_specs = [(load_game(game_name, variant=v), arm_bots) for v in [base.variant, *others]]
+    arm_specs = [(load_game(game_name, variant=v, **params), arm_bots)
+                 for v in [base.variant, *others]]
     arm_costs = [per_game(g, b) for g, b in arm_specs]
     weights = dict(WEIGHTS) if others else {"fairness": 0.6, "skill": 0.4}
     probe_cost = time.perf_counter() - began
@@ -362,7 +370,8 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
                      seconds=sum(r.seconds for r in runs) + exploit_seconds + target_seconds,
                      probe_seconds=time.perf_counter() - began,
                      exploit_seconds=exploit_seconds, target=target,
-                     target_seconds=target_seconds, vary=list(vary) if vary else None)
+                     target_seconds=target_seconds, vary=list(vary) if vary else None,
+                     params=params)
     if plan.seconds + plan.probe_seconds > budget_seconds:
         notes.append(f"even the fewest games (two rotations of the seats per run) are "
                      f"estimated at {format_duration(plan.seconds)}, over the budget")
@@ -373,13 +382,13 @@ def plan_study(game_name: str, variant: str | None = None, budget_seconds: float
 Progress = Callable[[StudyRun], Callable[[int], None] | None]
 
 
-def _play(run: StudyRun, game_name: str, out_dir: Path, jobs: int, resume: bool,
+def _play(run: StudyRun, plan: StudyPlan, out_dir: Path, jobs: int, resume: bool,
           on_run: Progress | None, backend: str = "process", address: str | None = None
           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play (or, resuming, finish) one stored run on ``backend`` and summarise it
     (:func:`~meeple.lab.experiments.stored_run.play_stored`; summary.json is written to its
     folder). Returns ``(results, summary)``."""
-    game = load_game(game_name, variant=run.variant, players=run.players)
+    game = load_game(plan.game, variant=run.variant, players=run.players, **plan.params)
     where = out_dir / run.key
     progress = on_run(run) if on_run is not None else None
     if progress is not None and resume and (where / RUN_JSON).is_file():
@@ -443,7 +452,7 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
     played: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
     first = [r for r in plan.runs if r.round == 1]
     for run in first:
-        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
+        played[run.key] = _play(run, plan, out, jobs, resume, on_run, backend,
                                 address)
     round_one = time.perf_counter() - began
     details = _own_sections(plan, out, jobs, resume, on_section)
@@ -458,7 +467,7 @@ def run_study(plan: StudyPlan, out_dir: str | Path, jobs: int | None = None,
         if grow and on_grow is not None:
             on_grow(grow)
     for run in grow:
-        played[run.key] = _play(run, plan.game, out, jobs, resume, on_run, backend,
+        played[run.key] = _play(run, plan, out, jobs, resume, on_run, backend,
                                 address)
     data = answer_study(plan, out, played, time.perf_counter() - began,
                         extra={k: v["entries"] for k, v in details.items()},
@@ -492,11 +501,12 @@ def _own_sections(plan: StudyPlan, out: Path, jobs: int, resume: bool,
         seed = derive_seed(plan.seed, f"study-{name}", 0) & 0x7FFFFFFF
         if name == "strategies":
             section = exploit_section(plan.game, plan.variant, plan.default_players,
-                                      plan.tiers, out, seconds, jobs, seed)
+                                      plan.tiers, out, seconds, jobs, seed,
+                                      params=plan.params)
         else:
             section = search_target(plan.game, str(plan.target), variant=plan.variant,
                                     budget_seconds=seconds, jobs=jobs, seed=seed,
-                                    params=plan.vary, out_dir=out)
+                                    params=plan.vary, out_dir=out, fixed=plan.params)
         path.write_text(json.dumps(section, indent=2, default=str) + "\n")
         done[name] = section
     return done

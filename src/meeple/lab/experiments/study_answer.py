@@ -245,6 +245,7 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
             for name in SECTIONS for e in sections[name]]
     return {
         "format": STUDY_FORMAT, "game": plan.game, "variant": plan.variant, "seed": plan.seed,
+        "params": dict(plan.params),
         "budget": plan.budget, "elapsed_seconds": elapsed, "cooperative": plan.cooperative,
         "tiers": plan.tiers, "notes": plan.notes, "plan": plan.to_json(), "rows": rows,
         "sections": sections, "longest": longest, "upset": _upset(plan, played, out),

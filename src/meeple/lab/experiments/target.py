@@ -259,7 +259,8 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
                   players: int | None = None, bots: Sequence[str] | None = None,
                   budget_seconds: float = 60.0, jobs: int = 1, seed: int = 0,
                   params: Sequence[str] | None = None, *, out_dir: str | Path,
-                  on_trial: Callable[[Trial], None] | None = None) -> dict[str, Any]:
+                  on_trial: Callable[[Trial], None] | None = None,
+                  fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Search ``game_name``'s parameters for settings that meet ``target``, then confirm the
     best on fresh seeds (module docstring for the rules).
 
@@ -286,6 +287,8 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
             parameter).
         out_dir: the folder of the confirmation runs (created).
         on_trial: called with each trial entry once it is scored.
+        fixed: parameter overrides of the game every trial keeps (a custom deck...), under
+            the varied ones.
     Returns:
         JSON-ready: ``format``, ``game``, ``variant``, ``players``, ``bots``, ``target``
         (text), ``clauses`` (with the guard), ``space``, ``seed``, ``budget``,
@@ -310,7 +313,7 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     if budget_seconds <= 0:
         raise ParameterError(f"budget {budget_seconds} s must be more than zero")
     goal = (parse_target(target) if isinstance(target, str) else target).with_guard()
-    base = load_game(game_name, variant=variant, players=players)
+    base = load_game(game_name, variant=variant, players=players, **(fixed or {}))
     _check_metrics(goal, base)
     dims = search_space(base, params)
     lineup = list(bots) if bots else fairness_bots(base)
@@ -411,7 +414,8 @@ def _search(study: optuna.Study, dims: Sequence[Dimension], goal: Target, game_n
                         "label": label(changes)}
         start = time.perf_counter()
         try:
-            game = load_game(game_name, variant=base.variant, players=base.players, **settings)
+            game = load_game(game_name, variant=base.variant, players=base.players,
+                             **{**base.params, **settings})  # base's overrides kept
         except ParameterError as exc:  # a combination the game refuses
             study.tell(trial, state=optuna.trial.TrialState.FAIL)
             seen[key] = math.inf
@@ -439,7 +443,8 @@ def _search(study: optuna.Study, dims: Sequence[Dimension], goal: Target, game_n
 def _confirm(trial: Trial, goal: Target, game_name: str, base: Game, lineup: Sequence[str],
              games: int, seed: int, out: Path, key: str, jobs: int) -> dict[str, Any]:
     """One setting played into ``out/key`` and every clause judged from its interval."""
-    game = load_game(game_name, variant=base.variant, players=base.players, **trial["settings"])
+    game = load_game(game_name, variant=base.variant, players=base.players,
+                     **{**base.params, **trial["settings"]})
     results, _ = play_stored(game, lineup, games, seed, out / key, jobs)
     intervals = metric_intervals(results, game.players, goal.metrics(),
                                  game.capabilities.cooperative, seed)

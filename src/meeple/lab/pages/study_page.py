@@ -30,6 +30,11 @@ STUDY_JSON = "study.json"
 STUDY_HTML = "study.html"
 
 
+def _given(data: Mapping[str, Any]) -> str:
+    """``", deck=my-deck.json"``: the study's parameter overrides (``--param``), or ``""``."""
+    return "".join(f", {k}={v}" for k, v in (data.get("params") or {}).items())
+
+
 def _labelled(entry: Mapping[str, Any]) -> str:
     """An answer's interval, with what it is of when that is not the answer's own quantity
     (``"0-0.13% hit the cap"`` beside a length in rounds)."""
@@ -270,7 +275,7 @@ def study_html(data: Mapping[str, Any], out_dir: Path) -> str:
                      CSS + " td { text-align: left; overflow-wrap: anywhere; }"
                      " h3 { font-size: 1.05rem; }")
     return f"""{head}
-<h1>Study: {e(data['game'])} ({e(data['variant'])})</h1>
+<h1>Study: {e(data['game'])} ({e(data['variant'])}{e(_given(data))})</h1>
 <p class="run">budget {data['budget']:.0f} s · games played in
 {data.get('play_seconds', data['elapsed_seconds']):.0f} s ·
 {data['games']:,} games · {plan['workers']} worker{'s' if plan['workers'] != 1 else ''} ·
@@ -325,8 +330,9 @@ def write_study(data: Mapping[str, Any], out_dir: str | Path) -> Path:
 
 def study_terminal_table(data: Mapping[str, Any]) -> Table:
     """The summary table for the terminal: question, answer, interval, verdict."""
-    table = Table(title=f"{data['game']} ({data['variant']}): study, {data['games']:,} games "
-                        f"played in {data.get('play_seconds', data['elapsed_seconds']):.0f} s",
+    played = data.get("play_seconds", data["elapsed_seconds"])
+    table = Table(title=f"{data['game']} ({data['variant']}{_given(data)}): study, "
+                        f"{data['games']:,} games played in {played:.0f} s",
                   title_justify="left")
     for name in ("question", "answer", "95% interval", "verdict"):
         table.add_column(name, overflow="fold")
