@@ -55,3 +55,29 @@ def test_a_fixed_seed_deals_the_same_game_and_a_negative_one_is_refused(tmp_path
     refused = play("damocles", "--seed", "-3")
     assert refused.returncode == 2 and "--seed -3 must be a non-negative integer" in (
         refused.stderr)
+
+
+# ------------------------------------------------------------------------ 7. Ctrl-C
+def test_ctrl_c_at_the_prompt_ends_the_line_says_so_and_exits_130(tmp_path) -> None:
+    path = tmp_path / "left.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "play", "battle-of-the-four-gods", "--seat", "0",
+         "--record", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while not seen.endswith(b"> ") and time.monotonic() < deadline:
+            seen += os.read(proc.stdout.fileno(), 4096)  # the prompt has no newline
+        assert seen.endswith(b"> "), seen[-300:]
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    out = (seen + out).decode()
+    assert proc.returncode == 130, (out[-500:], err)
+    # the prompt's line is ended before the farewell, so the shell's prompt starts a line
+    assert re.search(r"> \nleft the game \(Ctrl-C\)\n", out), out[-300:]
+    assert b"Traceback" not in err
+    record = Record.load(path)  # the game so far is still saved: the bots' round-1 plans
+    assert [list(step) for step in record.steps] == [["1"], ["2"], ["3"]]

@@ -74,12 +74,13 @@ class TerminalSession:
         self.renderer = game.text_renderer()
         self._shown_messages = 0
         self.quit = False  # the person typed 'quit' (a deliberate end, not lost input)
+        self.interrupted = False  # the person pressed Ctrl-C (the caller exits with 130)
         self._event_tail: list[str] = []  # the view's event lines at the last look
         self._new_events: list[str] = []  # events since the person's last decision
 
     def run(self) -> tuple[State, Record, bool]:
         """Play to the end. Returns ``(state, record, finished)``; ``finished`` is False if
-        the person quit or input ended first."""
+        the person quit, pressed Ctrl-C (``interrupted`` is then True) or input ended first."""
         game, me = self.game, self.seat
         state = game.new_initial_state(self.seed)
         record = Record(game.name, game.variant, game.players, dict(game.params), self.seed,
@@ -109,9 +110,14 @@ class TerminalSession:
             self.console.print("[yellow]you left the game[/]")
             self.quit = left.asked
             finished = False
+        except KeyboardInterrupt:  # Ctrl-C: off the prompt's line, a word, no board again
+            self.console.print()
+            self.console.print("[yellow]left the game (Ctrl-C)[/]")
+            self.interrupted, finished = True, False
         record.talk = [m.to_json() for m in self.talk.messages]
         record.finish(state)
-        self._show(state)
+        if not self.interrupted:
+            self._show(state)
         return state, record, finished
 
     # ---------------------------------------------------------------------------------

@@ -74,6 +74,8 @@ def play(
         except OSError as exc:
             raise fail(f"cannot save the record to {record}: {exc.strerror or exc}") from None
         console.print(f"record saved to {record} (replay: meeple replay {record})")
+    if session.interrupted:  # Ctrl-C: the shell's usual status for SIGINT
+        raise typer.Exit(code=130)
     if not finished and not session.quit:  # 'quit' is a normal end; lost input is not
         raise typer.Exit(code=1)
 
