@@ -81,3 +81,56 @@ def test_ctrl_c_at_the_prompt_ends_the_line_says_so_and_exits_130(tmp_path) -> N
     assert b"Traceback" not in err
     record = Record.load(path)  # the game so far is still saved: the bots' round-1 plans
     assert [list(step) for step in record.steps] == [["1"], ["2"], ["3"]]
+
+
+# ------------------------------------------------------- 2. Four Gods help examples
+FOUR_GODS = "battle-of-the-four-gods"
+
+
+def test_four_gods_help_examples_are_legal_for_every_seat() -> None:
+    """``help`` at every seat of 4: each quoted example is one of that seat's legal
+    selections (RED was told 'def:R', its own colour)."""
+    from meeple import load_game
+
+    game = load_game(FOUR_GODS)
+    state = game.new_initial_state(1)
+    for seat in range(4):
+        proc = play(FOUR_GODS, "--seat", str(seat), "--seed", "1", input="help\nquit\n")
+        about = re.search(r"^this decision: (.*)$", proc.stdout, re.M).group(1)
+        quoted = [q for q in re.findall(r"'(\w+:[^']+)'", about)]
+        assert len(quoted) == 3, about
+        legal = set(state.legal_actions(seat))
+        for text in quoted:
+            assert game.parse_action(text, seat) in legal, (seat, text, about)
+        mine = game.seat_names()[seat][0]
+        assert not re.search(rf"(atk|def):[A-Z]*{mine}", about), (seat, about)
+
+
+def test_four_gods_examples_stay_legal_as_seats_fall_and_energy_runs_low() -> None:
+    """Every planning decision of random games at 2-4 seats with little energy: the examples
+    are legal selections of the seat whenever it has one of that kind."""
+    import random
+
+    from meeple import load_game
+    from meeple.games.battle_of_the_four_gods.decisions import examples
+
+    checked = 0
+    for players in (2, 3, 4):
+        game = load_game(FOUR_GODS, players=players, start_energy=4)
+        for seed in range(6):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            while not state.is_terminal():
+                moves = {}
+                for seat in state.current_players():
+                    legal = state.legal_actions(seat)
+                    shown = examples(state, seat)
+                    kinds = {"attack": lambda a: a.attacks and not a.defends,
+                             "defend": lambda a: a.defends and not a.attacks,
+                             "both": lambda a: a.size}
+                    for name, text in shown.items():
+                        if any(kinds[name](a) for a in legal):
+                            assert game.parse_action(text, seat) in legal, (seat, name, text)
+                            checked += 1
+                    moves[seat] = rng.choice(legal)
+                state.apply_actions(moves)
+    assert checked > 100
