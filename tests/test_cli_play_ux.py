@@ -134,3 +134,48 @@ def test_four_gods_examples_stay_legal_as_seats_fall_and_energy_runs_low() -> No
                     moves[seat] = rng.choice(legal)
                 state.apply_actions(moves)
     assert checked > 100
+
+
+# ------------------------------------------------------------- 3. Damocles at the prompt
+def test_damocles_header_help_and_nonsense_offer_only_what_is_on_now() -> None:
+    """Talk is off in Damocles: the header and help do not advertise 'say'; nonsense during
+    the setup discard suggests the discard only (it listed swap, pair, keep...)."""
+    proc = play("damocles", "--seat", "0", "--seed", "3", input="banana\nhelp\nsay hi\nquit\n")
+    out = proc.stdout
+    assert "Other commands: list | help (or ?) | quit" in out
+    assert "say TEXT" not in out and "say -rg" not in out
+    assert "table talk is off in this game" in out  # 'say' itself is still answered
+    line = next(x for x in out.splitlines() if x.startswith("cannot read 'banana'"))
+    assert "moves now: discard (e.g. 'discard " in line
+    for kind in ("swap", "pair", "keep", "haste", "destroy", "end"):
+        assert kind not in line, line
+    # where talk is on, both forms are advertised
+    talk = play(FOUR_GODS, "--seat", "0", "--param", "talk=private")
+    assert "say TEXT | say -rg TEXT (private, to seats by initial) | quit" in talk.stdout
+
+
+def test_damocles_swap_of_two_equal_gods_is_refused_for_that_reason(tmp_path) -> None:
+    """Played to the person's first turn (always move 0), a swap of two slots holding the same
+    god is refused as changing nothing (DAM-11), in players' words."""
+    from meeple import load_game
+
+    path = tmp_path / "first.json"
+    args = ("damocles", "--seat", "0", "--players", "3", "--bots", "heuristic", "--seed", "21")
+    play(*args, "--record", str(path), input="0\n" * 12 + "quit\n")
+    record = Record.load(path)
+    game = load_game("damocles", players=3)
+    state, answered = game.new_initial_state(21), 0
+    for step in record.steps:
+        if 0 in state.current_players() and state.phase == "turn":
+            break
+        ((seat, text),) = step.items()
+        answered += seat == "0"
+        state.apply_action(game.parse_action(text, int(seat)), int(seat))
+    assert state.step == "pre" and 0 in state.current_players()
+    circle = state.circle  # seven slots, five gods: two slots share a god
+    a, b = next((i, j) for i in range(7) for j in range(i + 1, 7) if circle[i] == circle[j])
+    out = play(*args, input="0\n" * answered + f"swap {a + 1} {b + 1}\nquit\n").stdout
+    god = ("HADES", "POSEIDON", "ARTEMIS", "DEMETER", "NYX")[circle[a]]
+    assert (f"cannot play swap {a + 1} {b + 1}: slots {a + 1} and {b + 1} both hold {god}: "
+            "swapping two equal gods changes nothing;") in out, out[-1500:]
+    assert "(DAM-11)" in out and "codex must be yours" not in out and "pre decision" not in out
