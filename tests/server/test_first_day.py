@@ -8,6 +8,7 @@ Screenshots go to tests/server/screenshots/ (first-day-*.png)."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -147,4 +148,39 @@ def test_damocles_first_placement_names_slot_1_and_marks_it(
              if not page.locator(f".dmc-slot[data-slot='{s}']").get_attribute("data-god")]
     assert targets.count() == len(empty) == 5
     shot(page, "first-day-damocles-placement-2")
+    person.close()
+
+
+@pytest.mark.parametrize(("game", "params", "styled"), [
+    ("battle-of-the-four-gods", {"start_energy": 6}, False),
+    ("damocles", {"cycles": 1}, True)])
+def test_a_replay_page_loads_with_no_failed_request_and_its_board_styles(
+        server: Server, browser: Browser, game: str, params: dict, styled: bool) -> None:
+    """A finished bots-only table's replay: no failed request or console error, the board's
+    stylesheet linked only where the board has one, the last step drawn by the board."""
+    players = 4 if game == "battle-of-the-four-gods" else 2
+    response = httpx.post(f"{server.url}/api/tables", json={
+        "game": game, "players": players, "params": params,
+        "seats": [{"bot": "random"}] * players})
+    assert response.status_code == 201, response.text
+    table_id = response.json()["id"]
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.1)
+    person = Person(browser, server, "ann")
+    watch = Watch(person.page)
+    page = person.page
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.get_by_role("button", name="Last »").click()
+    page.wait_for_load_state("networkidle")
+    links = page.evaluate("[...document.querySelectorAll('link[rel=stylesheet]')]"
+                          ".map(l => new URL(l.href).pathname)")
+    assert (f"/static/boards/{game}.css" in links) is styled, links
+    if game == "battle-of-the-four-gods":  # the last round's attacks, each with its outcome
+        expect(page.locator(".last-round .results")).to_be_visible()
+        for text in page.locator(".attack-outcomes .outcome").all_inner_texts():
+            assert re.fullmatch(r"hit \(-3\)|defended \(\+0\)", text), text
+    shot(page, f"first-day-replay-{game}")
+    assert not watch.problems, watch.problems
     person.close()
