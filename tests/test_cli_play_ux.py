@@ -143,6 +143,7 @@ def test_damocles_header_help_and_nonsense_offer_only_what_is_on_now() -> None:
     proc = play("damocles", "--seat", "0", "--seed", "3", input="banana\nhelp\nsay hi\nquit\n")
     out = proc.stdout
     assert "Other commands: list | help (or ?) | quit" in out
+    assert "Damocles - setup discard, cycle 1 of 10" in out  # the step in players' words
     assert "say TEXT" not in out and "say -rg" not in out
     assert "table talk is off in this game" in out  # 'say' itself is still answered
     line = next(x for x in out.splitlines() if x.startswith("cannot read 'banana'"))
