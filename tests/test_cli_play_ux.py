@@ -11,10 +11,14 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from meeple.engine.record import Record
 
-ENV = {**os.environ, "COLUMNS": "200"}
+ROOT = Path(__file__).resolve().parents[1]
+#: this checkout's code first (as the server tests' subprocesses), a wide terminal
+ENV = {**os.environ, "COLUMNS": "200", "PYTHONPATH": os.pathsep.join(
+    [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
 def play(*args: str, input: str = "quit\n", timeout: float = 120) -> subprocess.CompletedProcess:
