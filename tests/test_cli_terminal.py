@@ -41,7 +41,8 @@ def test_a_refused_move_at_the_prompt_names_the_rule_and_what_is_legal() -> None
     result = invoke("play", "damocles", "--seat", "0", "--players", "4", "--bots", "heuristic",
                     input="swap 1 2\nquit\n")
     out = result.output
-    assert "cannot play swap 1 2: 'swap' moves are not legal at the discard decision" in out
+    assert ("cannot play swap 1 2: 'swap' is not a move during the setup discard; now choose "
+            "2 codices of your hand to discard ('discard ID ID')") in out
     assert "legal kinds now: discard (SETUP 1, DAM-25); legal now: discard " in out
 
 

@@ -20,16 +20,24 @@ from rich.markup import escape
 
 from meeple.bots import make_bot
 from meeple.engine.episode import notify_talk
-from meeple.engine.errors import MeepleError
-from meeple.engine.explain import legal_summary
+from meeple.engine.errors import ActionParseError, MeepleError
+from meeple.engine.explain import legal_summary, nearest
 from meeple.engine.game import Game
 from meeple.engine.record import Record
 from meeple.engine.state import State
 from meeple.engine.talk import TalkLog, parse_recipients
 
 HELP = """Type an action in the game's notation (see its rules page), or its number from 'list'.
-Other commands: list | help (or ?) | say TEXT | say -rg TEXT (private, to seats by initial) |
-quit"""
+Other commands: list | help (or ?) | {say}quit"""
+
+
+def commands_help(talk_modes: Sequence[str]) -> str:
+    """The prompt's command reminder for a game whose table talk allows ``talk_modes``: ``say``
+    is advertised only where talk is on, ``say -rg`` only where private talk is."""
+    say = "say TEXT | " if "public" in talk_modes else ""
+    if "private" in talk_modes:
+        say += "say -rg TEXT (private, to seats by initial) | "
+    return HELP.format(say=say)
 
 
 class QuitGame(Exception):
@@ -70,22 +78,25 @@ class TerminalSession:
         for s, name in zip(others, names, strict=True):
             self.agents[s] = make_bot(name, game, s, seed)
         self.talk = TalkLog(game.players, game.capabilities.talk_modes)
+        self.commands = escape(commands_help(game.capabilities.talk_modes))
         self.seat_names = game.seat_names()
         self.renderer = game.text_renderer()
         self._shown_messages = 0
         self.quit = False  # the person typed 'quit' (a deliberate end, not lost input)
+        self.interrupted = False  # the person pressed Ctrl-C (the caller exits with 130)
         self._event_tail: list[str] = []  # the view's event lines at the last look
         self._new_events: list[str] = []  # events since the person's last decision
 
     def run(self) -> tuple[State, Record, bool]:
         """Play to the end. Returns ``(state, record, finished)``; ``finished`` is False if
-        the person quit or input ended first."""
+        the person quit, pressed Ctrl-C (``interrupted`` is then True) or input ended first."""
         game, me = self.game, self.seat
         state = game.new_initial_state(self.seed)
         record = Record(game.name, game.variant, game.players, dict(game.params), self.seed,
                         meta={"human_seat": me,
                               "bots": [a.name if a else "human" for a in self.agents]})
-        self.console.print(f"[bold]{game.title}[/] - you play {self._name(me)}. {HELP}")
+        self.console.print(f"[bold]{game.title}[/] - you play {self._name(me)}. "
+                           f"{self.commands}")
         finished, announced = True, False
         try:
             while not state.is_terminal():
@@ -109,9 +120,14 @@ class TerminalSession:
             self.console.print("[yellow]you left the game[/]")
             self.quit = left.asked
             finished = False
+        except KeyboardInterrupt:  # Ctrl-C: off the prompt's line, a word, no board again
+            self.console.print()
+            self.console.print("[yellow]left the game (Ctrl-C)[/]")
+            self.interrupted, finished = True, False
         record.talk = [m.to_json() for m in self.talk.messages]
         record.finish(state)
-        self._show(state)
+        if not self.interrupted:
+            self._show(state)
         return state, record, finished
 
     # ---------------------------------------------------------------------------------
@@ -193,6 +209,8 @@ class TerminalSession:
                 self.console.print(
                     f"[red]no action number {text}; 'list' shows 0..{len(legal) - 1}[/]"
                 )
+            except ActionParseError as exc:
+                self.console.print(f"[red]{escape(unreadable(text, str(exc), legal))}[/]")
             except MeepleError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/]")
 
@@ -206,7 +224,7 @@ class TerminalSession:
         about = self.game.decision_help(state, self.seat)
         if about:
             self.console.print(f"[bold]this decision:[/] {escape(about)}")
-        self.console.print(HELP)
+        self.console.print(self.commands)
 
     def _say(self, state: State, text: str) -> None:
         try:
@@ -217,6 +235,26 @@ class TerminalSession:
             return
         notify_talk(self.agents, message)
         self.console.print("  [italic]sent[/]")
+
+
+def _kind_word(text: str) -> str:
+    """The kind a move's text starts with, as typed: ``swap`` of ``swap 2 5``, ``atk`` of
+    ``atk:BG def:O`` (lower case)."""
+    return text.split(" ", 1)[0].split(":", 1)[0].lower()
+
+
+def unreadable(text: str, message: str, legal: Sequence[Any]) -> str:
+    """The answer to a line the game could not read: the game's ``message`` (its
+    ActionParseError), then suggestions from the moves legal now only: when ``text`` starts with
+    a kind legal now, the legal moves nearest to it; otherwise the kinds legal now, each with an
+    example."""
+    kinds: dict[str, Any] = {}
+    for action in legal:
+        kinds.setdefault(_kind_word(str(action)), action)
+    if _kind_word(text) in kinds:
+        return f"{message}; legal now: {nearest(legal, text)}"
+    shown = ", ".join(f"{kind} (e.g. '{example}')" for kind, example in kinds.items())
+    return f"{message}; moves now: {shown}"
 
 
 def _overlap(old: Sequence[str], new: Sequence[str]) -> int:

@@ -161,7 +161,8 @@ def energies(page: Page) -> Any:
 
 
 def row(page: Page, colour: str) -> Any:
-    """The row of ``colour`` in the last round's results table (God, Attacked, Defended, +/-)."""
+    """The row of ``colour`` in the last round's results table (God, Attacked with each
+    attack's outcome, Defended, +/-): its first cell's ``.god`` chips are the gods attacked."""
     return page.locator(".last-round tbody tr").filter(has=page.locator(f"th .god-{colour}"))
 
 
@@ -254,7 +255,7 @@ def test_a_killed_and_restarted_server_is_rejoined_without_a_reload(
 
         submit(page, ["Attack GREEN"], "atk:G")  # accepted
         expect(page.locator(".last-round h3")).to_have_text("Round 3 results")  # bots resumed
-        expect(row(page, "red").locator("td").first).to_have_text("GREEN")
+        expect(row(page, "red").locator("td").first.locator(".god")).to_have_text("GREEN")
         check_backoff(retry_delays(page)[0])
         print(f"restart to ready: {restarted.ready_seconds:.1f} s")
         again.ws.close()
@@ -301,7 +302,7 @@ def test_a_cut_network_is_rejoined_with_what_happened_meanwhile(
         proxy.restore()
         expect(badge).to_have_text("connected", timeout=20_000)
         expect(page.locator(".last-round h3")).to_have_text("Round 2 results")
-        expect(row(page, "red").locator("td").first).to_have_text("BLUE")
+        expect(row(page, "red").locator("td").first.locator(".god")).to_have_text("BLUE")
         expect(row(page, "blue").locator("td").nth(1)).to_have_text("RED")
         expect(page.locator(".talk-message.is-private")).to_contain_text("you missed round 2")
         expect(energies(page)).to_have_text([str(e) for e in blue.state["view"]["energy"]])
@@ -351,8 +352,8 @@ def test_a_closed_tab_comes_back_to_the_seat_and_what_was_missed(
     expect(page.locator("#connection")).to_have_text("connected")
     expect(page.locator("#table-title")).to_contain_text("you: RED (ann)")
     expect(page.locator(".last-round h3")).to_have_text("Round 1 results")
-    expect(row(page, "red").locator("td").first).to_have_text("GREEN")
-    expect(row(page, "blue").locator("td").first).to_have_text("RED")
+    expect(row(page, "red").locator("td").first.locator(".god")).to_have_text("GREEN")
+    expect(row(page, "blue").locator("td").first.locator(".god")).to_have_text("RED")
     expect(page.locator(".talk-message.is-private")).to_contain_text("where did you go?")
     expect(page.locator(".talk-list")).to_contain_text("round 1 is over")
     expect(page.locator("#turn")).to_contain_text("Still choosing: RED (you)")

@@ -72,7 +72,7 @@ def test_the_browser_client_never_inserts_markup_and_ships_as_package_data() -> 
     pyproject = (ROOT.parents[1] / "pyproject.toml").read_text()
     patterns = ["server/static/*.html", "server/static/*.css", "server/static/js/*.js",
                 "server/static/js/boards/*.js", "server/static/js/boards/README.md",
-                "server/static/boards/*.css"]
+                "server/static/boards/*.css", "server/static/*.svg"]
     assert all(f'"{p}"' in pyproject for p in patterns)
     shipped = {f for p in patterns for f in (ROOT).glob(p)}
     assert shipped == {f for f in static.rglob("*") if f.is_file()}

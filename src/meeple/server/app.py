@@ -209,6 +209,13 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html", headers=NO_CACHE)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """The site icon where a browser asks for it without a page's ``<link rel=icon>``
+        (the pages name ``/static/favicon.svg``): the same SVG."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_replay_routes(app, STATIC, replays)
 

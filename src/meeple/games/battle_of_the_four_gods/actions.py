@@ -192,6 +192,15 @@ def selection_tags(sel: Selection) -> tuple[str, ...]:
     return tuple(tags)
 
 
+def example_selection(players: int, seat: int) -> str:
+    """A selection ``seat`` could write in a ``players``-seat game, naming only other colours:
+    attacks on all opponents but the last, a defend against the last (RED of 4:
+    ``atk:BG def:O``; of 2: ``atk:B def:B``). For messages; it ignores energy and eliminations.
+    """
+    others = [t for t in range(players) if t != seat]
+    return selection_text(tuple(others[:max(1, len(others) - 1)]), (others[-1],))
+
+
 def parse_selection(text: str, players: int, seat: int) -> Selection:
     """Read a selection in the notation of this module's docstring.
 
@@ -239,7 +248,8 @@ def parse_selection(text: str, players: int, seat: int) -> Selection:
         if targets is None:
             allowed = ", ".join(c.lower() for c in colours)
             raise ActionParseError(
-                f"cannot read {word!r} in {text!r}: write e.g. 'atk:BG def:R' or 'pass' "
+                f"cannot read {word!r} in {text!r}: write e.g. "
+                f"'{example_selection(players, seat)}' or 'pass' "
                 f"(colours: {allowed}; initials {''.join(initials).upper()})"
             )
         mode.extend(targets)

@@ -142,8 +142,23 @@ def parse_move(text: str, seat: int) -> Move:
             return Move(seat, kind, (rest[0].upper(),))
     except ActionParseError as exc:
         raise ActionParseError(f"cannot read {text!r}: {exc}") from None
-    raise ActionParseError(
-        f"cannot read {text!r}: write e.g. 'swap 2 5', 'swap 3 NYX', 'haste HAS-02', "
-        "'play REF-01', 'pair GEN-02 ONE-05' (add * to a codex a Reflex relaxes), "
-        "'keep TWO-03 GEN-07', 'destroy GEN-04', 'stop' or 'end'"
-    )
+    if kind in NOTATION:
+        raise ActionParseError(f"cannot read {text!r}: write {NOTATION[kind]}")
+    raise ActionParseError(f"cannot read {text!r}: {kind!r} is not a Damocles move ('help' "
+                           "at the prompt lists the moves legal now)")
+
+
+#: How each move is written, by its first word (the messages for a move that cannot be read).
+NOTATION: dict[str, str] = {
+    "discard": "'discard ID ID' (the codices of your hand to discard)",
+    "place": "'place GOD SLOT', e.g. 'place HADES 3'",
+    "haste": "'haste ID', e.g. 'haste HAS-02'",
+    "swap": "'swap SLOT SLOT' or 'swap SLOT GOD', e.g. 'swap 2 5', 'swap 3 NYX'",
+    "stop": "'stop' alone",
+    "play": "'play ID', e.g. 'play REF-01' (add * to a codex a Reflex relaxes)",
+    "pair": "'pair PRODUCTION NUMBER', e.g. 'pair GEN-02 ONE-05' (add * to a codex a Reflex "
+            "relaxes)",
+    "keep": "'keep ID ...', the codices kept, e.g. 'keep TWO-03 GEN-07'",
+    "destroy": "'destroy ID', e.g. 'destroy GEN-04'",
+    "end": "'end' alone",
+}

@@ -16,6 +16,12 @@ STYLES = {"HADES": "bold bright_red", "POSEIDON": "bold bright_blue",
           "ARTEMIS": "bold bright_green", "DEMETER": "bold yellow", "NYX": "bold white on grey23"}
 
 
+#: The phases and turn steps in the rules page's words (section 2), not their internal names.
+PHASE_WORDS = {"discard": "setup discard", "place": "placement", "turn": "playing"}
+STEP_WORDS = {"pre": "before the swap", "swap2": "second swap", "play": "play window",
+              "keep": "Oracle keep", "destroy": "choosing what to destroy"}
+
+
 def god(name: str | None, width: int = 1) -> str:
     """A god as its coloured initial (or full name when ``width`` > 1); ``.`` for empty."""
     if name is None:
@@ -55,8 +61,9 @@ def render_view(game: Game, view: Mapping[str, Any]) -> str:
     if view["phase"] == "over":
         progress = f"game over after {view['turns_taken']} turns"
     else:
-        progress = (f"{view['phase']}, cycle {view['cycle']} of {game.params['cycles']}, "
-                    f"turn {view['turns_taken'] + 1} of {view['turns_total']}")
+        progress = (f"{PHASE_WORDS.get(view['phase'], view['phase'])}, cycle {view['cycle']} "
+                    f"of {game.params['cycles']}, turn {view['turns_taken'] + 1} of "
+                    f"{view['turns_total']}")
     lines.append(f"[bold]Damocles[/] - {progress}"
                  + (f"  (you are seat {me})" if me is not None else ""))
     lines.extend(ring(view["circle"]))
@@ -64,7 +71,8 @@ def render_view(game: Game, view: Mapping[str, Any]) -> str:
         lines.append("  bank: " + "  ".join(f"{god(g)} {n}" for g, n in view["bank"].items()))
     turn = view["turn"]
     if view["phase"] == "turn":
-        lines.append(f"  seat {view['active']} to act: step {turn['step']}, swaps "
+        step = STEP_WORDS.get(turn["step"], turn["step"])
+        lines.append(f"  seat {view['active']} to act: {step}, swaps "
                      f"{turn['swaps_done']}/{turn['swaps_allowed']}, Reflex tokens "
                      f"{turn['relax_tokens']}"
                      + (", Annex ready" if turn["annex_available"] else ""))

@@ -54,3 +54,13 @@ export function showError(text) {
   while (box.children.length > 3) box.firstChild.remove();
   setTimeout(() => item.remove(), 12000);
 }
+
+/** Link a board's own stylesheet, `static/boards/GAME.css`, when its module (`boards/GAME.js`)
+ * says it has one (`export const stylesheet = true`), once; nothing is requested for a board
+ * without one (a probe of a missing file is a 404 in the console). */
+export function addBoardStyles(module, game) {
+  if (!module || !module.stylesheet) return;
+  const href = `/static/boards/${game}.css`;
+  if (document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
+  document.head.appendChild(h('link', {rel: 'stylesheet', href}));
+}

@@ -5,7 +5,7 @@
 // the board is drawn by the game's board module (boards/GAME.js) with no legal actions, else by
 // the generic view. The perspective and step are kept in the address (?seat=P&step=N).
 import {heldSeat, seatLabel} from './api.js';
-import {fill, h, showError} from './dom.js';
+import {addBoardStyles, fill, h, showError} from './dom.js';
 import {renderView} from './generic.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,14 +43,11 @@ async function load(seat) {
 }
 
 async function loadBoard(game) {
-  const css = `/static/boards/${game}.css`;
-  fetch(css, {method: 'HEAD'}).then((r) => {
-    if (r.ok) document.head.appendChild(h('link', {rel: 'stylesheet', href: css}));
-  }).catch(() => {});
   const [module, content] = await Promise.all([
     import(`./boards/${game}.js`).catch(() => null),
     fetch(boardUrl).then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
   ]);
+  addBoardStyles(module, game);
   page.board = module;
   page.content = content;
 }

@@ -4,7 +4,7 @@
 // the log, the talk and the result.
 import {api, forgetSeat, heldSeat, keepSeat, playerName, seatLabel} from './api.js';
 import {TableConnection} from './connection.js';
-import {fill, h, showError} from './dom.js';
+import {addBoardStyles, fill, h, showError} from './dom.js';
 import {enableActions, renderActions, renderView} from './generic.js';
 import {surveyForm} from './survey.js';
 import {TalkPanel} from './talk.js';
@@ -150,16 +150,12 @@ function boardContext() {
  */
 function loadBoard(table) {
   if (page.boardLoading) return page.boardLoading;
-  // the board's own stylesheet, if it has one
-  const css = `/static/boards/${table.game}.css`;
-  fetch(css, {method: 'HEAD'}).then((r) => {
-    if (r.ok) document.head.appendChild(h('link', {rel: 'stylesheet', href: css}));
-  }).catch(() => {});
   page.boardLoading = Promise.all([
     import(`./boards/${table.game}.js`).catch(() => null),
     fetch(`/api/tables/${encodeURIComponent(table.id)}/board`)
       .then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
   ]).then(([module, content]) => {
+    addBoardStyles(module, table.game);
     page.board = module;
     page.content = content;
     page.boardReady = true;

@@ -46,22 +46,38 @@ function energyPanel(view, ctx) {
   }));
 }
 
+/** Whether `attacker`'s attack on `target` was defended in a round's `picks` (the target
+ * defended against the attacker, B4G-8), and the energy it moved: `defended (+refund)` for the
+ * target, or `hit (-damage)`, as the terminal words it. */
+export function attackOutcome(picks, attacker, target, params) {
+  const defended = Boolean(picks[target] && picks[target][1].includes(attacker));
+  const amount = defended ? `+${params.defend_refund ?? 0}` : `-${params.damage ?? 3}`;
+  return {defended, text: `${defended ? 'defended' : 'hit'} (${amount})`};
+}
+
 function lastRound(view, ctx) {
   const history = view.history || [];
   if (!history.length) return h('p', {class: 'hint'}, 'No round has been played yet.');
   const [round, picks, deltas, drain] = history[history.length - 1];
   const names = (seats) => (seats.length ? seats.map((s) => colourTag(view.colours[s], 'small'))
     : [h('span', {class: 'hint'}, 'nobody')]);
+  // each attack with its outcome: "BLUE defended (+0)", "GREEN hit (-3)"
+  const attacks = (attacker, seats) => (seats.length ? h('ul', {class: 'attack-outcomes'},
+    seats.map((target) => {
+      const outcome = attackOutcome(picks, attacker, target, ctx.params);
+      return h('li', {}, colourTag(view.colours[target], 'small'), ' ',
+        h('span', {class: `outcome ${outcome.defended ? 'defended' : 'hit'}`}, outcome.text));
+    })) : names(seats));
   return h('div', {class: 'last-round'},
     h('h3', {}, `Round ${round} results`),
     h('table', {class: 'view-table results'},
-      h('thead', {}, h('tr', {}, h('th', {}, 'God'), h('th', {}, 'Attacked'), h('th', {}, 'Defended'),
-        h('th', {}, 'Energy change'))),
+      h('thead', {}, h('tr', {}, h('th', {}, 'God'), h('th', {}, 'Attacked: outcome (target\'s energy)'),
+        h('th', {}, 'Defended against'), h('th', {}, 'Energy change'))),
       h('tbody', {}, view.colours.map((colour, seat) => {
         const pick = picks[seat];
         return h('tr', {class: seat === ctx.mySeat ? 'mine' : ''},
           h('th', {scope: 'row'}, colourTag(colour)),
-          pick ? [h('td', {}, names(pick[0])), h('td', {}, names(pick[1])),
+          pick ? [h('td', {}, attacks(seat, pick[0])), h('td', {}, names(pick[1])),
             h('td', {class: deltas[seat] < 0 ? 'loss' : ''}, deltas[seat] > 0 ? `+${deltas[seat]}` : String(deltas[seat]))]
             : h('td', {colspan: 3, class: 'hint'}, 'out'));
       }))),
@@ -117,19 +133,23 @@ export function render(board, actions, view, legal, ctx, onAct) {
   fill(actions, chooser(view, legal, ctx, onAct));
 }
 
-/** The log lines of a finished round: who attacked and defended whom, and the energy changes
- * (this view keeps no event list: it shows the last rounds whole). */
-export function logLines(view) {
+/** The log lines of a finished round: who attacked whom and whether each attack was defended
+ * or hit, who defended against whom, and the energy changes (this view keeps no event list: it
+ * shows the last rounds whole). */
+export function logLines(view, ctx) {
+  const params = (ctx && ctx.params) || {};
   return (view.history || []).map(([round, picks, deltas, drain]) => {
     const parts = view.colours.map((colour, seat) => {
       const pick = picks[seat];
       if (!pick) return null;
       const names = (seats) => seats.map((s) => view.colours[s]).join(', ');
+      const hits = (seats) => seats.map((s) =>
+        `${view.colours[s]}: ${attackOutcome(picks, seat, s, params).text}`).join(', ');
       const did = [];
-      if (pick[0].length) did.push(`attacks ${names(pick[0])}`);
+      if (pick[0].length) did.push(`attacks ${hits(pick[0])}`);
       if (pick[1].length) did.push(`defends ${names(pick[1])}`);
       const delta = deltas[seat] > 0 ? `+${deltas[seat]}` : String(deltas[seat]);
-      return `${colour} ${did.length ? did.join(' and ') : 'passes'} (${delta})`;
+      return `${colour} ${did.length ? did.join(' and ') : 'passes'}, energy ${delta}`;
     }).filter(Boolean);
     return {key: `round-${round}`, text: `Round ${round}: ${parts.join('; ')}${drain ? `; drain ${drain}` : ''}.`};
   });

@@ -7,6 +7,9 @@
 // initial and name beside its colour; a matching codex says so in words and with a mark.
 import {fill, h} from '../dom.js';
 
+/** This board has its own stylesheet, static/boards/damocles.css (boards/README.md). */
+export const stylesheet = true;
+
 const GODS = ['HADES', 'POSEIDON', 'ARTEMIS', 'DEMETER', 'NYX'];
 const SLOTS = 7;
 
@@ -199,6 +202,7 @@ export function render(board, actions, view, legal, ctx, act) {
   };
   for (const p of m.place) reached.add(p.text);
   for (const t of m.swaps) reached.add(t);
+  const placing = view.phase === 'place';
 
   const ring = h('div', {class: 'dmc-ring', role: 'group', 'aria-label': 'The circle of seven god tokens, slots 1 to 7 clockwise'},
     h('div', {class: 'dmc-ring-line', 'aria-hidden': 'true'}),
@@ -211,10 +215,13 @@ export function render(board, actions, view, legal, ctx, act) {
       const angle = (-90 + (360 / SLOTS) * slot) * (Math.PI / 180);
       const style = `left: ${(50 + 39 * Math.cos(angle)).toFixed(2)}%; top: ${(50 + 39 * Math.sin(angle)).toFixed(2)}%`;
       const control = playing ? slotControl(slot) : null;
-      const what = god ? title(god) : 'empty';
+      // during placement the empty slots a god may go on say so in words (under rotational
+      // matching only slot 1 takes the first god, DAM-10, though all seven are empty)
+      const target = !god && control !== null && placing;
+      const what = god ? title(god) : target ? 'empty, place here' : 'empty';
       const inner = [tokenFace(god), h('span', {class: 'dmc-slot-label'}, h('span', {class: 'dmc-slot-no'}, `${s}`), ' ',
-        god ? godName(god) : h('span', {class: 'dmc-godname'}, 'empty'))];
-      const cls = `dmc-slot${sel.slot === s ? ' selected' : ''}${control ? ' dmc-live' : ''}`;
+        god ? godName(god) : h('span', {class: 'dmc-godname'}, target ? '▸ here' : 'empty'))];
+      const cls = `dmc-slot${sel.slot === s ? ' selected' : ''}${control ? ' dmc-live' : ''}${target ? ' dmc-target' : ''}`;
       if (!control) {
         return h('div', {class: cls, style, role: 'img', 'aria-label': `Slot ${s}: ${what}`, dataset: {slot: String(s), god: god || ''}}, inner);
       }
@@ -246,7 +253,6 @@ export function render(board, actions, view, legal, ctx, act) {
     return [...m.swaps].some((t) => t.endsWith(` ${god}`))
       ? {select: () => { sel.god = god; redraw(); }, verb: `Select bank ${title(god)} for a swap`} : null;
   };
-  const placing = view.phase === 'place';
   const bank = h('div', {class: 'dmc-bank', role: 'group', 'aria-label': placing ? 'Gods to place' : 'The bank'},
     h('h3', {}, placing ? 'Gods to place' : 'Bank'),
     h('div', {class: 'dmc-bank-row'}, GODS.map((god) => {
@@ -394,7 +400,12 @@ export function render(board, actions, view, legal, ctx, act) {
     buttons.push(h('button', {class: 'primary action dmc-confirm', disabled: !m.all.has(text),
       dataset: {fkey: 'confirm'}, onclick: send(text)}, text === 'keep' ? 'Keep nothing' : `Confirm: ${text}`));
   } else if (m.place.length) {
-    prompt = 'Placement: click an empty slot, then a god to place there (or the god first).';
+    // the first token's slot is fixed (DAM-10): say so, rather than "click an empty slot"
+    // with seven empty slots of which one can be clicked
+    const slots = [...new Set(m.place.map((p) => p.slot))];
+    prompt = slots.length === 1 && view.circle.every((g) => !g)
+      ? `Placement: the first god goes to slot ${slots[0]}: under rotational matching its slot does not matter. Click slot ${slots[0]} (marked “▸ here”), then a god to place there (or the god first).`
+      : 'Placement: click an empty slot marked “▸ here”, then a god to place there (or the god first).';
     if (sel.slot !== null) building = `place … ${sel.slot}`;
     if (sel.god) building = `place ${sel.god} …`;
   } else if (m.destroy.size) {

@@ -7,6 +7,9 @@
 // of yours, a card of the partner's). Colours always come with a glyph and a word.
 import {fill, h} from '../dom.js';
 
+/** This board has its own stylesheet, static/boards/epoch-ellipse.css (boards/README.md). */
+export const stylesheet = true;
+
 const PHASES = [['wake', 'WAKE UP'], ['plan', 'PLAN'], ['explore', 'EXPLORE'], ['hunger', 'HUNGER'],
   ['rest', 'REST']];
 const STEP_NAMES = {

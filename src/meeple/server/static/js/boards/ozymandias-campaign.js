@@ -8,6 +8,9 @@
 // Layout and interaction choices: docs/rules/ozymandias-campaign.md, "Web board".
 import {fill, h} from '../dom.js';
 
+/** This board has its own stylesheet, static/boards/ozymandias-campaign.css (boards/README.md). */
+export const stylesheet = true;
+
 const SVG = 'http://www.w3.org/2000/svg';
 const SUITS = ['GOLD', 'RED', 'BLUE'];
 const LETTER = {GOLD: 'G', RED: 'R', BLUE: 'B'};

@@ -6,6 +6,9 @@
 // selects a part of one (data-pick); colours always come with their initial and name.
 import {fill, h} from '../dom.js';
 
+/** This board has its own stylesheet, static/boards/ozymandias-market.css (boards/README.md). */
+export const stylesheet = true;
+
 const COLOURS = ['RED', 'WHITE', 'BLUE', 'BLACK'];
 const INITIALS = {RED: 'R', WHITE: 'W', BLUE: 'B', BLACK: 'K'};
 const HEX_KINDS = ['expand', 'explore', 'raze', 'coup', 'surge', 'diaspora'];
