@@ -1,6 +1,11 @@
 """Legal moves of Ozymandias (market edition), per sub-decision (the one place legality is
 defined). Rules: seeds/ozymandias-market.md, Game Sequence; decisions OZD-n in
 docs/rules/ozymandias-market.md.
+
+:func:`legal_orders` generates a seat's legal list; :func:`legal_tables` remembers it on the
+game spec under :func:`legal_key` (every part of the state the generator reads), so a search
+that meets the same decision again (the same public map and market, the same hand) gets the
+same table object back instead of generating it again.
 """
 
 from __future__ import annotations
@@ -9,11 +14,68 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from meeple.engine.action import interning
+from meeple.engine.state import LegalEntry
 from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_market.rules import MarketState
+
+
+#: Legal tables remembered per game spec (the memo is emptied when it holds this many: a bound
+#: on memory in long lab runs, where the hands and maps met never repeat for good).
+TABLES_MEMO = 8192
+
+
+def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
+    """``State._legal_tables`` of a market state: per acting seat, its legal orders (as
+    :func:`legal_orders` lists them) and their set, each remembered in ``game.tables`` under
+    :func:`legal_key`. The tables are shared between states and never mutated."""
+    memo = state.game.tables
+    out = {}
+    for seat in state._acting:
+        key = legal_key(state, seat)
+        entry = memo.get(key)
+        if entry is None:
+            actions = tuple(legal_orders(state, seat))
+            entry = (actions, frozenset(actions))
+            if len(memo) >= TABLES_MEMO:
+                memo.clear()
+            memo[key] = entry
+        out[seat] = entry
+    return out
+
+
+def legal_key(state: MarketState, seat: int) -> tuple:
+    """Everything :func:`legal_orders` reads of ``state`` for ``seat`` (the game spec's
+    parameters and cards aside), as a hashable key: two states of one game with equal keys
+    have equal legal lists, in the same order. Change it with the generator:
+    ``tests/test_ozymandias_market_moves.py`` checks the two agree over many playthroughs.
+
+    The map enters as its sectors in the dict's order with their stacks (the generator sorts
+    sectors, so a map met in another order is only a miss, never a wrong table); the hand
+    enters a raise only for Bazaar, the one event that offers hand cards."""
+    if state.phase == "plan":
+        return (seat, tuple(sorted(state.hands[seat])))
+    step = state.step
+    if step == "trade_hand":
+        return (seat, step, tuple(sorted(state.hands[seat])), tuple(sorted(state.market)),
+                not state.deck and not state.discard)
+    if step == "trade_played":
+        return (seat, step, state.played[seat], tuple(sorted(state.market)),
+                not state.deck and not state.discard)
+    if step == "augury":
+        return (seat, step, tuple(state.augury_pool))
+    stacks = state.stacks
+    played = state.played[seat]
+    board = (tuple(stacks), tuple(map(tuple, stacks.values())))
+    if step == "surge":
+        return (seat, step, played, board, state.sectors_left)
+    game = state.game
+    hand = (tuple(sorted(state.hands[seat])) if game.card_by_rank[played].event == "BAZAAR"
+            else None)
+    return (seat, step, played, board, state.sectors_left, state.supply[game.suit_of[played]],
+            tuple(sorted(state.market)), len(state.deck) >= 2, hand)
 
 
 def legal_orders(state: MarketState, seat: int) -> list[Order]:

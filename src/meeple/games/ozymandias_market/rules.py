@@ -24,7 +24,7 @@ from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.content import load_cards
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex
-from meeple.games.ozymandias_market.moves import legal_orders
+from meeple.games.ozymandias_market.moves import legal_orders, legal_tables
 from meeple.games.ozymandias_market.variants import PARAMETERS, VARIANTS
 
 
@@ -52,7 +52,7 @@ class OzymandiasMarket(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
-    __slots__ = ("cards", "card_by_rank", "suit_of", "orders")
+    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "tables")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -70,7 +70,8 @@ class OzymandiasMarket(Game):
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "card_by_rank", {c.rank: c for c in cards})
         object.__setattr__(self, "suit_of", {c.rank: c.suit for c in cards})
-        object.__setattr__(self, "orders", {})  # memo of the legal-move generator
+        object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
+        object.__setattr__(self, "tables", {})  # memo of legal tables (moves.legal_tables)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -210,6 +211,11 @@ class MarketState(RecordedWinners, State):
 
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)
+
+    def _legal_tables(self) -> dict[int, Any]:
+        """Every acting seat's legal orders, remembered on the game spec
+        (:func:`.moves.legal_tables`)."""
+        return legal_tables(self)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.ozymandias_market.decisions import illegal_reason
