@@ -21,7 +21,7 @@ from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
-from meeple.games.ozymandias_market.cards import COLOURS
+from meeple.games.ozymandias_market.cards import COLOURS, EVENTS
 from meeple.games.ozymandias_market.content import load_cards
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex
 from meeple.games.ozymandias_market.moves import legal_orders, legal_tables
@@ -52,7 +52,8 @@ class OzymandiasMarket(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
-    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "tables")
+    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "tables", "card_names",
+                 "card_params", "seats")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -70,6 +71,14 @@ class OzymandiasMarket(Game):
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "card_by_rank", {c.rank: c for c in cards})
         object.__setattr__(self, "suit_of", {c.rank: c.suit for c in cards})
+        # Tables the transitions read at every step, made once (the rules log card names and
+        # read event parameters; ``Card.param`` builds a dict per call).
+        object.__setattr__(self, "card_names", {c.rank: card_text(c.rank, c.suit)
+                                                for c in cards})
+        names = {name for e in EVENTS.values() for name in e.params}
+        object.__setattr__(self, "card_params", {c.rank: {n: c.param(n) for n in names}
+                                                 for c in cards})
+        object.__setattr__(self, "seats", tuple(range(self.players)))
         object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
         object.__setattr__(self, "tables", {})  # memo of legal tables (moves.legal_tables)
 
@@ -163,12 +172,17 @@ class MarketState(RecordedWinners, State):
     # ----------------------------------------------------------------------- helpers
     def value(self, colour: int) -> int:
         """Faction value: sectors whose top disk is ``colour`` (OZD-5)."""
-        return sum(1 for stack in self.stacks.values() if stack and stack[-1] == colour)
+        return self.tops().count(colour)
+
+    def tops(self) -> list[int]:
+        """The top disk's colour of every sector that has one (``value`` counts them)."""
+        return [stack[-1] for stack in self.stacks.values() if stack]
 
     def _refresh_acting(self) -> None:
-        if self.phase == "plan":
-            self._acting = tuple(range(self.game.players))
-        elif self.phase == "over":
+        phase = self.phase
+        if phase == "plan":
+            self._acting = self.game.seats
+        elif phase == "over":
             self._acting = ()
         else:
             self._acting = (self.turn_order[self.turn],)
@@ -177,7 +191,8 @@ class MarketState(RecordedWinners, State):
         self.events.append([self.round, seat, text])
 
     def _card(self, rank: int) -> str:
-        return card_text(rank, self.game.suit_of[rank])
+        """``W17``: the card's name (from the game's table)."""
+        return self.game.card_names[rank]
 
     def _draw(self) -> int | None:
         """The deck's top card, reshuffling the discard pile when it is empty (OZD-25)."""
@@ -224,19 +239,21 @@ class MarketState(RecordedWinners, State):
 
     def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
         if self.phase == "plan":  # reveal all plans at once (OZD-15)
-            for seat in sorted(joint):
+            hands, played, names = self.hands, self.played, self.game.card_names
+            seats = sorted(joint)
+            for seat in seats:
                 rank = joint[seat].args[0]
-                self.hands[seat].remove(rank)
-                self.played[seat] = rank
-            self.last_ranks = list(self.played)  # as revealed, even if later traded (OZD-28)
+                hands[seat].remove(rank)
+                played[seat] = rank
+            self.last_ranks = list(played)  # as revealed, even if later traded (OZD-28)
             self._log(-1, "plans revealed: " + ", ".join(
-                f"seat {s} {self._card(self.played[s])}" for s in sorted(joint)))
+                [f"seat {s} {names[played[s]]}" for s in seats]))
             self.phase, self.step, self.turn = "raise", "main", 0
-            self.turn_order = sorted(joint, key=lambda s: self.played[s])  # ascending rank
+            self.turn_order = sorted(joint, key=played.__getitem__)  # ascending rank
             self._refresh_acting()
             return
         ((seat, order),) = joint.items()
-        getattr(self, "_do_" + order.kind)(seat, order)
+        _TRANSITIONS[order.kind](self, seat, order)
         self._refresh_acting()
 
     # ------------------------------------------------------------------------ raise
@@ -259,8 +276,9 @@ class MarketState(RecordedWinners, State):
 
     def _do_expand(self, seat: int, order: Order) -> None:
         h, source = order.args
-        self._place(h, self._colour(seat), source)
-        self._log(seat, f"expands {COLOURS[self._colour(seat)]} to {hex_text(h)}")
+        colour = self._colour(seat)
+        self._place(h, colour, source)
+        self._log(seat, f"expands {COLOURS[colour]} to {hex_text(h)}")
         self._next()
 
     def _do_pass(self, seat: int, order: Order) -> None:
@@ -298,8 +316,7 @@ class MarketState(RecordedWinners, State):
         colour = self._colour(seat)
         self._place(h, colour)
         if self.step != "surge":
-            card = self.game.card_by_rank[self.played[seat]]
-            self.surge_left = card.param("times")
+            self.surge_left = self.game.card_params[self.played[seat]]["times"]
         self.surge_left -= 1
         self._log(seat, f"surges {COLOURS[colour]} to {hex_text(h)}")
         if self.surge_left > 0 and self.supply[colour]:
@@ -310,13 +327,14 @@ class MarketState(RecordedWinners, State):
 
     def _do_diaspora(self, seat: int, order: Order) -> None:
         (h,) = order.args
-        self._place(h, self._colour(seat))
-        self._log(seat, f"settles {COLOURS[self._colour(seat)]} at {hex_text(h)}")
+        colour = self._colour(seat)
+        self._place(h, colour)
+        self._log(seat, f"settles {COLOURS[colour]} at {hex_text(h)}")
         self._next()
 
     def _do_tribute(self, seat: int, order: Order) -> None:
         card = self.game.card_by_rank[self.played[seat]]
-        gain = self.value(card.suit) - card.param("minus")
+        gain = self.value(card.suit) - self.game.card_params[card.rank]["minus"]
         self.vp[seat] += gain
         self._log(seat, f"takes tribute: +{gain} VP")
         self._next()
@@ -330,7 +348,7 @@ class MarketState(RecordedWinners, State):
         self._next()
 
     def _do_augury(self, seat: int, order: Order) -> None:
-        depth = self.game.card_by_rank[self.played[seat]].param("depth")
+        depth = self.game.card_params[self.played[seat]]["depth"]
         self.augury_pool = [self.deck.pop() for _ in range(min(depth, len(self.deck)))]
         self.step = "augury"
         self._log(seat, f"looks at the top {len(self.augury_pool)} cards of the deck")
@@ -362,7 +380,8 @@ class MarketState(RecordedWinners, State):
             self.hands[seat].append(gained)
             self._log(seat, f"trades {self._card(given)} for the deck's top card")
         else:
-            score = max(0, self.value(suits[given]) - self.value(suits[taken]))  # OZD-16, 17
+            tops = self.tops()
+            score = max(0, tops.count(suits[given]) - tops.count(suits[taken]))  # OZD-16, 17
             self.market[self.market.index(taken)] = given
             self.hands[seat].append(taken)
             self.vp[seat] += score
@@ -447,7 +466,8 @@ class MarketState(RecordedWinners, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        card = self._card
+        card = self.game.card_names.__getitem__
+        tops = self.tops()
         out: dict[str, Any] = {
             "round": self.round,
             "phase": self.phase,
@@ -456,7 +476,7 @@ class MarketState(RecordedWinners, State):
             "turn_order": list(self.turn_order),
             "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
                     for h, stack in sorted(self.stacks.items())],
-            "values": {COLOURS[c]: self.value(c) for c in range(len(COLOURS))},
+            "values": {name: tops.count(c) for c, name in enumerate(COLOURS)},
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "dead": dict(zip(COLOURS, self.dead, strict=True)),
             "sectors_left": self.sectors_left,
@@ -487,3 +507,8 @@ class MarketState(RecordedWinners, State):
     def _data(self) -> dict[str, Any]:
         return self._fields_data(self.__slots__, {  # a snapshot, never the state's own lists
             "stacks": lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())]})
+
+
+#: The transition of each order kind (``MarketState._do_<kind>``), looked up once here.
+_TRANSITIONS = {name[4:]: method for name, method in vars(MarketState).items()
+                if name.startswith("_do_")}
