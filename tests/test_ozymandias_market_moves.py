@@ -28,9 +28,12 @@ CONFIGS = [("seed", 3, {}), ("seed", 2, {"adjacency": "top_only"}),
 
 
 def _check_tables(state) -> int:
-    """Every acting seat's memoised table equals a fresh generation; returns how many of them
-    came from the memo."""
-    remembered = sum(legal_key(state, s) in state.game.tables for s in state._acting)
+    """Every acting seat's memoised table (``state`` made to remember, as a determinization's
+    states do) equals a fresh generation; returns how many of them came from the memo."""
+    memo = state.game.legal_memo
+    state = state.clone()
+    state.tables = memo
+    remembered = sum(legal_key(state, s) in memo for s in state._acting)
     tables = legal_tables(state)
     assert sorted(tables) == list(state._acting)
     for seat, (actions, members) in tables.items():
@@ -69,12 +72,23 @@ def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     assert remembered >= 100
 
 
-def test_a_state_hands_out_the_remembered_table_object():
+def test_only_a_determinizations_states_remember_their_tables():
     game = load_game(GAME)
     state = game.new_initial_state(seed=3)
     again = game.new_initial_state(seed=3)
-    for seat in state.current_players():
-        assert state.legal_actions(seat) is again.legal_actions(seat)
+    assert state.tables is None
+    for seat in state.current_players():  # a playthrough generates afresh
+        assert state.legal_actions(seat) == again.legal_actions(seat)
+        assert state.legal_actions(seat) is not again.legal_actions(seat)
+    draw = game.determinizer(state.view(0))
+    first, second = draw(random.Random(1)), draw(random.Random(2))
+    assert first.tables is game.legal_memo and first.clone().tables is game.legal_memo
+    assert first.legal_actions(0) is second.legal_actions(0)  # the searcher's own hand
+    assert state.legal_actions(0) == first.legal_actions(0)
+    # the memo is no rules field: not in the data, the digest or a restored state
+    assert "tables" not in first.to_json()["data"]
+    restored = game.state_from_json(first.to_json())
+    assert restored.tables is None and restored.digest() == first.digest()
 
 
 def _perturbed(state):

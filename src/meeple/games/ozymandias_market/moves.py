@@ -5,7 +5,8 @@ docs/rules/ozymandias-market.md.
 :func:`legal_orders` generates a seat's legal list; :func:`legal_tables` remembers it on the
 game spec under :func:`legal_key` (every part of the state the generator reads), so a search
 that meets the same decision again (the same public map and market, the same hand) gets the
-same table object back instead of generating it again.
+same table object back instead of generating it again. Only a determinization's states
+remember (``MarketState.tables``): a playthrough rarely meets a decision twice.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ TABLES_MEMO = 8192
 
 
 def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
-    """``State._legal_tables`` of a market state: per acting seat, its legal orders (as
-    :func:`legal_orders` lists them) and their set, each remembered in ``game.tables`` under
-    :func:`legal_key`. The tables are shared between states and never mutated."""
-    memo = state.game.tables
+    """``State._legal_tables`` of a market state whose ``tables`` is the game spec's memo: per
+    acting seat, its legal orders (as :func:`legal_orders` lists them) and their set, each
+    remembered in the memo under :func:`legal_key`. The tables are shared between states and
+    never mutated."""
+    memo = state.tables
     out = {}
     for seat in state._acting:
         key = legal_key(state, seat)

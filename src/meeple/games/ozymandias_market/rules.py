@@ -52,7 +52,7 @@ class OzymandiasMarket(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
-    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "tables", "card_names",
+    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
                  "card_params", "seats")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
@@ -80,7 +80,7 @@ class OzymandiasMarket(Game):
                                                  for c in cards})
         object.__setattr__(self, "seats", tuple(range(self.players)))
         object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
-        object.__setattr__(self, "tables", {})  # memo of legal tables (moves.legal_tables)
+        object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -116,10 +116,11 @@ class OzymandiasMarket(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
         State.__init__(state, self, 0)
-        state._restore_fields(data, MarketState.__slots__, {
+        state._restore_fields(data, MarketState.FIELDS, {
             "stacks": lambda v: {parse_hex(h): list(stack) for h, stack in v},
             "winners_": lambda v: None if v is None else tuple(v),
         })
+        state.tables = None
         state._refresh_acting()
         return state
 
@@ -138,9 +139,16 @@ class MarketState(RecordedWinners, State):
     looker sees them) and pending plans (OZD-31).
     """
 
-    __slots__ = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
-                 "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
-                 "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
+    FIELDS = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
+              "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
+              "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+    #: Besides them, ``tables``: where the state remembers its legal tables. A
+    #: determinization's states (and their copies) hold the game spec's memo
+    #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
+    #: a playthrough's hold None and generate every table, since its decisions rarely repeat
+    #: and remembering them would cost random play about a third of its speed.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: OzymandiasMarket, seed: int) -> None:
         super().__init__(game, seed)
@@ -167,6 +175,7 @@ class MarketState(RecordedWinners, State):
         self.events: list[list[Any]] = []
         self.winners_: tuple[int, ...] | None = None
         self.truncated = False
+        self.tables: dict[tuple, Any] | None = None
         self._refresh_acting()
 
     # ----------------------------------------------------------------------- helpers
@@ -227,9 +236,11 @@ class MarketState(RecordedWinners, State):
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)
 
-    def _legal_tables(self) -> dict[int, Any]:
-        """Every acting seat's legal orders, remembered on the game spec
-        (:func:`.moves.legal_tables`)."""
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """Every acting seat's legal orders; remembered on the game spec when ``tables`` is
+        set (:func:`.moves.legal_tables`), generated afresh otherwise."""
+        if self.tables is None:
+            return State._legal_tables(self)
         return legal_tables(self)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
@@ -502,10 +513,12 @@ class MarketState(RecordedWinners, State):
         return out
 
     def _copy(self) -> MarketState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new: MarketState = self._copy_fields(MarketState.FIELDS)  # type: ignore[assignment]
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__, {  # a snapshot, never the state's own lists
+        return self._fields_data(MarketState.FIELDS, {  # a snapshot, never the state's own lists
             "stacks": lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())]})
 
 
