@@ -136,3 +136,21 @@ def test_the_key_changes_whenever_the_legal_list_does(variant, players, extra):
                         assert legal_key(other, seat) != key, (state.phase, state.step)
             state.apply_actions({s: walk.choice(state.legal_actions(s)) for s in acting})
     assert differing >= 100  # the changes did reach the generator
+
+
+def test_the_memo_stays_within_its_bound(monkeypatch):
+    from meeple.games.ozymandias_market import moves
+
+    monkeypatch.setattr(moves, "TABLES_MEMO", 50)
+    game = load_game(GAME)
+    state = game.new_initial_state(seed=1)
+    walk = random.Random(1)
+    draw = game.determinizer(state.view(0))
+    sizes = []
+    for k in range(100):
+        drawn = draw(random.Random(k))
+        while not drawn.is_terminal() and walk.random() < 0.95:
+            drawn.apply_actions({s: walk.choice(drawn.legal_actions(s))
+                                 for s in drawn.current_players()})
+            sizes.append(len(game.legal_memo))
+    assert max(sizes) == 50  # filled up, emptied, never more

@@ -39,13 +39,19 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
         key = legal_key(state, seat)
         entry = memo.get(key)
         if entry is None:
-            actions = tuple(legal_orders(state, seat))
-            entry = (actions, frozenset(actions))
-            if len(memo) >= TABLES_MEMO:
-                memo.clear()
-            memo[key] = entry
+            entry = _remember(memo, key, legal_orders(state, seat))
         out[seat] = entry
     return out
+
+
+def _remember(memo: dict[tuple, LegalEntry], key: tuple, orders: list[Order]) -> LegalEntry:
+    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full)."""
+    actions = tuple(orders)
+    entry = memo[key] = (actions, frozenset(actions))
+    if len(memo) > TABLES_MEMO:
+        memo.clear()
+        memo[key] = entry
+    return entry
 
 
 def legal_key(state: MarketState, seat: int) -> tuple:
