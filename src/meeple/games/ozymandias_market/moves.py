@@ -92,26 +92,34 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
     interned = state.game.orders  # one Order object per value, per game spec
 
     order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
+    # The longest lists (plans, trades, expansions) look the interned orders up directly,
+    # with the interning's own key, and build through it only the first time (were that key
+    # to change, every look-up would miss and build: slower, never different).
+    known = interned.get
 
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
-        return [order("plan", rank) for rank in sorted(state.hands[seat])]
+        return [known((seat, "plan", (rank,))) or order("plan", rank)
+                for rank in sorted(state.hands[seat])]
     step = state.step
     if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
-        return [order("trade", given, taken) for given in sorted(state.hands[seat])
-                for taken in _takeable(state)]
+        takeable = _takeable(state)
+        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
+                for given in sorted(state.hands[seat]) for taken in takeable]
     if step == "trade_played":  # may trade the played card too
         given = state.played[seat]
-        return [order("trade", given, taken) for taken in _takeable(state)] + [order("done")]
+        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
+                for taken in _takeable(state)] + [order("done")]
     colour = suits[state.played[seat]]
     if step == "surge":  # further expansions of a Surge, or stop
         card = state.game.card_by_rank[state.played[seat]]
         explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
-        return [order("surge", h) for h in _expansions(state, colour, explore=explore)] + [
-            order("done")]
+        return [known((seat, "surge", (h,))) or order("surge", h)
+                for h in _expansions(state, colour, explore=explore)] + [order("done")]
     if step == "augury":  # the order to put the looked-at cards back, top first
         return [order("order", *p) for p in permutations(state.augury_pool)]
     # Raise: expand with the card's colour, or its event; pass only if neither (OZD-14)
-    moves = [order("expand", h, src) for h, src in _expand_options(state, colour)]
+    moves = [known((seat, "expand", option)) or order("expand", *option)
+             for option in _expand_options(state, colour)]
     moves += _event_orders(state, seat, colour, order)
     return moves or [order("pass")]
 
@@ -124,32 +132,26 @@ def _takeable(state: MarketState) -> list[int | str]:
     return out
 
 
-def _holds(state: MarketState, h: Hex, colour: int) -> bool:
-    stack = state.stacks.get(h)
-    if not stack:
-        return False
-    if state.game.params["adjacency"] == "top_only":
-        return stack[-1] == colour
-    return colour in stack
-
-
 def _expansions(state: MarketState, colour: int, explore: bool) -> list[Hex]:
     """Sectors (and, if ``explore``, frontier spots for a new sector) where an expansion of
     ``colour`` may go: next to its colour if it is in play, anywhere otherwise (OZD-7, OZD-9);
-    never onto its own colour unless ``allow_self_stack`` (OZD-8)."""
+    never onto its own colour unless ``allow_self_stack`` (OZD-8). A sector holds the colour
+    (it anchors an expansion next to it) with the colour anywhere in its stack, or only on
+    top under ``adjacency=top_only`` (OZD-7)."""
     p = state.game.params
-    in_play = [h for h in state.stacks if colour in state.stacks[h]]
-    anchors = {h for h in state.stacks if _holds(state, h, colour)}
-    near = {n for h in anchors for n in neighbours(h)}
-    out = []
-    for h in sorted(state.stacks):
-        if colour in state.stacks[h] and not p["allow_self_stack"]:
-            continue
-        if in_play and h not in near:
-            continue
-        out.append(h)
+    stacks = state.stacks
+    mine = [h for h, stack in stacks.items() if colour in stack]  # the colour is in play
+    if not mine:
+        near: set[Hex] | None = None  # anywhere (OZD-9)
+    else:
+        if p["adjacency"] == "top_only":
+            mine = [h for h in mine if stacks[h][-1] == colour]
+        near = {n for h in mine for n in neighbours(h)}
+    self_stack = p["allow_self_stack"]
+    out = [h for h in sorted(stacks) if (self_stack or colour not in stacks[h])
+           and (near is None or h in near)]
     if explore and state.sectors_left:
-        out += [h for h in frontier(state.stacks) if not in_play or h in near]
+        out += [h for h in frontier(stacks) if near is None or h in near]
     return out
 
 
@@ -200,7 +202,8 @@ def _event_orders(state: MarketState, seat: int, colour: int, order) -> list[Ord
         targets = [h for h in sorted(stacks) if self_stack or colour not in stacks[h]]
         if card.param("explore") and state.sectors_left:
             targets += frontier(stacks)
-        return [order("diaspora", h) for h in targets]
+        known = state.game.orders.get  # as in legal_orders
+        return [known((seat, "diaspora", (h,))) or order("diaspora", h) for h in targets]
     if kind == "TRIBUTE":
         return [order("tribute")] if state.value(colour) - card.param("minus") > 0 else []
     if kind == "BAZAAR":
