@@ -43,7 +43,8 @@ class HeuristicBot(Bot):
         suit = self.game.suit_of
         hand = [_rank(c) for c in view.get("hand", ())]
         market = [_rank(c) for c in view["market"]]
-        stacks = {(q, r): [COLOURS.index(c) for c in stack] for q, r, stack in view["map"]}
+        colour = _COLOUR_INDEX
+        stacks = {(q, r): [colour[c] for c in stack] for q, r, stack in view["map"]}
         kinds = {o.kind for o in legal_actions}
         if "plan" in kinds:
             counts = Counter(suit[r] for r in hand)
@@ -53,7 +54,7 @@ class HeuristicBot(Bot):
                               + 0.01 * o.args[0] * (cheap == 0))
         if "trade" in kinds:
             values = _values(stacks)
-            held = sum(values[suit[r]] for r in hand)
+            held = sum([values[suit[r]] for r in hand])
             return self._best(legal_actions,
                               lambda o: self._trade_value(o, values, hand, held))
         if "order" in kinds:
@@ -102,7 +103,10 @@ class HeuristicBot(Bot):
         # the best pair's gain: the strongest colour held less the weakest in the market
         best_trade = (max([values[suit[g]] for g in mine]) - min([values[suit[m]] for m in market])
                       if mine and market else 0)
-        return score + max(0, best_trade) + self.HAND_WEIGHT * sum(values[suit[r]] for r in mine)
+        return score + max(0, best_trade) + self.HAND_WEIGHT * sum([values[suit[r]] for r in mine])
+
+
+_COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 
 def _rank(card: str) -> int:

@@ -491,13 +491,13 @@ class MarketState(RecordedWinners, State):
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "dead": dict(zip(COLOURS, self.dead, strict=True)),
             "sectors_left": self.sectors_left,
-            "market": [card(r) for r in self.market],
-            "discard": [card(r) for r in self.discard],
+            "market": list(map(card, self.market)),
+            "discard": list(map(card, self.discard)),
             "deck_size": len(self.deck),
             "vp": list(self.vp),
             "played": [None if r is None else card(r) for r in self.played],
             "hand_sizes": [len(h) for h in self.hands],
-            "events": [list(e) for e in self.events[-12:]],
+            "events": list(map(list, self.events[-12:])),
             "winners": None if self.winners_ is None else list(self.winners_),
             "truncated": self.truncated,
             "last_ranks": list(self.last_ranks),  # revealed ranks, for the OZD-28 tiebreak
@@ -507,7 +507,7 @@ class MarketState(RecordedWinners, State):
         elif self.step == "augury":  # how many cards the looker took (public; not which)
             out["augury_size"] = len(self.augury_pool)
         if seat is not None:
-            out["hand"] = [card(r) for r in sorted(self.hands[seat])]
+            out["hand"] = list(map(card, sorted(self.hands[seat])))
             if self.step == "augury" and self._acting == (seat,):
                 out["augury"] = [card(r) for r in self.augury_pool]
         return out
