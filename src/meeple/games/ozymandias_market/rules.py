@@ -10,7 +10,6 @@ the end check, all automatic. Legal moves live in :mod:`.moves`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -412,10 +411,11 @@ class MarketState(RecordedWinners, State):
         """Collapse (OZD-22..24), refresh the market (OZD-25), recover played cards (OZD-26),
         then the end check (OZD-27)."""
         suits = self.game.suit_of
-        counts = Counter(suits[r] for r in self.market)
-        if counts:
-            top = max(counts.values())
-            leaders = [c for c, k in counts.items() if k == top]
+        colours = [suits[r] for r in self.market]
+        if colours:
+            counts = [colours.count(c) for c in range(len(COLOURS))]
+            top = max(counts)  # at least 1: a colour with no market card never leads
+            leaders = [c for c, k in enumerate(counts) if k == top]
             if len(leaders) == 1:  # a strict, unique maximum collapses (OZD-22)
                 colour = leaders[0]
                 hit = [h for h, s in self.stacks.items() if s and s[-1] == colour]
