@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from meeple.games.ozymandias_market.rules import MarketState
 
 
-#: Legal tables remembered per game spec (the memo is emptied when it holds this many: a bound
-#: on memory in long lab runs, where the hands and maps met never repeat for good).
+#: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
+#: memory over a long run of searches, whose positions move on and never come back).
 TABLES_MEMO = 8192
 
 
