@@ -29,7 +29,8 @@ BASE, SCALE = 2.0, 0.15
 
 def evaluate(state: MarketState) -> tuple[float, ...]:
     """One estimate in [0, 1] per seat of its final win share; ``returns()`` at the end.
-    (Written as plain loops over local names: the search calls it at every leaf.)"""
+    (Written as plain loops over local names, no comprehension, which costs a call in
+    Python 3.11: the search calls it at every leaf.)"""
     if not state._acting:
         return state.returns()
     game = state.game
@@ -40,7 +41,14 @@ def evaluate(state: MarketState) -> tuple[float, ...]:
         if stack:
             values[stack[-1]] += 1
     market = state.market
-    low = min([values[suit[r]] for r in market]) if market else 99
+    if market:
+        low = values[suit[market[0]]]
+        for r in market:
+            v = values[suit[r]]
+            if v < low:
+                low = v
+    else:
+        low = 99
     progress = []
     vp, played = state.vp, state.played
     s = 0
@@ -64,6 +72,8 @@ def evaluate(state: MarketState) -> tuple[float, ...]:
     if p["end"] == "vp":
         remaining = min(remaining, max(0.0, p["target_vp"] - top))
     temperature = BASE + SCALE * remaining
-    weights = [exp((x - top) / temperature) for x in progress]
+    weights = []
+    for x in progress:
+        weights.append(exp((x - top) / temperature))
     total = sum(weights)
-    return tuple([w / total for w in weights])
+    return tuple(map(total.__rtruediv__, weights))  # w / total for each weight w
