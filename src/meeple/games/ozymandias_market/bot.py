@@ -43,16 +43,20 @@ class HeuristicBot(Bot):
         suit = self.game.suit_of
         hand = [_rank(c) for c in view.get("hand", ())]
         market = [_rank(c) for c in view["market"]]
-        stacks = {(q, r): [COLOURS.index(c) for c in stack] for q, r, stack in view["map"]}
+        colour = _COLOUR_INDEX
+        stacks = {(q, r): [colour[c] for c in stack] for q, r, stack in view["map"]}
         kinds = {o.kind for o in legal_actions}
         if "plan" in kinds:
             counts = Counter(suit[r] for r in hand)
-            cheap = min((_values(stacks)[suit[m]] for m in market), default=0)
+            values = _values(stacks)
+            cheap = min((values[suit[m]] for m in market), default=0)
             return self._best(legal_actions, lambda o: counts[suit[o.args[0]]]
                               + 0.01 * o.args[0] * (cheap == 0))
         if "trade" in kinds:
             values = _values(stacks)
-            return self._best(legal_actions, lambda o: self._trade_value(o, values, hand))
+            held = sum([values[suit[r]] for r in hand])
+            return self._best(legal_actions,
+                              lambda o: self._trade_value(o, values, hand, held))
         if "order" in kinds:
             return legal_actions[0]
         played = _rank(view["played"][self.seat])
@@ -67,7 +71,11 @@ class HeuristicBot(Bot):
         best = [o for v, o in scored if v >= top - 1e-9]
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
-    def _trade_value(self, order: Order, values: list[int], hand: list[int]) -> float:
+    def _trade_value(self, order: Order, values: list[int], hand: list[int],
+                     held: int) -> float:
+        """VP the trade scores plus half the hand weight times the change in the hand's
+        total faction value (``held``: the total now; ranks are unique, so giving a hand
+        card takes its value out once)."""
         if order.kind == "done":
             return 0.0
         suit = self.game.suit_of
@@ -75,9 +83,8 @@ class HeuristicBot(Bot):
         if taken == "deck":
             return -0.5
         gain = max(0, values[suit[given]] - values[suit[taken]])
-        after = [r for r in hand if r != given] + [taken]
-        return gain + self.HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in after) - (
-            self.HAND_WEIGHT * 0.5 * sum(values[suit[r]] for r in hand))
+        after = held + values[suit[taken]] - (values[suit[given]] if given in hand else 0)
+        return gain + self.HAND_WEIGHT * 0.5 * after - self.HAND_WEIGHT * 0.5 * held
 
     def _position(self, stacks: dict, order: Order, mine: list[int], market: list[int],
                   played: int) -> float:
@@ -93,9 +100,13 @@ class HeuristicBot(Bot):
             given, taken = order.args
             mine = [r for r in mine if r != given] + [taken]
             market = [m if m != taken else given for m in market]
-        best_trade = max((values[suit[g]] - values[suit[m]] for g in mine for m in market),
-                         default=0)
-        return score + max(0, best_trade) + self.HAND_WEIGHT * sum(values[suit[r]] for r in mine)
+        # the best pair's gain: the strongest colour held less the weakest in the market
+        best_trade = (max([values[suit[g]] for g in mine]) - min([values[suit[m]] for m in market])
+                      if mine and market else 0)
+        return score + max(0, best_trade) + self.HAND_WEIGHT * sum([values[suit[r]] for r in mine])
+
+
+_COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 
 def _rank(card: str) -> int:
@@ -112,19 +123,26 @@ def _values(stacks: Mapping[tuple[int, int], list[int]]) -> list[int]:
 
 def _after(stacks: Mapping[tuple[int, int], list[int]], order: Order, colour: int
            ) -> dict[tuple[int, int], list[int]]:
-    """The public map after ``order`` (the bot's own model of the rules' map effects)."""
-    out = {h: list(s) for h, s in stacks.items()}
+    """The public map after ``order`` (the bot's own model of the rules' map effects): a new
+    dict whose changed stacks are copies (the others are ``stacks``' own lists: read only)."""
+    out = dict(stacks)
     kind, args = order.kind, order.args
+
+    def stack(h: tuple[int, int]) -> list[int]:  # a copy of h's stack, put in ``out``
+        copy = out[h] = list(out.get(h, ()))
+        return copy
+
     if kind in ("expand", "explore", "surge", "diaspora"):
         h = args[0]
-        out.setdefault(h, []).append(colour)
+        stack(h).append(colour)
         if kind == "expand" and args[1] is not None:
-            out[args[1]].pop()
+            stack(args[1]).pop()
     elif kind == "raze":
-        out[args[0]].pop()
+        stack(args[0]).pop()
     elif kind == "march":
-        out[args[1]].append(out[args[0]].pop())
+        source = stack(args[0])
+        stack(args[1]).append(source.pop())
     elif kind == "coup":
-        stack = out[args[0]]
-        stack[-1], stack[-2] = stack[-2], stack[-1]
+        top = stack(args[0])
+        top[-1], top[-2] = top[-2], top[-1]
     return out

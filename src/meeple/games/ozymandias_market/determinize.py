@@ -89,6 +89,7 @@ def determinizer(game: OzymandiasMarket,
                              "unseen cards for the deck, other hands and Augury")
     # The other hands come after the deck and Augury in the shuffled unseen cards.
     deal = UnseenDeal(unseen, sizes, seat, own, start=deck_size + hidden_pool)
+    memo = game.legal_memo
 
     def draw(rng: random.Random) -> MarketState:
         cards, hands = deal.draw(rng)
@@ -116,6 +117,7 @@ def determinizer(game: OzymandiasMarket,
         state.augury_pool = (cards[deck_size:deck_size + hidden_pool] if hidden_pool
                              else known_pool.copy())
         state.hands = hands
+        state.tables = memo  # a search meets the same decisions again: remember the tables
         state._refresh_acting()
         return state
 

@@ -28,7 +28,9 @@ BASE, SCALE = 2.0, 0.15
 
 
 def evaluate(state: MarketState) -> tuple[float, ...]:
-    """One estimate in [0, 1] per seat of its final win share; ``returns()`` at the end."""
+    """One estimate in [0, 1] per seat of its final win share; ``returns()`` at the end.
+    (Written as plain loops over local names, no comprehension, which costs a call in
+    Python 3.11: the search calls it at every leaf.)"""
     if not state._acting:
         return state.returns()
     game = state.game
@@ -39,25 +41,39 @@ def evaluate(state: MarketState) -> tuple[float, ...]:
         if stack:
             values[stack[-1]] += 1
     market = state.market
-    low = min([values[suit[r]] for r in market]) if market else 99
+    if market:
+        low = values[suit[market[0]]]
+        for r in market:
+            v = values[suit[r]]
+            if v < low:
+                low = v
+    else:
+        low = 99
     progress = []
-    for s, hand in enumerate(state.hands):
+    vp, played = state.vp, state.played
+    s = 0
+    for hand in state.hands:
         best = 0
         for r in hand:
             v = values[suit[r]]
             if v > best:
                 best = v
-        r = state.played[s]
-        if r is not None and values[suit[r]] > best:
-            best = values[suit[r]]
+        r = played[s]
+        if r is not None:
+            v = values[suit[r]]
+            if v > best:
+                best = v
         gain = best - low
-        progress.append(state.vp[s] + (TRADE_WEIGHT * gain if gain > 0 else 0.0))
+        progress.append(vp[s] + (TRADE_WEIGHT * gain if gain > 0 else 0.0))
+        s += 1
     top = max(progress)
     rounds_left = p["max_rounds"] - state.round + 1
     remaining = VP_PER_ROUND * rounds_left
     if p["end"] == "vp":
         remaining = min(remaining, max(0.0, p["target_vp"] - top))
     temperature = BASE + SCALE * remaining
-    weights = [exp((x - top) / temperature) for x in progress]
+    weights = []
+    for x in progress:
+        weights.append(exp((x - top) / temperature))
     total = sum(weights)
-    return tuple(w / total for w in weights)
+    return tuple(map(total.__rtruediv__, weights))  # w / total for each weight w

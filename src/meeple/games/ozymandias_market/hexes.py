@@ -52,8 +52,9 @@ _FRONTIER_MEMO = 4096
 _FRONTIERS: dict[frozenset[Hex], tuple[Hex, ...]] = {}
 
 
+@functools.cache  # the rules log sector names at most steps; the same few dozen hexes
 def hex_text(h: Hex) -> str:
-    """``q,r``."""
+    """``q,r`` (memoised)."""
     return f"{h[0]},{h[1]}"
 
 

@@ -1,6 +1,12 @@
 """Legal moves of Ozymandias (market edition), per sub-decision (the one place legality is
 defined). Rules: seeds/ozymandias-market.md, Game Sequence; decisions OZD-n in
 docs/rules/ozymandias-market.md.
+
+:func:`legal_orders` generates a seat's legal list; :func:`legal_tables` remembers it on the
+game spec under :func:`legal_key` (every part of the state the generator reads), so a search
+that meets the same decision again (the same public map and market, the same hand) gets the
+same table object back instead of generating it again. Only a determinization's states
+remember (``MarketState.tables``): a playthrough rarely meets a decision twice.
 """
 
 from __future__ import annotations
@@ -9,11 +15,75 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from meeple.engine.action import interning
+from meeple.engine.state import LegalEntry
 from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_market.rules import MarketState
+
+
+#: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
+#: memory over a long run of searches, whose positions move on and never come back).
+TABLES_MEMO = 8192
+
+
+def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
+    """``State._legal_tables`` of a market state whose ``tables`` is the game spec's memo: per
+    acting seat, its legal orders (as :func:`legal_orders` lists them) and their set, each
+    remembered in the memo under :func:`legal_key`. The tables are shared between states and
+    never mutated."""
+    memo = state.tables
+    out = {}
+    for seat in state._acting:
+        key = legal_key(state, seat)
+        entry = memo.get(key)
+        if entry is None:
+            entry = _remember(memo, key, legal_orders(state, seat))
+        out[seat] = entry
+    return out
+
+
+def _remember(memo: dict[tuple, LegalEntry], key: tuple, orders: list[Order]) -> LegalEntry:
+    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full)."""
+    actions = tuple(orders)
+    entry = memo[key] = (actions, frozenset(actions))
+    if len(memo) > TABLES_MEMO:
+        memo.clear()
+        memo[key] = entry
+    return entry
+
+
+def legal_key(state: MarketState, seat: int) -> tuple:
+    """Everything :func:`legal_orders` reads of ``state`` for ``seat`` (the game spec's
+    parameters and cards aside), as a hashable key: two states of one game with equal keys
+    have equal legal lists, in the same order. Change it with the generator:
+    ``tests/test_ozymandias_market_moves.py`` checks the two agree over many playthroughs.
+
+    The map enters as its sectors in the dict's order with their stacks (the generator sorts
+    sectors, so a map met in another order is only a miss, never a wrong table); the hand
+    enters a raise only for Bazaar, the one event that offers hand cards."""
+    if state.phase == "plan":
+        return (seat, tuple(sorted(state.hands[seat])))
+    step = state.step
+    if step == "trade_hand":
+        return (seat, step, tuple(sorted(state.hands[seat])), tuple(sorted(state.market)),
+                not state.deck and not state.discard)
+    if step == "trade_played":
+        return (seat, step, state.played[seat], tuple(sorted(state.market)),
+                not state.deck and not state.discard)
+    if step == "augury":
+        return (seat, step, tuple(state.augury_pool))
+    stacks = state.stacks
+    played = state.played[seat]
+    board = (tuple(stacks), tuple(map(tuple, stacks.values())))
+    if step == "surge":
+        return (seat, step, played, board, state.sectors_left)
+    game = state.game
+    hand = (tuple(sorted(state.hands[seat])) if game.card_by_rank[played].event == "BAZAAR"
+            else None)
+    return (seat, step, played, board, state.sectors_left, state.supply[game.suit_of[played]],
+            tuple(sorted(state.market)), len(state.deck) >= 2, hand)
 
 
 def legal_orders(state: MarketState, seat: int) -> list[Order]:
@@ -22,26 +92,34 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
     interned = state.game.orders  # one Order object per value, per game spec
 
     order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
+    # The longest lists (plans, trades, expansions) look the interned orders up directly,
+    # with the interning's own key, and build through it only the first time (were that key
+    # to change, every look-up would miss and build: slower, never different).
+    known = interned.get
 
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
-        return [order("plan", rank) for rank in sorted(state.hands[seat])]
+        return [known((seat, "plan", (rank,))) or order("plan", rank)
+                for rank in sorted(state.hands[seat])]
     step = state.step
     if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
-        return [order("trade", given, taken) for given in sorted(state.hands[seat])
-                for taken in _takeable(state)]
+        takeable = _takeable(state)
+        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
+                for given in sorted(state.hands[seat]) for taken in takeable]
     if step == "trade_played":  # may trade the played card too
         given = state.played[seat]
-        return [order("trade", given, taken) for taken in _takeable(state)] + [order("done")]
+        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
+                for taken in _takeable(state)] + [order("done")]
     colour = suits[state.played[seat]]
     if step == "surge":  # further expansions of a Surge, or stop
         card = state.game.card_by_rank[state.played[seat]]
         explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
-        return [order("surge", h) for h in _expansions(state, colour, explore=explore)] + [
-            order("done")]
+        return [known((seat, "surge", (h,))) or order("surge", h)
+                for h in _expansions(state, colour, explore=explore)] + [order("done")]
     if step == "augury":  # the order to put the looked-at cards back, top first
         return [order("order", *p) for p in permutations(state.augury_pool)]
     # Raise: expand with the card's colour, or its event; pass only if neither (OZD-14)
-    moves = [order("expand", h, src) for h, src in _expand_options(state, colour)]
+    moves = [known((seat, "expand", option)) or order("expand", *option)
+             for option in _expand_options(state, colour)]
     moves += _event_orders(state, seat, colour, order)
     return moves or [order("pass")]
 
@@ -54,32 +132,26 @@ def _takeable(state: MarketState) -> list[int | str]:
     return out
 
 
-def _holds(state: MarketState, h: Hex, colour: int) -> bool:
-    stack = state.stacks.get(h)
-    if not stack:
-        return False
-    if state.game.params["adjacency"] == "top_only":
-        return stack[-1] == colour
-    return colour in stack
-
-
 def _expansions(state: MarketState, colour: int, explore: bool) -> list[Hex]:
     """Sectors (and, if ``explore``, frontier spots for a new sector) where an expansion of
     ``colour`` may go: next to its colour if it is in play, anywhere otherwise (OZD-7, OZD-9);
-    never onto its own colour unless ``allow_self_stack`` (OZD-8)."""
+    never onto its own colour unless ``allow_self_stack`` (OZD-8). A sector holds the colour
+    (it anchors an expansion next to it) with the colour anywhere in its stack, or only on
+    top under ``adjacency=top_only`` (OZD-7)."""
     p = state.game.params
-    in_play = [h for h in state.stacks if colour in state.stacks[h]]
-    anchors = {h for h in state.stacks if _holds(state, h, colour)}
-    near = {n for h in anchors for n in neighbours(h)}
-    out = []
-    for h in sorted(state.stacks):
-        if colour in state.stacks[h] and not p["allow_self_stack"]:
-            continue
-        if in_play and h not in near:
-            continue
-        out.append(h)
+    stacks = state.stacks
+    mine = [h for h, stack in stacks.items() if colour in stack]  # the colour is in play
+    if not mine:
+        near: set[Hex] | None = None  # anywhere (OZD-9)
+    else:
+        if p["adjacency"] == "top_only":
+            mine = [h for h in mine if stacks[h][-1] == colour]
+        near = {n for h in mine for n in neighbours(h)}
+    self_stack = p["allow_self_stack"]
+    out = [h for h in sorted(stacks) if (self_stack or colour not in stacks[h])
+           and (near is None or h in near)]
     if explore and state.sectors_left:
-        out += [h for h in frontier(state.stacks) if not in_play or h in near]
+        out += [h for h in frontier(stacks) if near is None or h in near]
     return out
 
 
@@ -130,7 +202,8 @@ def _event_orders(state: MarketState, seat: int, colour: int, order) -> list[Ord
         targets = [h for h in sorted(stacks) if self_stack or colour not in stacks[h]]
         if card.param("explore") and state.sectors_left:
             targets += frontier(stacks)
-        return [order("diaspora", h) for h in targets]
+        known = state.game.orders.get  # as in legal_orders
+        return [known((seat, "diaspora", (h,))) or order("diaspora", h) for h in targets]
     if kind == "TRIBUTE":
         return [order("tribute")] if state.value(colour) - card.param("minus") > 0 else []
     if kind == "BAZAAR":

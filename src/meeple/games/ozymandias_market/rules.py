@@ -10,7 +10,6 @@ the end check, all automatic. Legal moves live in :mod:`.moves`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,10 +20,10 @@ from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
-from meeple.games.ozymandias_market.cards import COLOURS
+from meeple.games.ozymandias_market.cards import COLOURS, EVENTS
 from meeple.games.ozymandias_market.content import load_cards
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex
-from meeple.games.ozymandias_market.moves import legal_orders
+from meeple.games.ozymandias_market.moves import legal_orders, legal_tables
 from meeple.games.ozymandias_market.variants import PARAMETERS, VARIANTS
 
 
@@ -52,7 +51,8 @@ class OzymandiasMarket(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
-    __slots__ = ("cards", "card_by_rank", "suit_of", "orders")
+    __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
+                 "card_params", "seats")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -70,7 +70,16 @@ class OzymandiasMarket(Game):
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "card_by_rank", {c.rank: c for c in cards})
         object.__setattr__(self, "suit_of", {c.rank: c.suit for c in cards})
-        object.__setattr__(self, "orders", {})  # memo of the legal-move generator
+        # Tables the transitions read at every step, made once (the rules log card names and
+        # read event parameters; ``Card.param`` builds a dict per call).
+        object.__setattr__(self, "card_names", {c.rank: card_text(c.rank, c.suit)
+                                                for c in cards})
+        names = {name for e in EVENTS.values() for name in e.params}
+        object.__setattr__(self, "card_params", {c.rank: {n: c.param(n) for n in names}
+                                                 for c in cards})
+        object.__setattr__(self, "seats", tuple(range(self.players)))
+        object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
+        object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -106,10 +115,11 @@ class OzymandiasMarket(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
         state = MarketState.__new__(MarketState)
         State.__init__(state, self, 0)
-        state._restore_fields(data, MarketState.__slots__, {
+        state._restore_fields(data, MarketState.FIELDS, {
             "stacks": lambda v: {parse_hex(h): list(stack) for h, stack in v},
             "winners_": lambda v: None if v is None else tuple(v),
         })
+        state.tables = None
         state._refresh_acting()
         return state
 
@@ -128,9 +138,16 @@ class MarketState(RecordedWinners, State):
     looker sees them) and pending plans (OZD-31).
     """
 
-    __slots__ = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
-                 "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
-                 "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
+    FIELDS = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
+              "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
+              "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+    #: Besides them, ``tables``: where the state remembers its legal tables. A
+    #: determinization's states (and their copies) hold the game spec's memo
+    #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
+    #: a playthrough's hold None and generate every table, since its decisions rarely repeat
+    #: and remembering them would cost random play about a third of its speed.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: OzymandiasMarket, seed: int) -> None:
         super().__init__(game, seed)
@@ -157,17 +174,23 @@ class MarketState(RecordedWinners, State):
         self.events: list[list[Any]] = []
         self.winners_: tuple[int, ...] | None = None
         self.truncated = False
+        self.tables: dict[tuple, Any] | None = None
         self._refresh_acting()
 
     # ----------------------------------------------------------------------- helpers
     def value(self, colour: int) -> int:
         """Faction value: sectors whose top disk is ``colour`` (OZD-5)."""
-        return sum(1 for stack in self.stacks.values() if stack and stack[-1] == colour)
+        return self.tops().count(colour)
+
+    def tops(self) -> list[int]:
+        """The top disk's colour of every sector that has one (``value`` counts them)."""
+        return [stack[-1] for stack in self.stacks.values() if stack]
 
     def _refresh_acting(self) -> None:
-        if self.phase == "plan":
-            self._acting = tuple(range(self.game.players))
-        elif self.phase == "over":
+        phase = self.phase
+        if phase == "plan":
+            self._acting = self.game.seats
+        elif phase == "over":
             self._acting = ()
         else:
             self._acting = (self.turn_order[self.turn],)
@@ -176,7 +199,8 @@ class MarketState(RecordedWinners, State):
         self.events.append([self.round, seat, text])
 
     def _card(self, rank: int) -> str:
-        return card_text(rank, self.game.suit_of[rank])
+        """``W17``: the card's name (from the game's table)."""
+        return self.game.card_names[rank]
 
     def _draw(self) -> int | None:
         """The deck's top card, reshuffling the discard pile when it is empty (OZD-25)."""
@@ -211,6 +235,13 @@ class MarketState(RecordedWinners, State):
     def _legal_actions(self, seat: int) -> Sequence[Order]:
         return legal_orders(self, seat)
 
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """Every acting seat's legal orders; remembered on the game spec when ``tables`` is
+        set (:func:`.moves.legal_tables`), generated afresh otherwise."""
+        if self.tables is None:
+            return State._legal_tables(self)
+        return legal_tables(self)
+
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.ozymandias_market.decisions import illegal_reason
 
@@ -218,19 +249,21 @@ class MarketState(RecordedWinners, State):
 
     def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
         if self.phase == "plan":  # reveal all plans at once (OZD-15)
-            for seat in sorted(joint):
+            hands, played, names = self.hands, self.played, self.game.card_names
+            seats = sorted(joint)
+            for seat in seats:
                 rank = joint[seat].args[0]
-                self.hands[seat].remove(rank)
-                self.played[seat] = rank
-            self.last_ranks = list(self.played)  # as revealed, even if later traded (OZD-28)
+                hands[seat].remove(rank)
+                played[seat] = rank
+            self.last_ranks = list(played)  # as revealed, even if later traded (OZD-28)
             self._log(-1, "plans revealed: " + ", ".join(
-                f"seat {s} {self._card(self.played[s])}" for s in sorted(joint)))
+                [f"seat {s} {names[played[s]]}" for s in seats]))
             self.phase, self.step, self.turn = "raise", "main", 0
-            self.turn_order = sorted(joint, key=lambda s: self.played[s])  # ascending rank
+            self.turn_order = sorted(joint, key=played.__getitem__)  # ascending rank
             self._refresh_acting()
             return
         ((seat, order),) = joint.items()
-        getattr(self, "_do_" + order.kind)(seat, order)
+        _TRANSITIONS[order.kind](self, seat, order)
         self._refresh_acting()
 
     # ------------------------------------------------------------------------ raise
@@ -253,8 +286,9 @@ class MarketState(RecordedWinners, State):
 
     def _do_expand(self, seat: int, order: Order) -> None:
         h, source = order.args
-        self._place(h, self._colour(seat), source)
-        self._log(seat, f"expands {COLOURS[self._colour(seat)]} to {hex_text(h)}")
+        colour = self._colour(seat)
+        self._place(h, colour, source)
+        self._log(seat, f"expands {COLOURS[colour]} to {hex_text(h)}")
         self._next()
 
     def _do_pass(self, seat: int, order: Order) -> None:
@@ -292,8 +326,7 @@ class MarketState(RecordedWinners, State):
         colour = self._colour(seat)
         self._place(h, colour)
         if self.step != "surge":
-            card = self.game.card_by_rank[self.played[seat]]
-            self.surge_left = card.param("times")
+            self.surge_left = self.game.card_params[self.played[seat]]["times"]
         self.surge_left -= 1
         self._log(seat, f"surges {COLOURS[colour]} to {hex_text(h)}")
         if self.surge_left > 0 and self.supply[colour]:
@@ -304,13 +337,14 @@ class MarketState(RecordedWinners, State):
 
     def _do_diaspora(self, seat: int, order: Order) -> None:
         (h,) = order.args
-        self._place(h, self._colour(seat))
-        self._log(seat, f"settles {COLOURS[self._colour(seat)]} at {hex_text(h)}")
+        colour = self._colour(seat)
+        self._place(h, colour)
+        self._log(seat, f"settles {COLOURS[colour]} at {hex_text(h)}")
         self._next()
 
     def _do_tribute(self, seat: int, order: Order) -> None:
         card = self.game.card_by_rank[self.played[seat]]
-        gain = self.value(card.suit) - card.param("minus")
+        gain = self.value(card.suit) - self.game.card_params[card.rank]["minus"]
         self.vp[seat] += gain
         self._log(seat, f"takes tribute: +{gain} VP")
         self._next()
@@ -324,7 +358,7 @@ class MarketState(RecordedWinners, State):
         self._next()
 
     def _do_augury(self, seat: int, order: Order) -> None:
-        depth = self.game.card_by_rank[self.played[seat]].param("depth")
+        depth = self.game.card_params[self.played[seat]]["depth"]
         self.augury_pool = [self.deck.pop() for _ in range(min(depth, len(self.deck)))]
         self.step = "augury"
         self._log(seat, f"looks at the top {len(self.augury_pool)} cards of the deck")
@@ -356,7 +390,8 @@ class MarketState(RecordedWinners, State):
             self.hands[seat].append(gained)
             self._log(seat, f"trades {self._card(given)} for the deck's top card")
         else:
-            score = max(0, self.value(suits[given]) - self.value(suits[taken]))  # OZD-16, 17
+            tops = self.tops()
+            score = max(0, tops.count(suits[given]) - tops.count(suits[taken]))  # OZD-16, 17
             self.market[self.market.index(taken)] = given
             self.hands[seat].append(taken)
             self.vp[seat] += score
@@ -376,10 +411,11 @@ class MarketState(RecordedWinners, State):
         """Collapse (OZD-22..24), refresh the market (OZD-25), recover played cards (OZD-26),
         then the end check (OZD-27)."""
         suits = self.game.suit_of
-        counts = Counter(suits[r] for r in self.market)
-        if counts:
-            top = max(counts.values())
-            leaders = [c for c, k in counts.items() if k == top]
+        colours = [suits[r] for r in self.market]
+        if colours:
+            counts = [colours.count(c) for c in range(len(COLOURS))]
+            top = max(counts)  # at least 1: a colour with no market card never leads
+            leaders = [c for c, k in enumerate(counts) if k == top]
             if len(leaders) == 1:  # a strict, unique maximum collapses (OZD-22)
                 colour = leaders[0]
                 hit = [h for h, s in self.stacks.items() if s and s[-1] == colour]
@@ -441,7 +477,8 @@ class MarketState(RecordedWinners, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        card = self._card
+        card = self.game.card_names.__getitem__
+        tops = self.tops()
         out: dict[str, Any] = {
             "round": self.round,
             "phase": self.phase,
@@ -450,17 +487,17 @@ class MarketState(RecordedWinners, State):
             "turn_order": list(self.turn_order),
             "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
                     for h, stack in sorted(self.stacks.items())],
-            "values": {COLOURS[c]: self.value(c) for c in range(len(COLOURS))},
+            "values": {name: tops.count(c) for c, name in enumerate(COLOURS)},
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "dead": dict(zip(COLOURS, self.dead, strict=True)),
             "sectors_left": self.sectors_left,
-            "market": [card(r) for r in self.market],
-            "discard": [card(r) for r in self.discard],
+            "market": list(map(card, self.market)),
+            "discard": list(map(card, self.discard)),
             "deck_size": len(self.deck),
             "vp": list(self.vp),
             "played": [None if r is None else card(r) for r in self.played],
             "hand_sizes": [len(h) for h in self.hands],
-            "events": [list(e) for e in self.events[-12:]],
+            "events": list(map(list, self.events[-12:])),
             "winners": None if self.winners_ is None else list(self.winners_),
             "truncated": self.truncated,
             "last_ranks": list(self.last_ranks),  # revealed ranks, for the OZD-28 tiebreak
@@ -470,14 +507,21 @@ class MarketState(RecordedWinners, State):
         elif self.step == "augury":  # how many cards the looker took (public; not which)
             out["augury_size"] = len(self.augury_pool)
         if seat is not None:
-            out["hand"] = [card(r) for r in sorted(self.hands[seat])]
+            out["hand"] = list(map(card, sorted(self.hands[seat])))
             if self.step == "augury" and self._acting == (seat,):
                 out["augury"] = [card(r) for r in self.augury_pool]
         return out
 
     def _copy(self) -> MarketState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new: MarketState = self._copy_fields(MarketState.FIELDS)  # type: ignore[assignment]
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__, {  # a snapshot, never the state's own lists
+        return self._fields_data(MarketState.FIELDS, {  # a snapshot, never the state's own lists
             "stacks": lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())]})
+
+
+#: The transition of each order kind (``MarketState._do_<kind>``), looked up once here.
+_TRANSITIONS = {name[4:]: method for name, method in vars(MarketState).items()
+                if name.startswith("_do_")}

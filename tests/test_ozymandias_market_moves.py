@@ -1,0 +1,156 @@
+"""Ozymandias (market edition): the fast paths of the rules code against the general ones.
+
+The legal tables are remembered on the game spec under ``moves.legal_key``; these tests play
+many games (random and heuristic seats, every named variant with parameter switches, and
+determinizations, whose maps list sectors in another order) with one spec each, so the memo
+is asked about many states that share a key, and check every table it hands out against a
+fresh run of the generator: the same orders, in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple import load_game
+from meeple.bots import make_bot
+from meeple.games.ozymandias_market.moves import legal_key, legal_orders, legal_tables
+
+GAME = "ozymandias-market"
+CONFIGS = [("seed", 3, {}), ("seed", 2, {"adjacency": "top_only"}),
+           ("seed", 4, {"allow_self_stack": True}), ("v2015", 3, {}),
+           ("v2015", 2, {"disks_per_colour": 2, "take_from_map": True,
+                         "allow_self_stack": True}),
+           ("explore", 3, {"opening": "line", "sectors": 30}),
+           ("2017tie", 4, {"market_size": 2, "hand_size": 2}),
+           ("seed", 3, {"end": "deck_out", "market_size": 8, "hand_size": 4})]
+
+
+def _check_tables(state) -> int:
+    """Every acting seat's memoised table (``state`` made to remember, as a determinization's
+    states do) equals a fresh generation; returns how many of them came from the memo."""
+    memo = state.game.legal_memo
+    state = state.clone()
+    state.tables = memo
+    remembered = sum(legal_key(state, s) in memo for s in state._acting)
+    tables = legal_tables(state)
+    assert sorted(tables) == list(state._acting)
+    for seat, (actions, members) in tables.items():
+        fresh = legal_orders(state, seat)
+        assert list(actions) == fresh, (seat, state.phase, state.step)
+        assert [str(a) for a in actions] == [str(a) for a in fresh]
+        assert members == frozenset(fresh)
+    return remembered
+
+
+@pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
+def test_remembered_legal_tables_are_the_generators(variant, players, extra):
+    game = load_game(GAME, variant=variant, players=players, **extra)
+    remembered = 0
+    for g in range(12):
+        state = game.new_initial_state(seed=g)
+        walk = random.Random(g)
+        bots = ([make_bot("heuristic", game, s, g) for s in range(players)] if g % 3 == 0
+                else None)
+        step = 0
+        while not state.is_terminal():
+            remembered += _check_tables(state)
+            acting = state.current_players()
+            if step % 5 == 0:  # determinizations: hidden cards redrawn, the map re-read
+                seat = acting[0]
+                draw = game.determinizer(state.view(seat))
+                for k in range(2):
+                    remembered += _check_tables(draw(random.Random(k)))
+            if bots is None:
+                joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
+            else:
+                joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
+            state.apply_actions(joint)
+            step += 1
+    # Many tables came from the memo (hundreds in every configuration), so they were checked.
+    assert remembered >= 100
+
+
+def test_only_a_determinizations_states_remember_their_tables():
+    game = load_game(GAME)
+    state = game.new_initial_state(seed=3)
+    again = game.new_initial_state(seed=3)
+    assert state.tables is None
+    for seat in state.current_players():  # a playthrough generates afresh
+        assert state.legal_actions(seat) == again.legal_actions(seat)
+        assert state.legal_actions(seat) is not again.legal_actions(seat)
+    draw = game.determinizer(state.view(0))
+    first, second = draw(random.Random(1)), draw(random.Random(2))
+    assert first.tables is game.legal_memo and first.clone().tables is game.legal_memo
+    assert first.legal_actions(0) is second.legal_actions(0)  # the searcher's own hand
+    assert state.legal_actions(0) == first.legal_actions(0)
+    # the memo is no rules field: not in the data, the digest or a restored state
+    assert "tables" not in first.to_json()["data"]
+    restored = game.state_from_json(first.to_json())
+    assert restored.tables is None and restored.digest() == first.digest()
+
+
+def _perturbed(state):
+    """Copies of ``state`` with one field the generator may read changed each (not always a
+    reachable state: the generator only reads them)."""
+    seat = state._acting[0]
+    changes = [
+        lambda s: s.supply.__setitem__(slice(None), [0] * len(s.supply)),
+        lambda s: s.supply.__setitem__(slice(None), [v + 1 for v in s.supply]),
+        lambda s: setattr(s, "sectors_left", 0),
+        lambda s: setattr(s, "sectors_left", s.sectors_left + 1),
+        lambda s: (s.deck.clear(), s.discard.clear()),
+        lambda s: s.deck.clear(),
+        lambda s: s.deck[:] and s.deck.pop(),
+        lambda s: s.market[:] and s.market.append(s.deck.pop()) if s.deck else None,
+        lambda s: s.market[:] and s.market.pop(0),
+        lambda s: s.hands[seat][:] and s.hands[seat].pop(0),
+        lambda s: s.deck and s.hands[seat].append(s.deck.pop()),
+        lambda s: s.augury_pool.reverse(),
+        lambda s: s.augury_pool[:] and s.augury_pool.pop(),
+        lambda s: s.stacks[next(h for h in sorted(s.stacks) if s.stacks[h])].pop()
+        if any(s.stacks.values()) else None,
+        lambda s: s.stacks[min(s.stacks)].append((s.stacks[min(s.stacks)] or [0])[-1] ^ 1),
+    ]
+    for change in changes:
+        copy = state.clone()
+        change(copy)
+        yield copy
+
+
+@pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
+def test_the_key_changes_whenever_the_legal_list_does(variant, players, extra):
+    game = load_game(GAME, variant=variant, players=players, **extra)
+    differing = 0
+    for g in range(6):
+        state = game.new_initial_state(seed=100 + g)
+        walk = random.Random(g)
+        while not state.is_terminal():
+            acting = state.current_players()
+            for seat in acting:
+                key, legal = legal_key(state, seat), legal_orders(state, seat)
+                for other in _perturbed(state):
+                    if legal_orders(other, seat) != legal:
+                        differing += 1
+                        assert legal_key(other, seat) != key, (state.phase, state.step)
+            state.apply_actions({s: walk.choice(state.legal_actions(s)) for s in acting})
+    assert differing >= 100  # the changes did reach the generator
+
+
+def test_the_memo_stays_within_its_bound(monkeypatch):
+    from meeple.games.ozymandias_market import moves
+
+    monkeypatch.setattr(moves, "TABLES_MEMO", 50)
+    game = load_game(GAME)
+    state = game.new_initial_state(seed=1)
+    walk = random.Random(1)
+    draw = game.determinizer(state.view(0))
+    sizes = []
+    for k in range(100):
+        drawn = draw(random.Random(k))
+        while not drawn.is_terminal() and walk.random() < 0.95:
+            drawn.apply_actions({s: walk.choice(drawn.legal_actions(s))
+                                 for s in drawn.current_players()})
+            sizes.append(len(game.legal_memo))
+    assert max(sizes) == 50  # filled up, emptied, never more
