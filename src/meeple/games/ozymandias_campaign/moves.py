@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine.action import interning
 from meeple.games.ozymandias_campaign.actions import Move
 from meeple.games.ozymandias_campaign.vocab import COLONY
 
@@ -51,21 +50,19 @@ def standing_points(state: CampaignState, seat: int) -> list[str]:
 
 def hand_cards(state: CampaignState, seat: int) -> list[tuple[int, int]]:
     """Distinct ``(suit, rank)`` in ``seat``'s hand, sorted (copies are interchangeable)."""
-    cards = state.game.cards
-    return sorted({(cards[c].suit, cards[c].rank) for c in state.hands[seat]})
+    keys = state.game.card_keys  # card index -> (suit, rank)
+    return sorted({keys[c] for c in state.hands[seat]})
 
 
 def legal_moves(state: CampaignState, seat: int) -> list[Move]:
     """Every legal action of ``seat`` now, in a deterministic order (never empty while the
     seat acts)."""
-    interned = state.game.moves  # one Move object per value, per game spec
-
-    mv = interning(interned, seat, lambda kind, args: Move(seat, kind, args))
-
+    game = state.game
+    mv = game.makers[seat]  # one Move object per value, per game spec (interning)
     step = state.step
     tableau = state.tableaus[seat]
-    if step == "mode":  # every mode is always legal (OZW-40)
-        return [mv("intake"), mv("migrate"), mv("campaign")]
+    if step == "mode":  # every mode is always legal (OZW-40): intake, migrate, campaign
+        return list(game.mode_moves[seat])
     if step == "distribute":  # Intake (a): any card, tapped ones included (OZW-5)
         incoming = state.incoming[seat]
         out = [mv("cube", s, i) for s in range(3) if incoming[s]

@@ -22,9 +22,11 @@ colony, explore, war) in :mod:`.territory`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from meeple.engine.action import interning
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
@@ -82,7 +84,8 @@ class OzymandiasCampaign(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names")
+    __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names", "makers",
+                 "mode_moves", "mode_tables", "card_keys", "card_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -103,7 +106,21 @@ class OzymandiasCampaign(Game):
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "tile_index", {t.id: i for i, t in enumerate(tiles)})
         object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "moves", {})  # memo of the legal-move generator
+        moves: dict[tuple, Move] = {}  # memo of the legal-move generator: one Move per value
+        object.__setattr__(self, "moves", moves)
+        # Tables built once per game spec, since the legal-move generator, the transitions
+        # and the views ask for them at every step: per seat, the interning maker of its
+        # moves (engine.action.interning), its mode moves (always the same three, OZW-40)
+        # and their legal table (shared by every state, so searches see one sequence); per
+        # card index, its ``(suit, rank)`` and its text (``G5``).
+        makers = tuple(interning(moves, s, partial(_new_move, s)) for s in range(self.players))
+        object.__setattr__(self, "makers", makers)
+        mode = tuple((mv("intake"), mv("migrate"), mv("campaign")) for mv in makers)
+        object.__setattr__(self, "mode_moves", mode)
+        object.__setattr__(self, "mode_tables", tuple(
+            {s: (m, frozenset(m))} for s, m in enumerate(mode)))
+        object.__setattr__(self, "card_keys", tuple((c.suit, c.rank) for c in cards))
+        object.__setattr__(self, "card_texts", tuple(card_name(c.suit, c.rank) for c in cards))
         object.__setattr__(self, "point_names", {  # typed point names, any case -> TILE:point
             f"{t.id}:{point}".upper(): f"{t.id}:{point}" for t in tiles for point, _ in t.points})
 
@@ -227,8 +244,8 @@ class CampaignState(RecordedWinners, State):
         return (seat - 1) % self.game.players
 
     def card_text(self, card: int) -> str:
-        c = self.game.cards[card]
-        return card_name(c.suit, c.rank)
+        """The text of card index ``card`` (``G5``; the game's table of card texts)."""
+        return self.game.card_texts[card]
 
     def _refresh_acting(self) -> None:
         if self.step == "over":
@@ -271,6 +288,18 @@ class CampaignState(RecordedWinners, State):
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 
+    def _legal_tables(self) -> Mapping[int, tuple[Sequence[Move], Collection[Move]]]:
+        """The engine's tables (``State._legal_tables``): at the ``mode`` step the seat's one
+        shared table (its three modes are always legal, OZW-40), else from
+        :func:`.moves.legal_moves`."""
+        if self.step == "mode":
+            return self.game.mode_tables[self.active]
+        tables = {}
+        for seat in self._acting:
+            actions = tuple(legal_moves(self, seat))
+            tables[seat] = (actions, frozenset(actions))
+        return tables
+
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.ozymandias_campaign.decisions import illegal_reason
 
@@ -282,20 +311,28 @@ class CampaignState(RecordedWinners, State):
             resolve_war(self, joint[attacker].args, joint[defender].args)
         else:
             ((seat, move),) = joint.items()
-            getattr(self, "_do_" + move.kind)(seat, move.args)
-        self._settle()
+            _TRANSITIONS[move.kind](self, seat, move.args)  # self._do_<kind>
+        moves = self._settle()
         self._refresh_acting()
+        if moves is not None:  # the decision's legal moves, already listed: the engine's table
+            actions = tuple(moves)
+            self._legal = {self.active: (actions, frozenset(actions))}
 
-    def _settle(self) -> None:
+    def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
-        end)."""
+        end). Returns the legal moves of the decision reached when it had to list them to
+        see that there is a choice (``distribute``, ``campaign``), else None."""
         while True:
             step, seat = self.step, self.active
             if step == "distribute":
-                if not any(self.incoming[seat]) or not self.tableaus[seat] or not any(
-                        m.kind == "cube" for m in legal_moves(self, seat)):
+                if not any(self.incoming[seat]) or not self.tableaus[seat]:
                     self._do_pass(seat, ())
                     continue
+                moves = legal_moves(self, seat)
+                if not any(m.kind == "cube" for m in moves):
+                    self._do_pass(seat, ())
+                    continue
+                return moves
             elif step == "recover_colony":
                 if not self.owed or not any(seat in s for s in self.stacks.values()):
                     self._finish_intake(seat)
@@ -313,9 +350,11 @@ class CampaignState(RecordedWinners, State):
                     self._end_turn()
                     continue
             elif step == "campaign":
-                if len(legal_moves(self, seat)) == 1:  # only ``end``
+                moves = legal_moves(self, seat)
+                if len(moves) == 1:  # only ``end``
                     self._end_turn()
                     continue
+                return moves
             elif step == "play":
                 if not self.hands[seat]:  # no card: the lay stands alone (OZW-28)
                     self.step = "campaign"
@@ -327,7 +366,7 @@ class CampaignState(RecordedWinners, State):
                     resolve_war(self, None, None, bool(self.hands[attacker])
                                 or not self.hands[defender])
                     continue
-            return
+            return None
 
     # -------------------------------------------------------------------------- modes
     def _do_intake(self, seat: int, args: tuple) -> None:
@@ -563,6 +602,16 @@ class CampaignState(RecordedWinners, State):
         if not data["lost_wars"]:
             del data["lost_wars"]
         return data
+
+
+#: Move kind -> the transition ``CampaignState._do_<kind>`` (looked up once, not per move).
+_TRANSITIONS = {name[4:]: f for name, f in vars(CampaignState).items()
+                if name.startswith("_do_")}
+
+
+def _new_move(seat: int, kind: str, args: tuple) -> Move:
+    """A new Move (for the game's interning makers)."""
+    return Move(seat, kind, args)
 
 
 def _cubes_text(cubes: Sequence[int]) -> str:
