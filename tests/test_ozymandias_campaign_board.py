@@ -116,3 +116,11 @@ def test_attach_is_remembered_and_equal_to_a_fresh_build() -> None:
             m.attach("T1:h1", "zz", t2, "c")
     copy = pickle.loads(pickle.dumps(first))
     assert copy == first and copy.adjacency == first.adjacency and copy._attached == {}
+
+
+def test_derived_tables_follow_kinds_and_adjacency() -> None:
+    m = SectorMap.opening([tile("T1")]).attach("T1:h1", "b", tile("T2", suit=1), "c")
+    assert m.colonies == tuple(sorted(q for q, k in m.kinds.items() if k == COLONY))
+    for q, near in m.adjacency.items():
+        assert m.colony_neighbours[q] == {n for n in near if m.kinds[n] == COLONY}
+        assert m.other_neighbours[q] == {n for n in near if m.kinds[n] != COLONY}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.engine.errors import ParameterError
-from meeple.games.ozymandias_campaign.vocab import Tile
+from meeple.games.ozymandias_campaign.vocab import COLONY, Tile
 
 
 def point_name(tile: Tile, point: str) -> str:
@@ -46,9 +46,14 @@ class SectorMap:
         adjacency: point name -> the names of the points one line away.
         open_ports: ``(point name, port name)`` of every port not yet joined, in placement
             order.
+        colonies: the colony points, sorted by name.
+        colony_neighbours, other_neighbours: point name -> the colony points one line away,
+            and the other (intersection and hazard) points one line away (the legal-move
+            generator asks for them at every campaign step; derived once per map).
     """
 
-    __slots__ = ("placements", "kinds", "suits", "adjacency", "open_ports", "_attached")
+    __slots__ = ("placements", "kinds", "suits", "adjacency", "open_ports", "colonies",
+                 "colony_neighbours", "other_neighbours", "_attached")
 
     def __init__(self, placements: Sequence[Placement]) -> None:
         kinds: dict[str, str] = {}
@@ -86,8 +91,18 @@ class SectorMap:
         self.suits = suits
         self.adjacency = {name: frozenset(n) for name, n in adjacency.items()}
         self.open_ports = tuple(open_ports)
+        self._derive()
         #: ``(at, port, id(tile), tile_port)`` -> ``(tile, the attached map)`` (see attach).
         self._attached: dict[tuple[str, str, int, str], tuple[Tile, SectorMap]] = {}
+
+    def _derive(self) -> None:
+        """The tables derived from ``kinds`` and ``adjacency`` (class docstring)."""
+        kinds = self.kinds
+        self.colonies = tuple(sorted(q for q, kind in kinds.items() if kind == COLONY))
+        self.colony_neighbours = {q: frozenset(n for n in near if kinds[n] == COLONY)
+                                  for q, near in self.adjacency.items()}
+        self.other_neighbours = {q: frozenset(n for n in near if kinds[n] != COLONY)
+                                 for q, near in self.adjacency.items()}
 
     @classmethod
     def opening(cls, tiles: Iterable[Tile]) -> SectorMap:
@@ -158,6 +173,7 @@ class SectorMap:
 
     def __setstate__(self, state: tuple) -> None:
         (self.placements, self.kinds, self.suits, self.adjacency, self.open_ports) = state
+        self._derive()
         self._attached = {}
 
     def __eq__(self, other: object) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.games.ozymandias_campaign.actions import Move
-from meeple.games.ozymandias_campaign.vocab import COLONY
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import CampaignState
@@ -106,33 +105,41 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
     ``state.lost_wars`` (OZW-54)."""
     p = state.game.params
     sector_map = state.map
-    kinds, adjacency = sector_map.kinds, sector_map.adjacency
     tableau = state.tableaus[seat]
     out: list[Move] = []
-    if state.supply[seat]:
+    supply = state.supply[seat]
+    if supply:
+        lost = state.lost_wars
+        stacks = state.stacks
         # Stand: adjacent to a colony of yours, on an intersection or hazard not already
         # yours (OZW-22, OZW-23); an enemy there means war.
         # A war lost at no cost is not fought again at that point this turn (OZW-54).
-        lost = state.lost_wars
         mine = colony_points(state, seat, top_only=p["colony_ref"] == "top")
-        stand = {q for c in mine for q in adjacency[c]
-                 if kinds[q] != COLONY and state.standing.get(q) != seat and q not in lost}
-        out += [mv("stand", q) for q in sorted(stand)]
+        standing = state.standing
+        others = sector_map.other_neighbours  # the non-colony points next to each point
+        near: set[str] = set()
+        for c in mine:
+            near |= others[c]
+        out += [mv("stand", q) for q in sorted(near)
+                if standing.get(q) != seat and q not in lost]
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
         if state.hands[seat] or not p["lay_requires_card"]:
             anchors = colony_points(state, seat) + standing_points(state, seat)
             if anchors:
-                targets = {q for a in anchors for q in adjacency[a] if kinds[q] == COLONY}
+                colonies = sector_map.colony_neighbours  # the colonies next to each point
+                near = set()
+                for a in anchors:
+                    near |= colonies[a]
+                targets = sorted(near)
             else:
-                targets = {q for q, kind in kinds.items() if kind == COLONY}
-            out += [mv("colony", q) for q in sorted(targets)
-                    if not (state.stacks.get(q) and state.stacks[q][-1] == seat)
-                    and q not in lost]
-    if state.supply[seat] or (p["laydown_source"] == "bag" and state.bag[seat]):
+                targets = sector_map.colonies  # every colony, sorted
+            out += [mv("colony", q) for q in targets
+                    if not (stacks.get(q) and stacks[q][-1] == seat) and q not in lost]
+    if supply or (p["laydown_source"] == "bag" and state.bag[seat]):
         out += [mv("lay", i) for i, row in enumerate(tableau)
                 if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)
-    if state.supply[seat]:
+    if supply:
         out += [mv("harvest", i) for i, row in enumerate(tableau)
                 if row[TAPPED] and not row[HARVEST]]  # unworked, tapped (OZW-20)
     return out
