@@ -57,6 +57,17 @@ def _info(game: OzymandiasCampaign) -> _Info:
     return info
 
 
+def view_map(game: OzymandiasCampaign, placements: list[Mapping[str, Any]]) -> SectorMap:
+    """The map of a view's ``map`` (its placements), built once per distinct placement list
+    per game spec and shared (maps are immutable; at most ``MAP_CACHE_SIZE`` kept). The
+    determinizer and the heuristic bot read views' maps through it.
+
+    Raises:
+        ParameterError: for an unknown tile or an impossible join (``SectorMap.from_json``).
+    """
+    return _sector_map(_info(game), placements)
+
+
 def _sector_map(info: _Info, placements: list[Mapping[str, Any]]) -> SectorMap:
     """The view's map, built once per distinct placement list and shared (maps are
     immutable)."""

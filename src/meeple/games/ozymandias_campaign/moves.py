@@ -64,8 +64,8 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
         return list(game.mode_moves[seat])
     if step == "distribute":  # Intake (a): any card, tapped ones included (OZW-5)
         incoming = state.incoming[seat]
-        out = [mv("cube", s, i) for s in range(3) if incoming[s]
-               for i, row in enumerate(tableau) if has_room(state, row)]
+        room = [i for i, row in enumerate(tableau) if has_room(state, row)]
+        out = [mv("cube", s, i) for s in range(3) if incoming[s] for i in room]
         out.append(mv("pass"))
         return out
     if step == "recover_colony":  # Intake (b): one colony worker per discarded card (OZW-18)
