@@ -114,7 +114,8 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
         # Stand: adjacent to a colony of yours, on an intersection or hazard not already
         # yours (OZW-22, OZW-23); an enemy there means war.
         # A war lost at no cost is not fought again at that point this turn (OZW-54).
-        mine = colony_points(state, seat, top_only=p["colony_ref"] == "top")
+        top_only = p["colony_ref"] == "top"
+        mine = colony_points(state, seat, top_only=top_only)
         standing = state.standing
         others = sector_map.other_neighbours  # the non-colony points next to each point
         near: set[str] = set()
@@ -125,7 +126,8 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
         if state.hands[seat] or not p["lay_requires_card"]:
-            anchors = colony_points(state, seat) + standing_points(state, seat)
+            anchors = ((colony_points(state, seat) if top_only else mine)
+                       + standing_points(state, seat))
             if anchors:
                 colonies = sector_map.colony_neighbours  # the colonies next to each point
                 near = set()
