@@ -291,13 +291,14 @@ class CampaignState(RecordedWinners, State):
     def _legal_tables(self) -> Mapping[int, tuple[Sequence[Move], Collection[Move]]]:
         """The engine's tables (``State._legal_tables``): at the ``mode`` step the seat's one
         shared table (its three modes are always legal, OZW-40), else from
-        :func:`.moves.legal_moves`."""
+        :func:`.moves.legal_moves`, the tuple of moves serving as the membership container
+        too (one legality check per decision: cheaper than hashing every move into a set)."""
         if self.step == "mode":
             return self.game.mode_tables[self.active]
         tables = {}
         for seat in self._acting:
             actions = tuple(legal_moves(self, seat))
-            tables[seat] = (actions, frozenset(actions))
+            tables[seat] = (actions, actions)
         return tables
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
@@ -316,7 +317,7 @@ class CampaignState(RecordedWinners, State):
         self._refresh_acting()
         if moves is not None:  # the decision's legal moves, already listed: the engine's table
             actions = tuple(moves)
-            self._legal = {self.active: (actions, frozenset(actions))}
+            self._legal = {self.active: (actions, actions)}
 
     def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
