@@ -7,12 +7,16 @@ cubes, blue cubes, tapped, laid, harvest]`` (the field indexes below), left to r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from meeple.games.ozymandias_campaign.actions import Move
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import CampaignState
+
+#: Most hands whose ``fight``/``play`` moves are remembered per game spec.
+HAND_MEMO_SIZE = 1 << 16
 
 #: Fields of a tableau row: the card (index into the game's cards), cubes of suit s at
 #: ``CUBES + s``, then the tapped flag and the laid-down and harvest workers (0 or 1 each).
@@ -53,9 +57,11 @@ def hand_cards(state: CampaignState, seat: int) -> list[tuple[int, int]]:
     return sorted({keys[c] for c in state.hands[seat]})
 
 
-def legal_moves(state: CampaignState, seat: int) -> list[Move]:
+def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
     """Every legal action of ``seat`` now, in a deterministic order (never empty while the
-    seat acts)."""
+    seat acts). A new list, except at the ``war`` and ``play`` steps: there the moves are a
+    function of the hand alone, remembered per game spec (at most ``HAND_MEMO_SIZE`` hands)
+    as one shared tuple, so equal hands give the same sequence."""
     game = state.game
     mv = game.makers[seat]  # one Move object per value, per game spec (interning)
     step = state.step
@@ -91,7 +97,17 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
         return _campaign_moves(state, seat, mv) + [mv("end")]
     if step in ("war", "play"):  # a card from hand (OZW-30; Campaign, lay a colony)
         kind = "fight" if step == "war" else "play"
-        return [mv(kind, s, r) for s, r in hand_cards(state, seat)]
+        hand = state.hands[seat]
+        memo = game._cache.get("ozw-hand-moves")
+        if memo is None:
+            memo = game._cache["ozw-hand-moves"] = {}
+        key = (seat, kind, tuple(hand))
+        found = memo.get(key)
+        if found is None:  # a pure function of the hand: remembered, bounded
+            if len(memo) >= HAND_MEMO_SIZE:
+                memo.clear()
+            found = memo[key] = tuple([mv(kind, s, r) for s, r in hand_cards(state, seat)])
+        return found
     if step == "explore":  # join the drawn tile at one of this point's open ports (OZW-32)
         tile = state.game.tiles[state.drawn_tile]
         return [mv("attach", port, tile_port)

@@ -264,10 +264,11 @@ class CampaignState(RecordedWinners, State):
 
     def _take(self, seat: int, suit: int, rank: int) -> int:
         """Remove a card of ``suit`` and ``rank`` from ``seat``'s hand; its index."""
-        cards = self.game.cards
+        keys = self.game.card_keys  # card index -> (suit, rank)
+        key = (suit, rank)
         hand = self.hands[seat]
         for i, c in enumerate(hand):
-            if cards[c].suit == suit and cards[c].rank == rank:
+            if keys[c] == key:
                 return hand.pop(i)
         raise AssertionError("legal moves only name cards in hand")
 
