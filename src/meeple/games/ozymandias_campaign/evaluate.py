@@ -69,10 +69,16 @@ def expected_vp(state, seat: int) -> float:
     """The seat's VP plus the value of its cards, cubes and workers in progress, less its
     unrest (module docstring). Card suits and ranks come from the game's table
     (``card_keys``); the same arithmetic in the same order, so the same floats."""
-    game = state.game
-    p = game.params
-    keys = game.card_keys
-    threshold, from_zero = p["threshold"], p["bonus_from_zero"]
+    p = state.game.params
+    return _expected_vp(state, seat, state.game.card_keys, p["threshold"], p["bonus_from_zero"],
+                        state.active if state.step == "distribute" else -1)
+
+
+def _expected_vp(state, seat: int, keys, threshold: str, from_zero: bool,
+                 distributing: int) -> float:
+    """:func:`expected_vp` with what every seat shares looked up once by the caller: the
+    game's ``card_keys``, its ``threshold`` and ``bonus_from_zero`` and the seat in the
+    middle of an intake (-1: none)."""
     unrest = state.unrest[seat]
     inc = state.incoming[seat]
     supply = state.supply[seat]
@@ -82,7 +88,7 @@ def expected_vp(state, seat: int) -> float:
     # of it, so a harvested card is worth what the cubes make of it and an unharvested one
     # nothing, and the empty untapped cards are about to tap (the seat is assumed to finish
     # its intake well).
-    intake = state.step == "distribute" and state.active == seat
+    intake = distributing == seat
     harvested = []
     waiting = []
     for row in state.tableaus[seat]:
@@ -151,10 +157,14 @@ def evaluate(state) -> tuple[float, ...]:
     returns at a terminal state."""
     if not state._acting:
         return state.returns()
+    game = state.game
+    p = game.params
+    keys, threshold, from_zero = game.card_keys, p["threshold"], p["bonus_from_zero"]
+    distributing = state.active if state.step == "distribute" else -1
     est = []
-    for s in range(state.game.players):  # plain loops: a comprehension costs a frame in 3.11
-        est.append(expected_vp(state, s))
-    target = state.game.params["target_vp"]
+    for s in range(game.players):  # plain loops: a comprehension costs a frame in 3.11
+        est.append(_expected_vp(state, s, keys, threshold, from_zero, distributing))
+    target = p["target_vp"]
     scale = target / 21.0
     lead = max(est)
     temp = TEMP_BASE * scale + TEMP_SLOPE * max(0, target - max(state.vp))
