@@ -73,3 +73,24 @@ def test_hand_moves_are_remembered_per_hand_and_bounded(monkeypatch) -> None:
     again = legal_moves(state, state.active)  # the memo was full: cleared, then this hand
     assert len(game._cache["ozw-hand-moves"]) == 1 and again == tuple(
         Move(state.active, "play", c) for c in hand_cards(state, state.active))
+
+
+def test_the_moves_remembered_by_argument_are_the_interned_moves() -> None:
+    game = load_game("ozymandias-campaign", players=3)
+    state = game.new_initial_state(7)
+    rng = random.Random(7)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        state.apply_actions({s: rng.choice(state.legal_actions(s))
+                             for s in state.current_players()})
+    seen = 0
+    for seat in range(game.players):
+        assert game.end_moves[seat] is game.makers[seat]("end")
+        for kind, table in zip(("stand", "colony", "lay", "harvest"), game.arg_moves[seat],
+                               strict=True):
+            for arg, move in table.items():
+                assert move is game.makers[seat](kind, arg)
+                assert move == Move(seat, kind, (arg,))
+                seen += 1
+    assert seen

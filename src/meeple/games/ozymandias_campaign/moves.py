@@ -94,7 +94,9 @@ def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
         out.append(mv("done"))
         return out
     if step == "campaign":
-        return _campaign_moves(state, seat, mv) + [mv("end")]
+        out = _campaign_moves(state, seat, mv)
+        out.append(game.end_moves[seat])  # mv("end")
+        return out
     if step in ("war", "play"):  # a card from hand (OZW-30; Campaign, lay a colony)
         kind = "fight" if step == "war" else "play"
         hand = state.hands[seat]
@@ -119,11 +121,14 @@ def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
 def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
     """Stand, colony, lay and harvest moves (Campaign; OZW-21..28); none at a point of
     ``state.lost_wars`` (OZW-54)."""
-    p = state.game.params
+    game = state.game
+    p = game.params
     sector_map = state.map
     tableau = state.tableaus[seat]
     out: list[Move] = []
     supply = state.supply[seat]
+    # mv(kind, arg) for these kinds, remembered per seat as arg -> Move (one dict look-up)
+    stands, colonies, lays, harvests = game.arg_moves[seat]
     if supply:
         lost = state.lost_wars
         stacks = state.stacks
@@ -137,7 +142,7 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
         near: set[str] = set()
         for c in mine:
             near |= others[c]
-        out += [mv("stand", q) for q in sorted(near)
+        out += [stands.get(q) or _remember(stands, mv, "stand", q) for q in sorted(near)
                 if standing.get(q) != seat and q not in lost]
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
@@ -145,19 +150,27 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
             anchors = ((colony_points(state, seat) if top_only else mine)
                        + standing_points(state, seat))
             if anchors:
-                colonies = sector_map.colony_neighbours  # the colonies next to each point
+                next_to = sector_map.colony_neighbours  # the colonies next to each point
                 near = set()
                 for a in anchors:
-                    near |= colonies[a]
+                    near |= next_to[a]
                 targets = sorted(near)
             else:
                 targets = sector_map.colonies  # every colony, sorted
-            out += [mv("colony", q) for q in targets
+            out += [colonies.get(q) or _remember(colonies, mv, "colony", q) for q in targets
                     if not (stacks.get(q) and stacks[q][-1] == seat) and q not in lost]
     if supply or (p["laydown_source"] == "bag" and state.bag[seat]):
-        out += [mv("lay", i) for i, row in enumerate(tableau)
+        out += [lays.get(i) or _remember(lays, mv, "lay", i) for i, row in enumerate(tableau)
                 if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)
     if supply:
-        out += [mv("harvest", i) for i, row in enumerate(tableau)
+        out += [harvests.get(i) or _remember(harvests, mv, "harvest", i)
+                for i, row in enumerate(tableau)
                 if row[TAPPED] and not row[HARVEST]]  # unworked, tapped (OZW-20)
     return out
+
+
+def _remember(table: dict, mv, kind: str, arg) -> Move:
+    """``mv(kind, arg)`` (the interned move), kept in ``table`` under ``arg`` for the next
+    listing (``OzymandiasCampaign.arg_moves``)."""
+    move = table[arg] = mv(kind, arg)
+    return move

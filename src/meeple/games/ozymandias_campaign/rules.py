@@ -85,7 +85,8 @@ class OzymandiasCampaign(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
     __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names", "makers",
-                 "mode_moves", "mode_tables", "card_keys", "card_texts")
+                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_keys",
+                 "card_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -111,14 +112,18 @@ class OzymandiasCampaign(Game):
         # Tables built once per game spec, since the legal-move generator, the transitions
         # and the views ask for them at every step: per seat, the interning maker of its
         # moves (engine.action.interning), its mode moves (always the same three, OZW-40)
-        # and their legal table (shared by every state, so searches see one sequence); per
-        # card index, its ``(suit, rank)`` and its text (``G5``).
+        # and their legal table (shared by every state, so searches see one sequence), its
+        # ``end`` move, and its stand/colony/lay/harvest moves by argument (filled as they
+        # are met: the same interned moves, one dict look-up each); per card index, its
+        # ``(suit, rank)`` and its text (``G5``).
         makers = tuple(interning(moves, s, partial(_new_move, s)) for s in range(self.players))
         object.__setattr__(self, "makers", makers)
         mode = tuple((mv("intake"), mv("migrate"), mv("campaign")) for mv in makers)
         object.__setattr__(self, "mode_moves", mode)
         object.__setattr__(self, "mode_tables", tuple(
             {s: (m, frozenset(m))} for s, m in enumerate(mode)))
+        object.__setattr__(self, "end_moves", tuple(mv("end") for mv in makers))
+        object.__setattr__(self, "arg_moves", tuple(({}, {}, {}, {}) for _ in makers))
         object.__setattr__(self, "card_keys", tuple((c.suit, c.rank) for c in cards))
         object.__setattr__(self, "card_texts", tuple(card_name(c.suit, c.rank) for c in cards))
         object.__setattr__(self, "point_names", {  # typed point names, any case -> TILE:point
