@@ -173,14 +173,26 @@ def determinizer(game: OzymandiasCampaign,
         state.deck = cards[at:]
         state.discard = discard.copy()
         state.hands = hands
-        state.tableaus = [[row.copy() for row in rows] for rows in tableaus]
-        state.incoming = [x.copy() for x in incoming]
+        copies = []  # plain loops: a comprehension costs a frame in 3.11
+        for rows in tableaus:
+            copied = []
+            for row in rows:
+                copied.append(row.copy())
+            copies.append(copied)
+        state.tableaus = copies
+        copies = []
+        for cubes in incoming:
+            copies.append(cubes.copy())
+        state.incoming = copies
         state.unrest = unrest.copy()
         state.vp = vp.copy()
         state.bag = bag.copy()
         state.supply = supply.copy()
         state.standing = standing.copy()
-        state.stacks = {p: s.copy() for p, s in stacks.items()}
+        copied_stacks = {}
+        for point, stack in stacks.items():
+            copied_stacks[point] = stack.copy()
+        state.stacks = copied_stacks
         state.active = active
         state.step = step
         state.turns = turns
