@@ -142,8 +142,9 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
         near: set[str] = set()
         for c in mine:
             near |= others[c]
-        out += [stands.get(q) or _remember(stands, mv, "stand", q) for q in sorted(near)
-                if standing.get(q) != seat and q not in lost]
+        for q in sorted(near):  # plain loops here: a comprehension costs a frame in 3.11
+            if standing.get(q) != seat and q not in lost:
+                out.append(stands.get(q) or _remember(stands, mv, "stand", q))
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
         if state.hands[seat] or not p["lay_requires_card"]:
@@ -157,15 +158,17 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
                 targets = sorted(near)
             else:
                 targets = sector_map.colonies  # every colony, sorted
-            out += [colonies.get(q) or _remember(colonies, mv, "colony", q) for q in targets
-                    if not (stacks.get(q) and stacks[q][-1] == seat) and q not in lost]
+            for q in targets:
+                if not (stacks.get(q) and stacks[q][-1] == seat) and q not in lost:
+                    out.append(colonies.get(q) or _remember(colonies, mv, "colony", q))
     if supply or (p["laydown_source"] == "bag" and state.bag[seat]):
-        out += [lays.get(i) or _remember(lays, mv, "lay", i) for i, row in enumerate(tableau)
-                if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)
+        for i, row in enumerate(tableau):
+            if not row[TAPPED] and not row[LAID]:  # unworked, untapped (OZW-20)
+                out.append(lays.get(i) or _remember(lays, mv, "lay", i))
     if supply:
-        out += [harvests.get(i) or _remember(harvests, mv, "harvest", i)
-                for i, row in enumerate(tableau)
-                if row[TAPPED] and not row[HARVEST]]  # unworked, tapped (OZW-20)
+        for i, row in enumerate(tableau):
+            if row[TAPPED] and not row[HARVEST]:  # unworked, tapped (OZW-20)
+                out.append(harvests.get(i) or _remember(harvests, mv, "harvest", i))
     return out
 
 
