@@ -41,14 +41,25 @@ def has_room(state: CampaignState, row: list[int]) -> bool:
 
 def colony_points(state: CampaignState, seat: int, top_only: bool = False) -> list[str]:
     """Colonies holding a worker of ``seat`` (anywhere in the stack, or on top)."""
+    out = []  # plain loops: a comprehension costs a frame in 3.11
     if top_only:
-        return [p for p, stack in state.stacks.items() if stack[-1] == seat]
-    return [p for p, stack in state.stacks.items() if seat in stack]
+        for p, stack in state.stacks.items():
+            if stack[-1] == seat:
+                out.append(p)
+    else:
+        for p, stack in state.stacks.items():
+            if seat in stack:
+                out.append(p)
+    return out
 
 
 def standing_points(state: CampaignState, seat: int) -> list[str]:
     """Points where a worker of ``seat`` stands."""
-    return [p for p, s in state.standing.items() if s == seat]
+    out = []
+    for p, s in state.standing.items():
+        if s == seat:
+            out.append(p)
+    return out
 
 
 def hand_cards(state: CampaignState, seat: int) -> list[tuple[int, int]]:
