@@ -8,9 +8,12 @@ cubes, blue cubes, tapped, laid, harvest]`` (the field indexes below), left to r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from meeple.games.ozymandias_campaign.actions import Move
+from meeple.engine.action import interning
+from meeple.games.ozymandias_campaign.actions import Move, card_name
+from meeple.games.ozymandias_campaign.vocab import Card
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import CampaignState
@@ -21,6 +24,35 @@ HAND_MEMO_SIZE = 1 << 16
 #: Fields of a tableau row: the card (index into the game's cards), cubes of suit s at
 #: ``CUBES + s``, then the tapped flag and the laid-down and harvest workers (0 or 1 each).
 CARD, CUBES, TAPPED, LAID, HARVEST = 0, 1, 4, 5, 6
+
+
+def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
+    """The tables a game spec builds once (``OzymandiasCampaign`` slots of the same names),
+    since the legal-move generator, the transitions and the views ask for them at every step.
+
+    Returns:
+        ``moves``: the memo of the legal-move generator, one Move per value; per seat,
+        ``makers``: the interning maker of its moves (``engine.action.interning``),
+        ``mode_moves``: its three mode moves (always legal, OZW-40), ``mode_tables``: their
+        legal table (shared by every state, so searches see one sequence), ``end_moves``: its
+        ``end`` move, ``arg_moves``: its stand/colony/lay/harvest moves by argument (four dicts,
+        filled as they are met: the same interned moves, one dict look-up each); per card
+        index, ``card_keys``: its ``(suit, rank)``, ``card_texts``: its text (``G5``).
+    """
+    moves: dict[tuple, Move] = {}
+    makers = tuple(interning(moves, s, partial(_new_move, s)) for s in range(players))
+    mode = tuple((mv("intake"), mv("migrate"), mv("campaign")) for mv in makers)
+    return {"moves": moves, "makers": makers, "mode_moves": mode,
+            "mode_tables": tuple({s: (m, frozenset(m))} for s, m in enumerate(mode)),
+            "end_moves": tuple(mv("end") for mv in makers),
+            "arg_moves": tuple(({}, {}, {}, {}) for _ in makers),
+            "card_keys": tuple((c.suit, c.rank) for c in cards),
+            "card_texts": tuple(card_name(c.suit, c.rank) for c in cards)}
+
+
+def _new_move(seat: int, kind: str, args: tuple) -> Move:
+    """A new Move (for the interning makers)."""
+    return Move(seat, kind, args)
 
 
 def new_row(card: int) -> list[int]:

@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import partial
 from typing import Any
 
-from meeple.engine.action import interning
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
-from meeple.games.ozymandias_campaign.actions import Move, card_name, parse_move
+from meeple.games.ozymandias_campaign.actions import Move, parse_move
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.content import load_cards, load_tiles
 from meeple.games.ozymandias_campaign.moves import (
@@ -45,6 +43,7 @@ from meeple.games.ozymandias_campaign.moves import (
     cube_count,
     legal_moves,
     new_row,
+    spec_tables,
 )
 from meeple.games.ozymandias_campaign.scoring import collapse_points
 from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
@@ -107,25 +106,8 @@ class OzymandiasCampaign(Game):
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "tile_index", {t.id: i for i, t in enumerate(tiles)})
         object.__setattr__(self, "cards", cards)
-        moves: dict[tuple, Move] = {}  # memo of the legal-move generator: one Move per value
-        object.__setattr__(self, "moves", moves)
-        # Tables built once per game spec, since the legal-move generator, the transitions
-        # and the views ask for them at every step: per seat, the interning maker of its
-        # moves (engine.action.interning), its mode moves (always the same three, OZW-40)
-        # and their legal table (shared by every state, so searches see one sequence), its
-        # ``end`` move, and its stand/colony/lay/harvest moves by argument (filled as they
-        # are met: the same interned moves, one dict look-up each); per card index, its
-        # ``(suit, rank)`` and its text (``G5``).
-        makers = tuple(interning(moves, s, partial(_new_move, s)) for s in range(self.players))
-        object.__setattr__(self, "makers", makers)
-        mode = tuple((mv("intake"), mv("migrate"), mv("campaign")) for mv in makers)
-        object.__setattr__(self, "mode_moves", mode)
-        object.__setattr__(self, "mode_tables", tuple(
-            {s: (m, frozenset(m))} for s, m in enumerate(mode)))
-        object.__setattr__(self, "end_moves", tuple(mv("end") for mv in makers))
-        object.__setattr__(self, "arg_moves", tuple(({}, {}, {}, {}) for _ in makers))
-        object.__setattr__(self, "card_keys", tuple((c.suit, c.rank) for c in cards))
-        object.__setattr__(self, "card_texts", tuple(card_name(c.suit, c.rank) for c in cards))
+        for name, table in spec_tables(self.players, cards).items():  # moves.py
+            object.__setattr__(self, name, table)
         object.__setattr__(self, "point_names", {  # typed point names, any case -> TILE:point
             f"{t.id}:{point}".upper(): f"{t.id}:{point}" for t in tiles for point, _ in t.points})
 
@@ -614,11 +596,6 @@ class CampaignState(RecordedWinners, State):
 #: Move kind -> the transition ``CampaignState._do_<kind>`` (looked up once, not per move).
 _TRANSITIONS = {name[4:]: f for name, f in vars(CampaignState).items()
                 if name.startswith("_do_")}
-
-
-def _new_move(seat: int, kind: str, args: tuple) -> Move:
-    """A new Move (for the game's interning makers)."""
-    return Move(seat, kind, args)
 
 
 def _cubes_text(cubes: Sequence[int]) -> str:
