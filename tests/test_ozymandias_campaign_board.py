@@ -95,3 +95,32 @@ def test_any_sequence_of_joins_keeps_one_connected_symmetric_graph(choices) -> N
         assert connected(m)
         for a, others in m.adjacency.items():
             assert all(a in m.adjacency[b] for b in others)
+
+
+def test_attach_is_remembered_and_equal_to_a_fresh_build() -> None:
+    import pickle
+
+    m = SectorMap.opening([tile("T1")])
+    t2 = tile("T2", suit=1)
+    first = m.attach("T1:h1", "b", t2, "c")
+    assert m.attach("T1:h1", "b", t2, "c") is first  # the memo: built once
+    fresh = SectorMap(first.placements)
+    assert (first.kinds, first.suits, first.adjacency, first.open_ports) == (
+        fresh.kinds, fresh.suits, fresh.adjacency, fresh.open_ports)
+    # an equal tile that is another object is not taken for the remembered one
+    other = m.attach("T1:h1", "b", tile("T2", suit=2), "c")
+    assert other is not first and other.suits["T2:c1"] == 2
+    # a refused join is refused again (nothing is remembered for it)
+    for _ in range(2):
+        with pytest.raises(ParameterError):
+            m.attach("T1:h1", "zz", t2, "c")
+    copy = pickle.loads(pickle.dumps(first))
+    assert copy == first and copy.adjacency == first.adjacency and copy._attached == {}
+
+
+def test_derived_tables_follow_kinds_and_adjacency() -> None:
+    m = SectorMap.opening([tile("T1")]).attach("T1:h1", "b", tile("T2", suit=1), "c")
+    assert m.colonies == tuple(sorted(q for q, k in m.kinds.items() if k == COLONY))
+    for q, near in m.adjacency.items():
+        assert m.colony_neighbours[q] == {n for n in near if m.kinds[n] == COLONY}
+        assert m.other_neighbours[q] == {n for n in near if m.kinds[n] != COLONY}

@@ -7,7 +7,9 @@ choice of the new tile's port is its "rotation"). A point is named ``TILE:point`
 ``GOLD-1:c1``; tile ids are unique and a tile is placed at most once, so names are unique.
 
 A :class:`SectorMap` is an immutable value: :meth:`SectorMap.attach` returns a new map, so game
-states can share one map until a tile is added.
+states can share one map until a tile is added. Each map remembers the maps attached to it
+(searches explore the same joins from one shared map again and again), so one join is built
+once; the memo holds at most one map per (open port, tile, tile port).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.engine.errors import ParameterError
-from meeple.games.ozymandias_campaign.vocab import Tile
+from meeple.games.ozymandias_campaign.vocab import COLONY, Tile
 
 
 def point_name(tile: Tile, point: str) -> str:
@@ -44,9 +46,14 @@ class SectorMap:
         adjacency: point name -> the names of the points one line away.
         open_ports: ``(point name, port name)`` of every port not yet joined, in placement
             order.
+        colonies: the colony points, sorted by name.
+        colony_neighbours, other_neighbours: point name -> the colony points one line away,
+            and the other (intersection and hazard) points one line away (the legal-move
+            generator asks for them at every campaign step; derived once per map).
     """
 
-    __slots__ = ("placements", "kinds", "suits", "adjacency", "open_ports")
+    __slots__ = ("placements", "kinds", "suits", "adjacency", "open_ports", "colonies",
+                 "colony_neighbours", "other_neighbours", "_attached")
 
     def __init__(self, placements: Sequence[Placement]) -> None:
         kinds: dict[str, str] = {}
@@ -84,6 +91,18 @@ class SectorMap:
         self.suits = suits
         self.adjacency = {name: frozenset(n) for name, n in adjacency.items()}
         self.open_ports = tuple(open_ports)
+        self._derive()
+        #: ``(at, port, id(tile), tile_port)`` -> ``(tile, the attached map)`` (see attach).
+        self._attached: dict[tuple[str, str, int, str], tuple[Tile, SectorMap]] = {}
+
+    def _derive(self) -> None:
+        """The tables derived from ``kinds`` and ``adjacency`` (class docstring)."""
+        kinds = self.kinds
+        self.colonies = tuple(sorted(q for q, kind in kinds.items() if kind == COLONY))
+        self.colony_neighbours = {q: frozenset(n for n in near if kinds[n] == COLONY)
+                                  for q, near in self.adjacency.items()}
+        self.other_neighbours = {q: frozenset(n for n in near if kinds[n] != COLONY)
+                                 for q, near in self.adjacency.items()}
 
     @classmethod
     def opening(cls, tiles: Iterable[Tile]) -> SectorMap:
@@ -100,10 +119,19 @@ class SectorMap:
         """A new map with ``tile`` joined by its ``tile_port`` to the open ``port`` of point
         ``at`` (exploration, OZW-32).
 
+        The result is remembered on this map (maps never change, so the same join gives an
+        equal map): asked again with the same tile object, the same map is returned.
+
         Raises:
             ParameterError: if that port is not open or the tile has no such port.
         """
-        return SectorMap([*self.placements, Placement(tile, (at, port, tile_port))])
+        key = (at, port, id(tile), tile_port)
+        found = self._attached.get(key)
+        if found is not None and found[0] is tile:  # the tile kept alive: its id is its own
+            return found[1]
+        result = SectorMap([*self.placements, Placement(tile, (at, port, tile_port))])
+        self._attached[key] = (tile, result)
+        return result
 
     def neighbours(self, point: str) -> frozenset[str]:
         """Points one line away from ``point`` (OZW-23)."""
@@ -138,6 +166,15 @@ class SectorMap:
             placements.append(Placement(tiles[entry["tile"]], None if join is None
                                         else (join[0], join[1], join[2])))
         return cls(placements)
+
+    def __getstate__(self) -> tuple:
+        """Pickled without the memo of attached maps (it holds ids of this process's tiles)."""
+        return (self.placements, self.kinds, self.suits, self.adjacency, self.open_ports)
+
+    def __setstate__(self, state: tuple) -> None:
+        (self.placements, self.kinds, self.suits, self.adjacency, self.open_ports) = state
+        self._derive()
+        self._attached = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SectorMap) and other.placements == self.placements

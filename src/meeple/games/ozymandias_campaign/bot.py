@@ -28,6 +28,7 @@ from typing import Any
 from meeple.engine.agent import Bot
 from meeple.games.ozymandias_campaign.actions import Move
 from meeple.games.ozymandias_campaign.board import SectorMap
+from meeple.games.ozymandias_campaign.determinize import view_map
 from meeple.games.ozymandias_campaign.scoring import collapse_points, war_strength
 from meeple.games.ozymandias_campaign.vocab import COLONY, SUITS
 
@@ -56,15 +57,12 @@ class HeuristicBot(Bot):
     def __init__(self, game, seat: int, seed: int = 0) -> None:
         super().__init__(game, seat, seed)
         self._tiles = {t.id: t for t in game.tiles}
-        self._maps: dict[tuple, SectorMap] = {}
 
     # ------------------------------------------------------------------------ helpers
     def _map(self, view: Mapping[str, Any]) -> SectorMap:
-        key = tuple((p["tile"], tuple(p["join"] or ())) for p in view["map"])
-        found = self._maps.get(key)
-        if found is None:
-            found = self._maps[key] = SectorMap.from_json(view["map"], self._tiles)
-        return found
+        """The view's map, shared by every bot and determinization of this game spec
+        (:func:`.determinize.view_map`)."""
+        return view_map(self.game, view["map"])
 
     def _points(self, row: Mapping[str, Any], cubes: Sequence[int], unrest: int) -> int:
         p = self.game.params

@@ -57,6 +57,17 @@ def _info(game: OzymandiasCampaign) -> _Info:
     return info
 
 
+def view_map(game: OzymandiasCampaign, placements: list[Mapping[str, Any]]) -> SectorMap:
+    """The map of a view's ``map`` (its placements), built once per distinct placement list
+    per game spec and shared (maps are immutable; at most ``MAP_CACHE_SIZE`` kept). The
+    determinizer and the heuristic bot read views' maps through it.
+
+    Raises:
+        ParameterError: for an unknown tile or an impossible join (``SectorMap.from_json``).
+    """
+    return _sector_map(_info(game), placements)
+
+
 def _sector_map(info: _Info, placements: list[Mapping[str, Any]]) -> SectorMap:
     """The view's map, built once per distinct placement list and shared (maps are
     immutable)."""
@@ -162,14 +173,26 @@ def determinizer(game: OzymandiasCampaign,
         state.deck = cards[at:]
         state.discard = discard.copy()
         state.hands = hands
-        state.tableaus = [[row.copy() for row in rows] for rows in tableaus]
-        state.incoming = [x.copy() for x in incoming]
+        copies = []  # plain loops: a comprehension costs a frame in 3.11
+        for rows in tableaus:
+            copied = []
+            for row in rows:
+                copied.append(row.copy())
+            copies.append(copied)
+        state.tableaus = copies
+        copies = []
+        for cubes in incoming:
+            copies.append(cubes.copy())
+        state.incoming = copies
         state.unrest = unrest.copy()
         state.vp = vp.copy()
         state.bag = bag.copy()
         state.supply = supply.copy()
         state.standing = standing.copy()
-        state.stacks = {p: s.copy() for p, s in stacks.items()}
+        copied_stacks = {}
+        for point, stack in stacks.items():
+            copied_stacks[point] = stack.copy()
+        state.stacks = copied_stacks
         state.active = active
         state.step = step
         state.turns = turns

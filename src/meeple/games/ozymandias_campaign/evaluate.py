@@ -67,10 +67,18 @@ TEMP_SLOPE = 0.5
 
 def expected_vp(state, seat: int) -> float:
     """The seat's VP plus the value of its cards, cubes and workers in progress, less its
-    unrest (module docstring)."""
+    unrest (module docstring). Card suits and ranks come from the game's table
+    (``card_keys``); the same arithmetic in the same order, so the same floats."""
     p = state.game.params
-    cards = state.game.cards
-    threshold, from_zero = p["threshold"], p["bonus_from_zero"]
+    return _expected_vp(state, seat, state.game.card_keys, p["threshold"], p["bonus_from_zero"],
+                        state.active if state.step == "distribute" else -1)
+
+
+def _expected_vp(state, seat: int, keys, threshold: str, from_zero: bool,
+                 distributing: int) -> float:
+    """:func:`expected_vp` with what every seat shares looked up once by the caller: the
+    game's ``card_keys``, its ``threshold`` and ``bonus_from_zero`` and the seat in the
+    middle of an intake (-1: none)."""
     unrest = state.unrest[seat]
     inc = state.incoming[seat]
     supply = state.supply[seat]
@@ -80,37 +88,43 @@ def expected_vp(state, seat: int) -> float:
     # of it, so a harvested card is worth what the cubes make of it and an unharvested one
     # nothing, and the empty untapped cards are about to tap (the seat is assumed to finish
     # its intake well).
-    intake = state.step == "distribute" and state.active == seat
+    intake = distributing == seat
     harvested = []
     waiting = []
     for row in state.tableaus[seat]:
-        card = cards[row[CARD]]
-        level = min(max(0, card.rank - unrest), TYPICAL_LEVEL)
+        rank = keys[row[CARD]][1]
+        level = rank - unrest  # min(max(0, rank - unrest), TYPICAL_LEVEL)
+        if level < 0:
+            level = 0
+        elif level > TYPICAL_LEVEL:
+            level = TYPICAL_LEVEL
         potential = LEVEL_POINTS[level + 1 if level and row[LAID] else level]
         if row[TAPPED]:
             if row[HARVEST]:
-                harvested.append((potential, card, row))
+                harvested.append((potential, row))
             elif not intake:
                 waiting.append(potential)
-        elif row[CUBES] or row[CUBES + 1] or row[CUBES + 2]:
-            total += BLOCKED_SHARE * potential + BANK_CUBE * (
-                row[CUBES] + row[CUBES + 1] + row[CUBES + 2])
         else:
-            total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
+            cubes = row[CUBES] + row[CUBES + 1] + row[CUBES + 2]
+            if cubes:
+                total += BLOCKED_SHARE * potential + BANK_CUBE * cubes
+            else:
+                total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
     if waiting:  # the best waiting cards get the available workers
         waiting.sort(reverse=True)
         for k, potential in enumerate(waiting):
             total += (TAPPED_SHARE if k < supply else STARVED_SHARE) * potential
     if harvested:
         pool = list(inc)
-        harvested.sort(key=lambda h: -h[0])
-        for potential, card, row in harvested:
-            suit, laid = card.suit, bool(row[LAID])
+        harvested.sort(key=_potential_first)
+        for potential, row in harvested:
+            suit, rank = keys[row[CARD]]
+            laid = bool(row[LAID])
             cubes = [row[CUBES], row[CUBES + 1], row[CUBES + 2]]
-            now = collapse_points(suit, card.rank, cubes, unrest, True, laid, threshold,
+            now = collapse_points(suit, rank, cubes, unrest, True, laid, threshold,
                                   from_zero)
             # feed it from the pool: matching cubes up to its level, then any to the threshold
-            cap = max(0, card.rank - unrest)
+            cap = max(0, rank - unrest)
             taken = [0, 0, 0]
             want = cap if threshold == "matching" else min(cap, 5)
             taken[suit] = min(pool[suit], max(0, want - cubes[suit]))
@@ -119,8 +133,8 @@ def expected_vp(state, seat: int) -> float:
                 if short > 0 and s != suit:
                     taken[s] = min(pool[s], short)
                     short -= taken[s]
-            fed = collapse_points(suit, card.rank, (cubes[0] + taken[0], cubes[1] + taken[1],
-                                                    cubes[2] + taken[2]),
+            fed = collapse_points(suit, rank, (cubes[0] + taken[0], cubes[1] + taken[1],
+                                               cubes[2] + taken[2]),
                                   unrest, True, laid, threshold, from_zero)
             if fed > now:
                 for s in (0, 1, 2):
@@ -133,17 +147,33 @@ def expected_vp(state, seat: int) -> float:
     return total
 
 
+def _potential_first(harvested: tuple) -> int:
+    """Sort key of a harvested card: the highest potential first (a stable sort)."""
+    return -harvested[0]
+
+
 def evaluate(state) -> tuple[float, ...]:
     """Per seat, an estimate in [0, 1] of its win share (softmax of expected VP); the
     returns at a terminal state."""
     if not state._acting:
         return state.returns()
-    n = state.game.players
-    est = [expected_vp(state, s) for s in range(n)]
-    target = state.game.params["target_vp"]
+    game = state.game
+    p = game.params
+    keys, threshold, from_zero = game.card_keys, p["threshold"], p["bonus_from_zero"]
+    distributing = state.active if state.step == "distribute" else -1
+    est = []
+    for s in range(game.players):  # plain loops: a comprehension costs a frame in 3.11
+        est.append(_expected_vp(state, s, keys, threshold, from_zero, distributing))
+    target = p["target_vp"]
     scale = target / 21.0
     lead = max(est)
     temp = TEMP_BASE * scale + TEMP_SLOPE * max(0, target - max(state.vp))
-    weights = [math.exp((e - lead) / temp) for e in est]
+    exp = math.exp
+    weights = []
+    for e in est:
+        weights.append(exp((e - lead) / temp))
     norm = sum(weights)
-    return tuple(w / norm for w in weights)
+    out = []
+    for w in weights:
+        out.append(w / norm)
+    return tuple(out)

@@ -7,18 +7,52 @@ cubes, blue cubes, tapped, laid, harvest]`` (the field indexes below), left to r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from meeple.engine.action import interning
-from meeple.games.ozymandias_campaign.actions import Move
-from meeple.games.ozymandias_campaign.vocab import COLONY
+from meeple.games.ozymandias_campaign.actions import Move, card_name
+from meeple.games.ozymandias_campaign.vocab import Card
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import CampaignState
 
+#: Most hands whose ``fight``/``play`` moves are remembered per game spec.
+HAND_MEMO_SIZE = 1 << 16
+
 #: Fields of a tableau row: the card (index into the game's cards), cubes of suit s at
 #: ``CUBES + s``, then the tapped flag and the laid-down and harvest workers (0 or 1 each).
 CARD, CUBES, TAPPED, LAID, HARVEST = 0, 1, 4, 5, 6
+
+
+def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
+    """The tables a game spec builds once (``OzymandiasCampaign`` slots of the same names),
+    since the legal-move generator, the transitions and the views ask for them at every step.
+
+    Returns:
+        ``moves``: the memo of the legal-move generator, one Move per value; per seat,
+        ``makers``: the interning maker of its moves (``engine.action.interning``),
+        ``mode_moves``: its three mode moves (always legal, OZW-40), ``mode_tables``: their
+        legal table (shared by every state, so searches see one sequence), ``end_moves``: its
+        ``end`` move, ``arg_moves``: its stand/colony/lay/harvest moves by argument (four dicts,
+        filled as they are met: the same interned moves, one dict look-up each); per card
+        index, ``card_keys``: its ``(suit, rank)``, ``card_texts``: its text (``G5``).
+    """
+    moves: dict[tuple, Move] = {}
+    makers = tuple(interning(moves, s, partial(_new_move, s)) for s in range(players))
+    mode = tuple((mv("intake"), mv("migrate"), mv("campaign")) for mv in makers)
+    return {"moves": moves, "makers": makers, "mode_moves": mode,
+            "mode_tables": tuple({s: (m, frozenset(m))} for s, m in enumerate(mode)),
+            "end_moves": tuple(mv("end") for mv in makers),
+            "arg_moves": tuple(({}, {}, {}, {}) for _ in makers),
+            "card_keys": tuple((c.suit, c.rank) for c in cards),
+            "card_texts": tuple(card_name(c.suit, c.rank) for c in cards)}
+
+
+def _new_move(seat: int, kind: str, args: tuple) -> Move:
+    """A new Move (for the interning makers)."""
+    return Move(seat, kind, args)
 
 
 def new_row(card: int) -> list[int]:
@@ -39,37 +73,48 @@ def has_room(state: CampaignState, row: list[int]) -> bool:
 
 def colony_points(state: CampaignState, seat: int, top_only: bool = False) -> list[str]:
     """Colonies holding a worker of ``seat`` (anywhere in the stack, or on top)."""
+    out = []  # plain loops: a comprehension costs a frame in 3.11
     if top_only:
-        return [p for p, stack in state.stacks.items() if stack[-1] == seat]
-    return [p for p, stack in state.stacks.items() if seat in stack]
+        for p, stack in state.stacks.items():
+            if stack[-1] == seat:
+                out.append(p)
+    else:
+        for p, stack in state.stacks.items():
+            if seat in stack:
+                out.append(p)
+    return out
 
 
 def standing_points(state: CampaignState, seat: int) -> list[str]:
     """Points where a worker of ``seat`` stands."""
-    return [p for p, s in state.standing.items() if s == seat]
+    out = []
+    for p, s in state.standing.items():
+        if s == seat:
+            out.append(p)
+    return out
 
 
 def hand_cards(state: CampaignState, seat: int) -> list[tuple[int, int]]:
     """Distinct ``(suit, rank)`` in ``seat``'s hand, sorted (copies are interchangeable)."""
-    cards = state.game.cards
-    return sorted({(cards[c].suit, cards[c].rank) for c in state.hands[seat]})
+    keys = state.game.card_keys  # card index -> (suit, rank)
+    return sorted({keys[c] for c in state.hands[seat]})
 
 
-def legal_moves(state: CampaignState, seat: int) -> list[Move]:
+def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
     """Every legal action of ``seat`` now, in a deterministic order (never empty while the
-    seat acts)."""
-    interned = state.game.moves  # one Move object per value, per game spec
-
-    mv = interning(interned, seat, lambda kind, args: Move(seat, kind, args))
-
+    seat acts). A new list, except at the ``war`` and ``play`` steps: there the moves are a
+    function of the hand alone, remembered per game spec (at most ``HAND_MEMO_SIZE`` hands)
+    as one shared tuple, so equal hands give the same sequence."""
+    game = state.game
+    mv = game.makers[seat]  # one Move object per value, per game spec (interning)
     step = state.step
     tableau = state.tableaus[seat]
-    if step == "mode":  # every mode is always legal (OZW-40)
-        return [mv("intake"), mv("migrate"), mv("campaign")]
+    if step == "mode":  # every mode is always legal (OZW-40): intake, migrate, campaign
+        return list(game.mode_moves[seat])
     if step == "distribute":  # Intake (a): any card, tapped ones included (OZW-5)
         incoming = state.incoming[seat]
-        out = [mv("cube", s, i) for s in range(3) if incoming[s]
-               for i, row in enumerate(tableau) if has_room(state, row)]
+        room = [i for i, row in enumerate(tableau) if has_room(state, row)]
+        out = [mv("cube", s, i) for s in range(3) if incoming[s] for i in room]
         out.append(mv("pass"))
         return out
     if step == "recover_colony":  # Intake (b): one colony worker per discarded card (OZW-18)
@@ -92,10 +137,22 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
         out.append(mv("done"))
         return out
     if step == "campaign":
-        return _campaign_moves(state, seat, mv) + [mv("end")]
+        out = _campaign_moves(state, seat, mv)
+        out.append(game.end_moves[seat])  # mv("end")
+        return out
     if step in ("war", "play"):  # a card from hand (OZW-30; Campaign, lay a colony)
         kind = "fight" if step == "war" else "play"
-        return [mv(kind, s, r) for s, r in hand_cards(state, seat)]
+        hand = state.hands[seat]
+        memo = game._cache.get("ozw-hand-moves")
+        if memo is None:
+            memo = game._cache["ozw-hand-moves"] = {}
+        key = (seat, kind, tuple(hand))
+        found = memo.get(key)
+        if found is None:  # a pure function of the hand: remembered, bounded
+            if len(memo) >= HAND_MEMO_SIZE:
+                memo.clear()
+            found = memo[key] = tuple([mv(kind, s, r) for s, r in hand_cards(state, seat)])
+        return found
     if step == "explore":  # join the drawn tile at one of this point's open ports (OZW-32)
         tile = state.game.tiles[state.drawn_tile]
         return [mv("attach", port, tile_port)
@@ -107,35 +164,59 @@ def legal_moves(state: CampaignState, seat: int) -> list[Move]:
 def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
     """Stand, colony, lay and harvest moves (Campaign; OZW-21..28); none at a point of
     ``state.lost_wars`` (OZW-54)."""
-    p = state.game.params
+    game = state.game
+    p = game.params
     sector_map = state.map
-    kinds, adjacency = sector_map.kinds, sector_map.adjacency
     tableau = state.tableaus[seat]
     out: list[Move] = []
-    if state.supply[seat]:
+    supply = state.supply[seat]
+    # mv(kind, arg) for these kinds, remembered per seat as arg -> Move (one dict look-up)
+    stands, colonies, lays, harvests = game.arg_moves[seat]
+    if supply:
+        lost = state.lost_wars
+        stacks = state.stacks
         # Stand: adjacent to a colony of yours, on an intersection or hazard not already
         # yours (OZW-22, OZW-23); an enemy there means war.
         # A war lost at no cost is not fought again at that point this turn (OZW-54).
-        lost = state.lost_wars
-        mine = colony_points(state, seat, top_only=p["colony_ref"] == "top")
-        stand = {q for c in mine for q in adjacency[c]
-                 if kinds[q] != COLONY and state.standing.get(q) != seat and q not in lost}
-        out += [mv("stand", q) for q in sorted(stand)]
+        top_only = p["colony_ref"] == "top"
+        mine = colony_points(state, seat, top_only=top_only)
+        standing = state.standing
+        others = sector_map.other_neighbours  # the non-colony points next to each point
+        near: set[str] = set()
+        for c in mine:
+            near |= others[c]
+        for q in sorted(near):  # plain loops here: a comprehension costs a frame in 3.11
+            if standing.get(q) != seat and q not in lost:
+                out.append(stands.get(q) or _remember(stands, mv, "stand", q))
         # Colony: adjacent to any worker of yours, or any colony with none on the map
         # (OZW-24); not where you are on top (OZW-25).
         if state.hands[seat] or not p["lay_requires_card"]:
-            anchors = colony_points(state, seat) + standing_points(state, seat)
+            anchors = ((colony_points(state, seat) if top_only else mine)
+                       + standing_points(state, seat))
             if anchors:
-                targets = {q for a in anchors for q in adjacency[a] if kinds[q] == COLONY}
+                next_to = sector_map.colony_neighbours  # the colonies next to each point
+                near = set()
+                for a in anchors:
+                    near |= next_to[a]
+                targets = sorted(near)
             else:
-                targets = {q for q, kind in kinds.items() if kind == COLONY}
-            out += [mv("colony", q) for q in sorted(targets)
-                    if not (state.stacks.get(q) and state.stacks[q][-1] == seat)
-                    and q not in lost]
-    if state.supply[seat] or (p["laydown_source"] == "bag" and state.bag[seat]):
-        out += [mv("lay", i) for i, row in enumerate(tableau)
-                if not row[TAPPED] and not row[LAID]]  # unworked, untapped (OZW-20)
-    if state.supply[seat]:
-        out += [mv("harvest", i) for i, row in enumerate(tableau)
-                if row[TAPPED] and not row[HARVEST]]  # unworked, tapped (OZW-20)
+                targets = sector_map.colonies  # every colony, sorted
+            for q in targets:
+                if not (stacks.get(q) and stacks[q][-1] == seat) and q not in lost:
+                    out.append(colonies.get(q) or _remember(colonies, mv, "colony", q))
+    if supply or (p["laydown_source"] == "bag" and state.bag[seat]):
+        for i, row in enumerate(tableau):
+            if not row[TAPPED] and not row[LAID]:  # unworked, untapped (OZW-20)
+                out.append(lays.get(i) or _remember(lays, mv, "lay", i))
+    if supply:
+        for i, row in enumerate(tableau):
+            if row[TAPPED] and not row[HARVEST]:  # unworked, tapped (OZW-20)
+                out.append(harvests.get(i) or _remember(harvests, mv, "harvest", i))
     return out
+
+
+def _remember(table: dict, mv, kind: str, arg) -> Move:
+    """``mv(kind, arg)`` (the interned move), kept in ``table`` under ``arg`` for the next
+    listing (``OzymandiasCampaign.arg_moves``)."""
+    move = table[arg] = mv(kind, arg)
+    return move

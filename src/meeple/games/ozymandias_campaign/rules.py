@@ -22,7 +22,7 @@ colony, explore, war) in :mod:`.territory`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -31,7 +31,7 @@ from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.engine.winners import RecordedWinners
-from meeple.games.ozymandias_campaign.actions import Move, card_name, parse_move
+from meeple.games.ozymandias_campaign.actions import Move, parse_move
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.content import load_cards, load_tiles
 from meeple.games.ozymandias_campaign.moves import (
@@ -43,6 +43,7 @@ from meeple.games.ozymandias_campaign.moves import (
     cube_count,
     legal_moves,
     new_row,
+    spec_tables,
 )
 from meeple.games.ozymandias_campaign.scoring import collapse_points
 from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
@@ -82,7 +83,9 @@ class OzymandiasCampaign(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names")
+    __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names", "makers",
+                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_keys",
+                 "card_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -103,7 +106,8 @@ class OzymandiasCampaign(Game):
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "tile_index", {t.id: i for i, t in enumerate(tiles)})
         object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "moves", {})  # memo of the legal-move generator
+        for name, table in spec_tables(self.players, cards).items():  # moves.py
+            object.__setattr__(self, name, table)
         object.__setattr__(self, "point_names", {  # typed point names, any case -> TILE:point
             f"{t.id}:{point}".upper(): f"{t.id}:{point}" for t in tiles for point, _ in t.points})
 
@@ -227,8 +231,8 @@ class CampaignState(RecordedWinners, State):
         return (seat - 1) % self.game.players
 
     def card_text(self, card: int) -> str:
-        c = self.game.cards[card]
-        return card_name(c.suit, c.rank)
+        """The text of card index ``card`` (``G5``; the game's table of card texts)."""
+        return self.game.card_texts[card]
 
     def _refresh_acting(self) -> None:
         if self.step == "over":
@@ -247,10 +251,11 @@ class CampaignState(RecordedWinners, State):
 
     def _take(self, seat: int, suit: int, rank: int) -> int:
         """Remove a card of ``suit`` and ``rank`` from ``seat``'s hand; its index."""
-        cards = self.game.cards
+        keys = self.game.card_keys  # card index -> (suit, rank)
+        key = (suit, rank)
         hand = self.hands[seat]
         for i, c in enumerate(hand):
-            if cards[c].suit == suit and cards[c].rank == rank:
+            if keys[c] == key:
                 return hand.pop(i)
         raise AssertionError("legal moves only name cards in hand")
 
@@ -271,6 +276,19 @@ class CampaignState(RecordedWinners, State):
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 
+    def _legal_tables(self) -> Mapping[int, tuple[Sequence[Move], Collection[Move]]]:
+        """The engine's tables (``State._legal_tables``): at the ``mode`` step the seat's one
+        shared table (its three modes are always legal, OZW-40), else from
+        :func:`.moves.legal_moves`, the tuple of moves serving as the membership container
+        too (one legality check per decision: cheaper than hashing every move into a set)."""
+        if self.step == "mode":
+            return self.game.mode_tables[self.active]
+        tables = {}
+        for seat in self._acting:
+            actions = tuple(legal_moves(self, seat))
+            tables[seat] = (actions, actions)
+        return tables
+
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.ozymandias_campaign.decisions import illegal_reason
 
@@ -282,20 +300,28 @@ class CampaignState(RecordedWinners, State):
             resolve_war(self, joint[attacker].args, joint[defender].args)
         else:
             ((seat, move),) = joint.items()
-            getattr(self, "_do_" + move.kind)(seat, move.args)
-        self._settle()
+            _TRANSITIONS[move.kind](self, seat, move.args)  # self._do_<kind>
+        moves = self._settle()
         self._refresh_acting()
+        if moves is not None:  # the decision's legal moves, already listed: the engine's table
+            actions = tuple(moves)
+            self._legal = {self.active: (actions, actions)}
 
-    def _settle(self) -> None:
+    def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
-        end)."""
+        end). Returns the legal moves of the decision reached when it had to list them to
+        see that there is a choice (``distribute``, ``campaign``), else None."""
         while True:
             step, seat = self.step, self.active
             if step == "distribute":
-                if not any(self.incoming[seat]) or not self.tableaus[seat] or not any(
-                        m.kind == "cube" for m in legal_moves(self, seat)):
+                if not any(self.incoming[seat]) or not self.tableaus[seat]:
                     self._do_pass(seat, ())
                     continue
+                moves = legal_moves(self, seat)
+                if not any(m.kind == "cube" for m in moves):
+                    self._do_pass(seat, ())
+                    continue
+                return moves
             elif step == "recover_colony":
                 if not self.owed or not any(seat in s for s in self.stacks.values()):
                     self._finish_intake(seat)
@@ -313,9 +339,11 @@ class CampaignState(RecordedWinners, State):
                     self._end_turn()
                     continue
             elif step == "campaign":
-                if len(legal_moves(self, seat)) == 1:  # only ``end``
+                moves = legal_moves(self, seat)
+                if len(moves) == 1:  # only ``end``
                     self._end_turn()
                     continue
+                return moves
             elif step == "play":
                 if not self.hands[seat]:  # no card: the lay stands alone (OZW-28)
                     self.step = "campaign"
@@ -327,7 +355,7 @@ class CampaignState(RecordedWinners, State):
                     resolve_war(self, None, None, bool(self.hands[attacker])
                                 or not self.hands[defender])
                     continue
-            return
+            return None
 
     # -------------------------------------------------------------------------- modes
     def _do_intake(self, seat: int, args: tuple) -> None:
@@ -563,6 +591,11 @@ class CampaignState(RecordedWinners, State):
         if not data["lost_wars"]:
             del data["lost_wars"]
         return data
+
+
+#: Move kind -> the transition ``CampaignState._do_<kind>`` (looked up once, not per move).
+_TRANSITIONS = {name[4:]: f for name, f in vars(CampaignState).items()
+                if name.startswith("_do_")}
 
 
 def _cubes_text(cubes: Sequence[int]) -> str:

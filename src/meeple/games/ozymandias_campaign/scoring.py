@@ -47,7 +47,7 @@ def collapse_points(suit: int, rank: int, cubes: Sequence[int], unrest: int, har
     level = min(matching, cap, 5)
     if laid and (level > 0 or bonus_from_zero):
         level += 1
-    return level_points(level)
+    return LEVEL_POINTS[level] if level >= 0 else 0  # level_points(level): level <= 6 here
 
 
 def war_strength(card_suit: int, rank: int, sector_suit: int) -> int:

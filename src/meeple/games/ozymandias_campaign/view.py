@@ -17,19 +17,45 @@ if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import CampaignState
 
 SUIT_COUNT = len(SUITS)
+G, R, B = SUITS  # the keys of the per-suit counts, in suit order
 
 
 def state_view(state: CampaignState, seat: int | None) -> dict[str, Any]:
     """The JSON view of ``state`` for ``seat`` (0-based; ``None``: the public view, no hand).
 
     Returns a fresh dict of JSON values; the seat's ``hand`` is its cards' texts, sorted.
+    Card texts, suit names and ranks come from the game's tables (``card_texts``,
+    ``card_keys``), built once per game spec; the lab asks for a view at every decision.
     """
-    cards = state.game.cards
+    game = state.game
+    texts, keys = game.card_texts, game.card_keys
+    n = game.players
+    players = []
+    for s in range(n):  # plain loops: a comprehension costs a frame in 3.11
+        tableau = []
+        for row in state.tableaus[s]:
+            card = row[CARD]
+            suit, rank = keys[card]
+            tableau.append({"card": texts[card], "suit": SUITS[suit], "rank": rank,
+                            "cubes": {G: row[CUBES], R: row[CUBES + 1], B: row[CUBES + 2]},
+                            "tapped": bool(row[TAPPED]), "laid": bool(row[LAID]),
+                            "harvest": bool(row[HARVEST])})
+        incoming = state.incoming[s]
+        players.append({
+            "vp": state.vp[s],
+            "unrest": state.unrest[s],
+            "incoming": {G: incoming[0], R: incoming[1], B: incoming[2]},
+            "bag": state.bag[s],
+            "supply": state.supply[s],
+            "hand_size": len(state.hands[s]),
+            "tableau": tableau,
+        })
+    cubes_in, cubes_out, mig_out = state.cubes_in, state.cubes_out, state.mig_out
     out: dict[str, Any] = {
-        "round": state.turns // state.game.players + 1,
+        "round": state.turns // n + 1,
         "rounds_played": state.length(),
         "active": state.active,
-        "right_of": [state.right_of(s) for s in range(state.game.players)],
+        "right_of": [state.right_of(s) for s in range(n)],
         "step": state.step,
         "acting": list(state._acting),
         "map": state.map.to_json(),
@@ -38,28 +64,14 @@ def state_view(state: CampaignState, seat: int | None) -> dict[str, Any]:
         "stacks": {p: list(s) for p, s in sorted(state.stacks.items())},
         "tile_deck_size": len(state.tile_deck),
         "deck_size": len(state.deck),
-        "discard": [state.card_text(c) for c in state.discard],
-        "players": [{
-            "vp": state.vp[s],
-            "unrest": state.unrest[s],
-            "incoming": dict(zip(SUITS, state.incoming[s], strict=True)),
-            "bag": state.bag[s],
-            "supply": state.supply[s],
-            "hand_size": len(state.hands[s]),
-            "tableau": [{"card": state.card_text(row[CARD]),
-                         "suit": SUITS[cards[row[CARD]].suit],
-                         "rank": cards[row[CARD]].rank,
-                         "cubes": dict(zip(SUITS, row[CUBES:CUBES + SUIT_COUNT],
-                                           strict=True)),
-                         "tapped": bool(row[TAPPED]), "laid": bool(row[LAID]),
-                         "harvest": bool(row[HARVEST])} for row in state.tableaus[s]],
-        } for s in range(state.game.players)],
+        "discard": [texts[c] for c in state.discard],
+        "players": players,
         "turns": state.turns,
-        "cubes_in": dict(zip(SUITS, state.cubes_in, strict=True)),
-        "cubes_out": dict(zip(SUITS, state.cubes_out, strict=True)),
+        "cubes_in": {G: cubes_in[0], R: cubes_in[1], B: cubes_in[2]},
+        "cubes_out": {G: cubes_out[0], R: cubes_out[1], B: cubes_out[2]},
         "owed": state.owed,
         "migrating": state.mig_pos if state.step == "migrate" else None,
-        "migrated_out": dict(zip(SUITS, state.mig_out, strict=True)),
+        "migrated_out": {G: mig_out[0], R: mig_out[1], B: mig_out[2]},
         "war": None if state.war is None else {
             "kind": state.war[0], "point": state.war[1], "attacker": state.war[2],
             "defender": state.war[3], "sector_suit": SUITS[state.map.suits[state.war[1]]]},
@@ -72,7 +84,7 @@ def state_view(state: CampaignState, seat: int | None) -> dict[str, Any]:
         "lost_wars": sorted(state.lost_wars),
     }
     if seat is not None:
-        out["hand"] = sorted(state.card_text(c) for c in state.hands[seat])
+        out["hand"] = sorted([texts[c] for c in state.hands[seat]])
     return out
 
 

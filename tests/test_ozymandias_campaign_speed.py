@@ -1,0 +1,96 @@
+"""The campaign edition's fast paths give what the general code gives: the legal tables the
+state fills in while settling (and the shared ``mode`` tables) equal a fresh listing by
+:func:`legal_moves`, the remembered ``fight``/``play`` moves are those of the hand, and the
+game's memo tables equal what they stand for."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meeple.engine.registry import load_game
+from meeple.games.ozymandias_campaign.actions import Move, card_name
+from meeple.games.ozymandias_campaign.moves import hand_cards, legal_moves
+
+CONFIGS = ({"players": 2}, {"players": 4}, {"variant": "e935810", "players": 3},
+           {"variant": "cfa0da0", "players": 4},
+           {"players": 3, "colony_recovery": "optional", "threshold": "matching"})
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(CONFIGS))
+def test_the_engine_tables_are_a_fresh_listing_of_the_legal_moves(seed, config) -> None:
+    game = load_game("ozymandias-campaign", **config)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    checked = hands = 0
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        tables = state._legal_tables() if state._legal is None else state._legal
+        assert set(tables) == set(state.current_players())
+        for seat, (actions, members) in tables.items():
+            fresh = tuple(legal_moves(state, seat))
+            assert actions == fresh and set(members) == set(fresh)
+            assert all(a in members for a in fresh)
+            if state.step in ("war", "play"):  # the remembered hand moves: from the hand
+                kind = "fight" if state.step == "war" else "play"
+                assert fresh == tuple(Move(seat, kind, card)
+                                      for card in hand_cards(state, seat))
+                hands += 1
+            checked += 1
+        state.apply_actions({s: rng.choice(state.legal_actions(s))
+                             for s in state.current_players()})
+    assert checked
+
+
+def test_the_game_tables_hold_what_they_stand_for() -> None:
+    game = load_game("ozymandias-campaign", players=3)
+    assert game.card_texts == tuple(card_name(c.suit, c.rank) for c in game.cards)
+    assert game.card_keys == tuple((c.suit, c.rank) for c in game.cards)
+    for seat in range(game.players):
+        modes = tuple(Move(seat, kind) for kind in ("intake", "migrate", "campaign"))
+        assert game.mode_moves[seat] == modes
+        assert game.mode_tables[seat] == {seat: (modes, frozenset(modes))}
+        assert game.makers[seat]("cube", 0, 1) is game.makers[seat]("cube", 0, 1)
+        assert game.makers[seat]("cube", 0, 1) == Move(seat, "cube", (0, 1))
+
+
+def test_hand_moves_are_remembered_per_hand_and_bounded(monkeypatch) -> None:
+    from meeple.games.ozymandias_campaign import moves
+
+    game = load_game("ozymandias-campaign", players=2)
+    state = game.new_initial_state(4)
+    state.step = "play"
+    first = legal_moves(state, state.active)
+    assert legal_moves(state, state.active) is first  # one shared tuple per hand
+    assert first == tuple(Move(state.active, "play", c) for c in hand_cards(state,
+                                                                              state.active))
+    monkeypatch.setattr(moves, "HAND_MEMO_SIZE", 1)
+    state.hands[state.active].pop()
+    again = legal_moves(state, state.active)  # the memo was full: cleared, then this hand
+    assert len(game._cache["ozw-hand-moves"]) == 1 and again == tuple(
+        Move(state.active, "play", c) for c in hand_cards(state, state.active))
+
+
+def test_the_moves_remembered_by_argument_are_the_interned_moves() -> None:
+    game = load_game("ozymandias-campaign", players=3)
+    state = game.new_initial_state(7)
+    rng = random.Random(7)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        state.apply_actions({s: rng.choice(state.legal_actions(s))
+                             for s in state.current_players()})
+    seen = 0
+    for seat in range(game.players):
+        assert game.end_moves[seat] is game.makers[seat]("end")
+        for kind, table in zip(("stand", "colony", "lay", "harvest"), game.arg_moves[seat],
+                               strict=True):
+            for arg, move in table.items():
+                assert move is game.makers[seat](kind, arg)
+                assert move == Move(seat, kind, (arg,))
+                seen += 1
+    assert seen
