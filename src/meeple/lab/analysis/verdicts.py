@@ -19,7 +19,7 @@ UNDECIDED = "too few games to tell"
 
 __all__ = ["UNDECIDED", "card_power_answer", "elimination_answer", "fairness_answer",
            "length_answer", "loss_causes_answer", "pct", "share_range", "skill_answer",
-           "target_answer", "variants_answer"]
+           "target_answer", "variants_answer", "weights_answer"]
 
 
 def pct(x: float) -> str:
@@ -327,6 +327,31 @@ def _against_rest(row: dict[str, Any]) -> str:
     if diff > 0:
         return f"its players still win more than the rest, {100 * diff:+.0f} pts"
     return f"its players win less than the rest, {100 * diff:+.0f} pts"
+
+
+def weights_answer(wbest: dict[str, Any], wentries: list[dict[str, Any]], against: str,
+                   n: int) -> dict[str, Any]:
+    """Section 6's heuristic-weights entry from the search's best setting ``wbest`` (its
+    ``weights``, ``name``, search ``value`` and ``recheck`` shares) and its confirmation
+    ``wentries`` against ``against`` over ``n`` settings searched: a tuning hint when the
+    tuned heuristic beats ``against``, else "none found", saying that the search's own shares
+    were on the games it was chosen on."""
+    e = wentries[0]
+    settings = ", ".join(f"{k} {v:.3g}" for k, v in sorted(wbest["weights"].items()))
+    searched = [f"{pct(wbest[k])} {what}" for k, what in (("value", "in the search"),
+                                                          ("recheck", "on its re-check"))
+                if wbest.get(k) is not None]
+    # the search keeps its luckiest setting, so its own games flatter it: fresh games decide
+    chosen = (f"it won {' and '.join(searched)}, the games it was chosen on; on fresh games "
+              if searched else "")
+    if e["beats"]:
+        verdict = f"heuristic weights that play better: {settings} ({chosen}" \
+                  f"{e['verdict']}; a tuning hint for the bot, not a degenerate strategy)"
+    else:
+        verdict = f"no heuristic weights found that clearly play better than {against} " \
+                  f"({n} settings searched; the best: {chosen}{e['verdict']})"
+    return {**e, "question": f"Heuristic weights vs {against}", "verdict": verdict,
+            "weights": wbest["weights"], "name": wbest["name"]}
 
 
 # ------------------------------------------- 7: elimination, kingmaking, loss causes
