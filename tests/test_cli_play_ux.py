@@ -75,7 +75,8 @@ def test_ctrl_c_at_the_prompt_ends_the_line_says_so_and_exits_130(tmp_path) -> N
             seen += os.read(proc.stdout.fileno(), 4096)  # the prompt has no newline
         assert seen.endswith(b"> "), seen[-300:]
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        proc.wait(timeout=60)  # stdin stays open: an EOF must not race the signal
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         proc.kill()
     out = (seen + out).decode()

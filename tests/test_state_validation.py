@@ -175,6 +175,7 @@ def test_epoch_cards_tokens_and_types() -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 80))
 @example(seed=36760, steps=57)  # Epoch Ellipse: mid-combat with no flipped card crashed in play
+@example(seed=358004, steps=16)  # campaign: a fourth incoming cube count loaded, crashed in play
 def test_mutated_states_are_refused_or_play_on(name: str, seed: int, steps: int) -> None:
     game = load_game(name)
     rng = random.Random(seed)

@@ -27,13 +27,15 @@ from meeple.engine.validation import (
     check_that,
     json_path,
 )
+from meeple.games.ozymandias_campaign.vocab import SUITS
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_campaign.rules import OzymandiasCampaign
 
 Step = Literal["campaign", "cube", "distribute", "explore", "fight", "migrate", "migrating",
                "mode", "over", "play", "recover_colony", "recover_standing", "war"]
-Suits = list[NonNegInt]
+#: A count per suit (incoming cubes, a migration's or a war's cubes): exactly one per suit.
+Suits = Annotated[list[NonNegInt], Field(min_length=len(SUITS), max_length=len(SUITS))]
 
 
 class Placed(BaseModel):
