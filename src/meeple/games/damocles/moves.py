@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meeple.games.damocles.actions import Move, move
 from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBER, PRODUCTION
@@ -60,26 +60,30 @@ def _placements(state: DamoclesState, seat: int) -> list[Move]:
 
 def _swaps(state: DamoclesState, seat: int) -> list[Move]:
     """TURN MECHANICS 2: internal swaps of two different gods, external swaps of a slot with a
-    different bank god in stock; no-op swaps are not moves (DAM-11). The list depends only on
-    the seat, the circle and the bank, so it is memoised per game spec (bounded); callers
-    must not mutate it."""
+    different bank god in stock; no-op swaps are not moves (DAM-11). Every candidate move is
+    built once per game spec and seat (:func:`_swap_candidates`); this only filters them."""
     circle, bank = state.circle, state.bank
-    key = (seat, tuple(circle), None if bank is None else tuple(bank))
-    memo = state.game._swap_memo
-    found = memo.get(key)
+    swaps, trades = _swap_candidates(state.game, seat)
+    moves = [m for a, b, m in swaps if circle[a] != circle[b]]
+    if bank is None:
+        moves += [m for slot, god, m in trades if god != circle[slot]]
+    else:
+        moves += [m for slot, god, m in trades if god != circle[slot] and bank[god] > 0]
+    return moves
+
+
+def _swap_candidates(game: Any, seat: int) -> tuple[tuple, tuple]:
+    """``seat``'s swap moves ``(a, b, move)`` for every pair of slots ``a < b`` and its trade
+    moves ``(slot, god, move)`` for every slot and god, in the generator's order (memoised on
+    the game spec)."""
+    found = game._swap_moves.get(seat)
     if found is None:
-        if len(memo) >= SWAP_MEMO:
-            memo.clear()
-        found = [move(seat, "swap", (a, b)) for a in range(CIRCLE) for b in range(a + 1, CIRCLE)
-                 if circle[a] != circle[b]]
-        found += [move(seat, "trade", (slot, god)) for slot in range(CIRCLE) for god in range(5)
-                  if god != circle[slot] and (bank is None or bank[god] > 0)]
-        memo[key] = found
+        found = game._swap_moves[seat] = (
+            tuple((a, b, move(seat, "swap", (a, b)))
+                  for a in range(CIRCLE) for b in range(a + 1, CIRCLE)),
+            tuple((slot, god, move(seat, "trade", (slot, god)))
+                  for slot in range(CIRCLE) for god in range(5)))
     return found
-
-
-#: Swap lists a game spec remembers (seat, circle, bank) before it starts afresh.
-SWAP_MEMO = 1 << 15
 
 
 def _playable(state: DamoclesState, seat: int, type_name: str) -> list[str]:

@@ -67,7 +67,7 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_swap_memo", "_matching")
+    __slots__ = ("deck", "codex_by_id", "_swap_moves", "_matching")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -83,7 +83,7 @@ class Damocles(Game):
                                  f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
-        object.__setattr__(self, "_swap_memo", {})  # moves._swaps: (seat, circle, bank) -> list
+        object.__setattr__(self, "_swap_moves", {})  # moves._swap_candidates: seat -> moves
         object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
 
     @property
