@@ -67,7 +67,10 @@ def test_ctrl_c_at_the_prompt_ends_the_line_says_so_and_exits_130(tmp_path) -> N
     proc = subprocess.Popen(
         [sys.executable, "-m", "meeple.cli", "play", "battle-of-the-four-gods", "--seat", "0",
          "--record", str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+        # a shell's background job starts with SIGINT ignored, and Python keeps an ignored
+        # SIGINT: the game gets the default disposition, as in a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         seen = b""
         deadline = time.monotonic() + 60

@@ -172,7 +172,11 @@ def test_a_replay_page_loads_with_no_failed_request_and_its_board_styles(
     watch = Watch(person.page)
     page = person.page
     page.goto(f"{server.url}/replay/{table_id}")
+    slider = page.get_by_role("slider", name="Step")
+    expect(slider).to_have_attribute("max", re.compile(r"^[1-9]\d*$"))  # the record is in
     page.get_by_role("button", name="Last »").click()
+    page.wait_for_function("() => { const s = document.querySelector('input[type=range]');"
+                           " return s && s.max !== '0' && s.value === s.max; }")
     page.wait_for_load_state("networkidle")
     links = page.evaluate("[...document.querySelectorAll('link[rel=stylesheet]')]"
                           ".map(l => new URL(l.href).pathname)")
