@@ -188,3 +188,27 @@ def test_a_replay_page_loads_with_no_failed_request_and_its_board_styles(
     shot(page, f"first-day-replay-{game}")
     assert not watch.problems, watch.problems
     person.close()
+
+
+def test_four_gods_results_fit_a_phone(server: Server, browser: Browser) -> None:
+    """On a 390-pixel-wide screen the round's results table (attack outcomes added a wide
+    column) scrolls inside its card: its last column, the energy change, can be brought into
+    view, and the page itself never scrolls sideways."""
+    table = _table(server, "battle-of-the-four-gods")
+    person = Person(browser, server, "ann")
+    page = person.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    person.lobby()
+    person.join(table["id"], "RED")
+    page.get_by_role("button", name="Attack").first.click()
+    page.get_by_role("button", name="Defend").nth(1).click()
+    page.locator("button", has_text="Submit").first.click()
+    results = page.locator(".last-round")
+    expect(results.locator(".results")).to_be_visible()
+    results.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    last = results.locator("thead th").last
+    box = last.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390 + 1, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "first-day-four-gods-results-phone")
+    person.close()
