@@ -44,30 +44,33 @@ def _check_tables(state) -> int:
     return remembered
 
 
+def _playthrough(game, seed, walk, bots=None):
+    """Each state of one playthrough of ``seed`` before its step, then the step: uniform
+    choices from ``walk``, or the ``bots`` (one per seat) when given."""
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        yield state
+        acting = state.current_players()
+        if bots is None:
+            joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
+        else:
+            joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
+        state.apply_actions(joint)
+
+
 @pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
 def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
     remembered = 0
     for g in range(12):
-        state = game.new_initial_state(seed=g)
-        walk = random.Random(g)
         bots = ([make_bot("heuristic", game, s, g) for s in range(players)] if g % 3 == 0
                 else None)
-        step = 0
-        while not state.is_terminal():
+        for step, state in enumerate(_playthrough(game, g, random.Random(g), bots)):
             remembered += _check_tables(state)
-            acting = state.current_players()
             if step % 5 == 0:  # determinizations: hidden cards redrawn, the map re-read
-                seat = acting[0]
-                draw = game.determinizer(state.view(seat))
+                draw = game.determinizer(state.view(state.current_players()[0]))
                 for k in range(2):
                     remembered += _check_tables(draw(random.Random(k)))
-            if bots is None:
-                joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
-            else:
-                joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
-            state.apply_actions(joint)
-            step += 1
     # Many tables came from the memo (hundreds in every configuration), so they were checked.
     assert remembered >= 100
 
@@ -124,17 +127,13 @@ def test_the_key_changes_whenever_the_legal_list_does(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
     differing = 0
     for g in range(6):
-        state = game.new_initial_state(seed=100 + g)
-        walk = random.Random(g)
-        while not state.is_terminal():
-            acting = state.current_players()
-            for seat in acting:
+        for state in _playthrough(game, 100 + g, random.Random(g)):
+            for seat in state.current_players():
                 key, legal = legal_key(state, seat), legal_orders(state, seat)
                 for other in _perturbed(state):
                     if legal_orders(other, seat) != legal:
                         differing += 1
                         assert legal_key(other, seat) != key, (state.phase, state.step)
-            state.apply_actions({s: walk.choice(state.legal_actions(s)) for s in acting})
     assert differing >= 100  # the changes did reach the generator
 
 
