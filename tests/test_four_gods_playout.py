@@ -59,3 +59,26 @@ def test_rollout_with_a_pending_submission(stream):
         b.apply_actions({s: rng.choice(b.legal_actions(s)) for s in b.current_players()})
         assert steps == 1 + public_loop(b, rng)
         assert a.digest() == b.digest()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rollout_matches_the_public_loop_through_stalls(players):
+    """Stalled rounds (no energy changes) and the stall drain (B4G-14), which random play
+    almost never reaches: every seat is given the legal selections of a seat with no energy
+    to spend (only costless ones), so every round stalls, the drain starts after
+    ``stall_rounds`` and runs until a seat's energy drops under the cap and its real
+    selections come back; both loops must play the same game from there."""
+    game = load_game("battle-of-the-four-gods", variant="gdd-2018-02", players=players,
+                     start_energy=12)
+    assert game.params["stall_rounds"] == 5
+    for seed in range(6):
+        start = game.new_initial_state(seed)
+        mask = (1 << players) - 1
+        start._tables = {s: game.legal_table(s, mask, 0) for s in range(players)}
+        start._low, start._legal = False, None
+        a, b = start.clone(), start.clone()
+        steps = a.playout(random.Random(seed))
+        assert steps == public_loop(b, random.Random(seed))
+        assert a.digest() == b.digest() and a.history == b.history
+        drained = [entry for entry in a.history if entry[3]]
+        assert len(drained) >= 5 and all(not any(entry[2]) for entry in a.history[:10])

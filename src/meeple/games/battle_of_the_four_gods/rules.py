@@ -27,6 +27,7 @@ from meeple.games.battle_of_the_four_gods.actions import (
     selection_tags,
     selection_text,
 )
+from meeple.games.battle_of_the_four_gods.rollout import playout
 from meeple.games.battle_of_the_four_gods.variants import PARAMETERS, VARIANTS
 
 #: One round of history: (round number, per seat its public ``(attacked, defended)`` seats or
@@ -278,70 +279,10 @@ class FourGodsState(RecordedWinners, State):
         return illegal_reason(self, seat, action)
 
     def _playout(self, rng: random.Random, limit: float) -> int:
-        """The engine's random rollout (:meth:`State.playout`), specialised: the same draws
-        (``rng.choice`` of each acting seat's legal selections, in seat order) and the same
-        Results Phase as :meth:`_apply`, written out in one loop with local variables
-        (a rollout is most of a search's time); rounds that eliminate or end go through
-        :meth:`_end_round`."""
-        steps = 0
-        if self._pending or type(rng) is not random.Random:  # the general loop
-            if not self._pending:
-                return super()._playout(rng, limit)
-            steps = super()._playout(rng, min(limit, 1))
-        getrandbits = rng.getrandbits
-        _, _, damage, refund, stall_limit, stall_drain, max_rounds, cap = self.game.constants
-        energy, append = self.energy, self.history.append
-        n = len(energy)
-        picks: list[Any] = [None] * n  # this round's selections by seat
-        acting, tables = self._acting, self._tables
-        rnd, stall = self.round, self.stall
-        while acting and steps < limit:
-            delta = [0] * n
-            publics: list[Any] = [None] * n
-            for seat in acting:  # random.Random.choice: _randbelow_with_getrandbits
-                legal, _, count, bits, costs = tables[seat]
-                r = getrandbits(bits)
-                while r >= count:
-                    r = getrandbits(bits)
-                sel = picks[seat] = legal[r]
-                delta[seat] = -costs[r]
-                publics[seat] = sel.public
-            for seat in acting:  # attacks, all at once from the pre-round energies (B4G-7)
-                attacks = picks[seat].attacks
-                if attacks:
-                    guard = 16 << seat
-                    for target in attacks:
-                        if picks[target].mask & guard:
-                            delta[target] += refund  # defended (B4G-8)
-                        else:
-                            delta[target] -= damage
-            rnd += 1
-            steps += 1
-            drain = 0
-            if any(delta):
-                stall = 0
-            else:
-                stall += 1
-                if stall_limit and stall > stall_limit:  # B4G-14 drain, before eliminations
-                    drain = stall_drain
-                    for seat in acting:
-                        energy[seat] -= drain
-            append((rnd, tuple(publics), tuple(delta), drain))
-            lowest = cap
-            for seat in acting:
-                e = energy[seat] = energy[seat] + delta[seat]
-                if e < lowest:
-                    lowest = e
-            if lowest > 0 and rnd < max_rounds:  # the common case: the next round opens
-                if lowest < cap or self._low:  # some seat's legal selections may change
-                    self._refresh_tables()
-                    tables = self._tables
-                continue
-            self.round, self.stall, self._legal = rnd, stall, None
-            self._end_round(acting)
-            acting, tables = self._acting, self._tables
-        self.round, self.stall, self._legal = rnd, stall, None
-        return steps
+        """The engine's random rollout (:meth:`State.playout`), specialised in
+        :mod:`.rollout`: the same draws and the same Results Phase as :meth:`_apply`, in loops
+        with local variables (a rollout is most of a search's time)."""
+        return playout(self, rng, limit)
 
     def _apply(self, joint: Mapping[int, Selection]) -> None:  # type: ignore[override]
         """Results Phase: costs, simultaneous attacks, stall drain, eliminations, end."""
