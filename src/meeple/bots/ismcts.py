@@ -39,6 +39,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress, islice
+from operator import not_
 from typing import Any
 
 from meeple.engine.action import Action
@@ -236,20 +238,29 @@ class ISMCTSBot(Bot):
                     if not untried:
                         node.tried[seat] = (legal, found)
                 if untried:  # expand an untried action (best first if widened)
-                    new = [a for a, e in zip(legal, found, strict=True) if e is None]
-                    action = new[0] if widen else new[int(rng.random() * len(new))]
+                    if widen:
+                        action = legal[found.index(None)]
+                    else:  # the k-th untried one, uniformly: the same pick as indexing a
+                        # list of the untried actions, without building that list
+                        k = int(rng.random() * found.count(None))
+                        action = next(islice(compress(legal, map(not_, found)), k, None))
                     chosen = edges[action] = [0, 0.0, 1]  # available here too
                     expanded = True
                     for edge in found:  # availability: legal here in this determinization
                         if edge is not None:
                             edge[2] += 1
                 else:
-                    # UCB1, the first best on ties (as a strict ``>`` scan from the first)
-                    values = [t / v + c * sqrt(logs[n] / v) for v, t, n in found]
-                    i = values.index(max(values))
-                    action, chosen = legal[i], found[i]
-                    for edge in found:  # availability: legal here in this determinization
-                        edge[2] += 1
+                    # UCB1, the first best on ties (a strict ``>`` scan from the first), and
+                    # availability: each edge is legal here in this determinization
+                    best, i, pick = -math.inf, 0, 0
+                    for edge in found:
+                        v, t, n = edge
+                        value = t / v + c * sqrt(logs[n] / v)
+                        edge[2] = n + 1
+                        if value > best:
+                            best, pick = value, i
+                        i += 1
+                    action, chosen = legal[pick], found[pick]
                 path.append((chosen, seat))
                 picks.append(action)
             if len(acting) == 1:  # the picks come from legal_actions: no re-check
