@@ -39,8 +39,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from itertools import compress, islice
-from operator import not_
 from typing import Any
 
 from meeple.engine.action import Action
@@ -66,8 +64,12 @@ class _Node:
     joint action (a tuple of each acting seat's action, seats ascending). With progressive
     widening, also per seat the ranking of the actions seen when it first acted here
     (``{action: rank}``, 0 best) and how often it has acted here. ``tried`` keeps, per seat,
-    the last legal sequence (the object) whose actions all had edges, with those edges in its
-    order: a game that hands out the same legal sequence again skips the look-ups."""
+    ``(legal, found, untried)``: the last legal sequence (the object) it acted from, each of
+    its actions' edge in its order (None while untried) and the untried positions, ascending
+    (None if there were none). A game that
+    hands out the same legal sequence object again (a shared table) skips the look-ups; every
+    edge of this node and seat is made through this entry or after replacing it, so it never
+    misses one."""
 
     __slots__ = ("edges", "children", "rank", "visits", "tried")
 
@@ -76,7 +78,7 @@ class _Node:
         self.children: dict[Any, _Node] = {}
         self.rank: dict[int, dict[Action, int]] = {}
         self.visits: dict[int, int] = {}
-        self.tried: dict[int, tuple[Sequence[Action], list[list[float]]]] = {}
+        self.tried: dict[int, tuple[Sequence[Action], list[Any], list[int] | None]] = {}
 
 
 class ISMCTSBot(Bot):
@@ -226,29 +228,24 @@ class ISMCTSBot(Bot):
                 if widen:  # candidates only, best ranked first
                     legal = self._widen(node, state, seat, legal)
                 tried = node.tried.get(seat)
-                if tried is not None and tried[0] is legal:  # the same legal sequence again
-                    found = tried[1]  # (a game may share it): every action tried already
-                    untried = False
-                else:
+                if tried is None or tried[0] is not legal:  # a new legal sequence here
                     edges = node.edges.get(seat)
                     if edges is None:
                         edges = node.edges[seat] = {}
                     found = list(map(edges.get, legal))  # one look-up per legal action
-                    untried = not all(found)
-                    if not untried:
-                        node.tried[seat] = (legal, found)
+                    untried = None if all(found) else [
+                        i for i, e in enumerate(found) if e is None]
+                    node.tried[seat] = (legal, found, untried)
+                else:  # the same sequence again (a game may share it): its edges, up to date
+                    _, found, untried = tried
                 if untried:  # expand an untried action (best first if widened)
-                    if widen:
-                        action = legal[found.index(None)]
-                    else:  # the k-th untried one, uniformly: the same pick as indexing a
-                        # list of the untried actions, without building that list
-                        k = int(rng.random() * found.count(None))
-                        action = next(islice(compress(legal, map(not_, found)), k, None))
-                    chosen = edges[action] = [0, 0.0, 1]  # available here too
-                    expanded = True
+                    j = untried.pop(0 if widen else int(rng.random() * len(untried)))
                     for edge in found:  # availability: legal here in this determinization
                         if edge is not None:
                             edge[2] += 1
+                    action = legal[j]
+                    chosen = found[j] = node.edges[seat][action] = [0, 0.0, 1]  # available too
+                    expanded = True
                 else:
                     # UCB1, the first best on ties (a strict ``>`` scan from the first), and
                     # availability: each edge is legal here in this determinization
