@@ -1010,6 +1010,17 @@ def test_illegal_actions_are_refused_and_change_nothing(text: str, needle: str) 
     act(state, "end")  # the state still plays on
 
 
+def test_a_refused_play_move_reads_play_once() -> None:
+    """The engine's refusal names the move after "seat N cannot play"; a move whose text
+    starts with "play" is not doubled ("cannot play play R3")."""
+    game = make(2)
+    state = scenario(game, step="campaign", stacks={"c1": [0]},
+                     tableaus={0: [("G3", ""), ("R3", "", 1)]})
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_action(game.parse_action("play R3", 0), seat=0)
+    assert str(err.value).startswith("seat 0 cannot play R3: 'play' moves are not legal")
+
+
 def test_a_war_card_not_in_hand_is_refused() -> None:
     game = make(2)
     state = standing_war(game, ["G4"], ["R7"])

@@ -573,9 +573,10 @@ class State(ABC):
         except TypeError:  # an unhashable non-action
             legal = False
         if not legal:
+            text = str(action)  # "cannot play play R3" reads "cannot play R3"
+            verb = "cannot" if text.startswith("play ") else "cannot play"
             raise IllegalActionError(
-                f"seat {seat} cannot play {action!s}: {self._illegal_reason(seat, action)}"
-            )
+                f"seat {seat} {verb} {text}: {self._illegal_reason(seat, action)}")
 
     def _resolve(self, joint: Mapping[int, Action]) -> None:
         self._legal = None
