@@ -638,6 +638,13 @@ def test_rng_shuffle_is_random_shuffle() -> None:
             r1.shuffle(a)
             shuffle(r2, b)
             assert a == b and r1.random() == r2.random()
+    for seed in range(3):  # longer than the per-length step tables kept (4,096), twice
+        for _ in range(2):
+            a, b = list(range(5000)), list(range(5000))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            shuffle(r2, b)
+            assert a == b and r1.random() == r2.random()
     items = [1, 2, 3]
     shuffle(Own(0), items)
     assert items == [3, 2, 1]

@@ -37,11 +37,17 @@ def rng_from_json(data: list[Any]) -> random.Random:
     return rng
 
 
+#: Per list length, ``(i, (i + 1).bit_length())`` for ``i`` from ``length - 1`` down to 1: the
+#: positions of a Fisher-Yates shuffle and the bits of its draws (see :func:`shuffle`).
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same
     ``getrandbits`` calls, so the same order and the same stream afterwards), without its
     Python frame per element when ``rng`` is a plain ``random.Random`` (a subclass's own
-    ``shuffle`` is used). Determinizations shuffle the unseen cards at every search iteration;
+    ``shuffle`` is used), and with each step's bit count read from a table made once per
+    length. Determinizations shuffle the unseen cards at every search iteration;
     ``tests/test_engine.py`` checks the equality against ``random.Random.shuffle``.
 
     Raises:
@@ -50,11 +56,15 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
+    size = len(items)
+    steps = _SHUFFLE_STEPS.get(size)
+    if steps is None:
+        steps = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+        if size <= 4096:
+            _SHUFFLE_STEPS[size] = steps
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):  # random.Random.shuffle, Fisher-Yates from the end
-        n = i + 1  # random.Random._randbelow_with_getrandbits(n)
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
+    for i, k in steps:  # random.Random.shuffle, Fisher-Yates from the end
+        j = getrandbits(k)  # random.Random._randbelow_with_getrandbits(i + 1)
+        while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
