@@ -18,8 +18,9 @@ decision points by seeded random play through the adapter, then at each one time
   tree), so the ratio is the cost of the two implementations, not of two algorithms.
 
 Prints simulations per second for both and their ratio (meeple ÷ OpenSpiel) measured in the
-same run, in this process's CPU time (so other work on a shared machine does not count), with
-garbage collected before each timed part and the cyclic collector off during it, for both sides
+same run (``--repeats R``: R measurements per game, the rates' ranges and the median ratio),
+in this process's CPU time (so other work on a shared machine does not count), with garbage
+collected before each timed part and the cyclic collector off during it, for both sides
 (as ``timeit`` does; one full collection of the process's heap costs as much as several
 milliseconds of search and would land on one side or the other by chance).
 The game's default search settings are not used here (they add heuristic rollouts).
@@ -46,6 +47,7 @@ import cProfile
 import gc
 import pstats
 import random
+import statistics
 import sys
 import time
 
@@ -204,6 +206,9 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="measure each game this many times; print the median ratio and "
+                             "the range (the timed parts are short, so single runs are noisy)")
     parser.add_argument("--profile", action="store_true", help="shares of meeple's time")
     parser.add_argument("--loop", type=float, default=0.0, metavar="SECONDS",
                         help="only meeple's searches, repeated (for py-spy)")
@@ -230,11 +235,20 @@ def main() -> int:
                 f"{r[k]:.0%}" for k in ("determinize", "legal actions", "apply", "evaluator",
                                         "tree loop", "other")), flush=True)
         return 0
-    print("game | OpenSpiel ISMCTSBot sims/s | meeple ISMCTS sims/s | meeple ÷ OpenSpiel")
+    print("game | OpenSpiel ISMCTSBot sims/s | meeple ISMCTS sims/s | meeple ÷ OpenSpiel"
+          + (f" (median of {args.repeats}; range)" if args.repeats > 1 else ""))
     for name in names:
-        r = bench_game(name, args.positions, args.simulations)
-        print(f"{r['game']} | {r['openspiel_sims_per_s']:,.0f} | {r['meeple_sims_per_s']:,.0f} | "
-              f"{r['meeple_sims_per_s'] / r['openspiel_sims_per_s']:.1f}", flush=True)
+        runs = [bench_game(name, args.positions, args.simulations)
+                for _ in range(args.repeats)]
+        spiel = [r["openspiel_sims_per_s"] for r in runs]
+        ours = [r["meeple_sims_per_s"] for r in runs]
+        ratios = sorted(m / o for m, o in zip(ours, spiel, strict=True))
+        if len(runs) == 1:
+            print(f"{name} | {spiel[0]:,.0f} | {ours[0]:,.0f} | {ratios[0]:.1f}", flush=True)
+        else:
+            print(f"{name} | {min(spiel):,.0f}-{max(spiel):,.0f} | {min(ours):,.0f}-"
+                  f"{max(ours):,.0f} | {statistics.median(ratios):.1f} ({ratios[0]:.1f}-"
+                  f"{ratios[-1]:.1f})", flush=True)
     return 0
 
 
