@@ -293,9 +293,12 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def recovered_vp(self) -> int:
         """VP of the locations in play cleared of catastrophe tokens (3F; EPE-27)."""
-        locations = self.game.content.locations
-        return sum(locations[i].vp for pos, i in enumerate(self.locations)
-                   if self.tokens[pos] == 0)
+        locations, tokens = self.game.content.locations, self.tokens
+        vp = 0
+        for pos, i in enumerate(self.locations):  # a plain loop: evaluator and view use it
+            if tokens[pos] == 0:
+                vp += locations[i].vp
+        return vp
 
     def check_win(self) -> bool:
         """End the game as won when the Recovered VP reach the target (3F; EPE-27)."""
