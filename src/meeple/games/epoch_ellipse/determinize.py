@@ -23,7 +23,11 @@ went into the Graveyard's event deck): uniform sampling over the unseen cards.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Mapping
+from functools import partial
+from itertools import repeat
+from operator import methodcaller
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -71,9 +75,18 @@ def _tables(game: EpochEllipse) -> _Tables:
     return tables
 
 
-def _shuffled(cards: list[int], rand) -> list[int]:
-    """``cards`` in a uniformly random order (sorted by random keys: faster than a shuffle)."""
-    return sorted(cards, key=lambda _: rand())
+def _shuffled(cards: list[int], key: Callable[[Any], float]) -> list[int]:
+    """``cards`` in a uniformly random order: sorted by random keys (faster than a shuffle),
+    ``key`` being :func:`_random_key` of the stream."""
+    return sorted(cards, key=key)
+
+
+def _random_key(rng: random.Random) -> Callable[[Any], float]:
+    """A sort key that ignores its argument and returns ``rng.random()``: the same draws as
+    ``lambda _: rng.random()``, in the same order (a sort computes its keys first, element by
+    element), with no Python frame per element (``next(iterator, default)`` of a callable
+    iterator that never ends)."""
+    return partial(next, iter(rng.random, None))
 
 
 def determinizer(game: EpochEllipse,
@@ -179,39 +192,50 @@ def determinizer(game: EpochEllipse,
             known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
-    # By how each field is copied into a draw: as it is (immutable), a list, a list of lists.
-    fields = tuple((k, v) for k, v in {**known, **exploration}.items()
-                   if not isinstance(v, (list, set)))
-    lists = tuple((k, v) for k, v in {**known, **exploration}.items()
-                  if isinstance(v, set) or (isinstance(v, list)
-                                            and not any(isinstance(x, list) for x in v)))
-    nested = tuple((k, v) for k, v in known.items()
-                   if isinstance(v, list) and any(isinstance(x, list) for x in v))
+    # By how each field is copied into a draw: as it is (immutable), a list, a list of lists
+    # (names, then values); the exploration's fields not in the view keep the values of
+    # ``_reset_exploration``.
+    fields: tuple[list[str], list[Any]] = ([], [])
+    lists: tuple[list[str], list[Any]] = ([], [])
+    nested: tuple[list[str], list[Any]] = ([], [])
+    for name, value in {**_EXPLORATION, **known, **exploration}.items():
+        if isinstance(value, set):
+            group = lists
+        elif isinstance(value, list):
+            group = lists
+            for x in value:
+                if isinstance(x, list):
+                    group = nested
+                    break
+        else:
+            group = fields
+        group[0].append(name)
+        group[1].append(value)
     kind, ctype = tab.kind, game.ctype
 
     def draw(rng: random.Random) -> EpochState:
-        rand = rng.random
+        key = _random_key(rng)
         state = EpochState.__new__(EpochState)
         State.__init__(state, game, 0)
-        state._reset_exploration()
-        for name, value in fields:
-            setattr(state, name, value)
-        for name, value in lists:
-            setattr(state, name, value.copy())
-        for name, value in nested:
-            setattr(state, name, [x.copy() for x in value])
-        state.draws = [_shuffled(deck, rand) for deck in decks]
-        night_deck = _shuffled(night, rand)
-        cats = _shuffled(cat_shared, rand)
-        salv = _shuffled(salvage, rand)
-        survs = _shuffled(survivors, rand)
+        # Every field set by C loops (``map``, consumed by a zero-length deque): no bytecode
+        # per field. Each list a fresh copy, each list of lists copied two levels deep.
+        consume(map(setattr, repeat(state), fields[0], fields[1]))
+        consume(map(setattr, repeat(state), lists[0], map(_copy, lists[1])))
+        consume(map(setattr, repeat(state), nested[0], map(_copy_each, nested[1])))
+        draws = state.draws = []
+        for deck in decks:
+            draws.append(_shuffled(deck, key))
+        night_deck = _shuffled(night, key)
+        cats = _shuffled(cat_shared, key)
+        salv = _shuffled(salvage, key)
+        survs = _shuffled(survivors, key)
         state.decks = {SALVAGE: salv[:d_salv], SURVIVOR: survs[:d_surv],
                        CATASTROPHE: cats[:d_cat], NIGHT: night_deck}
         cat_rest = cats[d_cat:]  # in random order: the starter copies join at random
         for card in cat_starter:
             cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
         rest = other + salv[d_salv:] + survs[d_surv:]
-        rest = _shuffled(rest, rand)
+        rest = _shuffled(rest, key)
         if ended:
             _park_leftovers(state, locations, cat_rest, rest, kind, ctype)
             if (len(cat_rest) + len(rest) != sum(c for _, c in shapes)
@@ -226,11 +250,42 @@ def determinizer(game: EpochEllipse,
             event_decks.append(cat_rest[c:c + t] + rest[o:o + size - t])
             c += t
             o += size - t
-        state.location_deck = _shuffled(location_deck, rand)
+        state.location_deck = _shuffled(location_deck, key)
         state._refresh_acting()
         return state
 
     return draw
+
+
+_copy = methodcaller("copy")
+
+
+def _copy_each(items: list) -> list:
+    """A new list of copies of ``items``' elements (a list of lists, two levels deep)."""
+    return list(map(_copy, items))
+
+
+def consume(iterator: Any) -> None:
+    """Run ``iterator`` to its end, in C (itertools' recipe)."""
+    deque(iterator, maxlen=0)
+
+
+def _exploration_defaults() -> dict[str, Any]:
+    """The fields :meth:`.ExploreSteps._reset_exploration` sets, with its values (read from a
+    blank state, so the defaults stay defined in one place)."""
+    probe = EpochState.__new__(EpochState)
+    probe._reset_exploration()
+    out = {}
+    for name in EpochState.__slots__:
+        try:
+            out[name] = getattr(probe, name)
+        except AttributeError:  # not set by _reset_exploration
+            continue
+    return out
+
+
+#: The exploration's fields as a new state has them (lists copied into each draw).
+_EXPLORATION = _exploration_defaults()
 
 
 def _park_leftovers(state: EpochState, locations: list, cat_rest: list[int], other: list[int],
