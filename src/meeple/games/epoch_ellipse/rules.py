@@ -67,7 +67,8 @@ class EpochEllipse(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 1, 5, 3
-    __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves")
+    __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves", "kinds",
+                 "catastrophe", "labels")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -97,6 +98,11 @@ class EpochEllipse(Game):
         object.__setattr__(self, "by_slug", {slug(c.name): i for i, c in
                                              enumerate(content.cards)})
         object.__setattr__(self, "moves", {})
+        # By card instance, for the transitions' hot paths: kind, is a catastrophe, name.
+        kinds = tuple(content.cards[t].kind for t in ctype)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "catastrophe", tuple(k == CATASTROPHE for k in kinds))
+        object.__setattr__(self, "labels", tuple(content.cards[t].name for t in ctype))
 
     @property
     def capabilities(self) -> Capabilities:
@@ -211,7 +217,7 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     # ---------------------------------------------------------------------- card helpers
     def name(self, card: int) -> str:
-        return self.game.names[self.ctype[card]]
+        return self.game.labels[card]
 
     @property
     def ctype(self) -> tuple[int, ...]:
@@ -250,8 +256,22 @@ class EpochState(NightSteps, ExploreSteps, State):
             shuffle(self.rng, deck)
         return deck.pop() if deck else None
 
+    def take_type(self, pile: list[int], ctype: int) -> int:
+        """Remove from ``pile`` and return its first card of type ``ctype`` (copies are
+        interchangeable; the legal moves guarantee one is there).
+
+        Raises:
+            ValueError: if ``pile`` holds no card of that type.
+        """
+        types = self.game.ctype
+        for i, card in enumerate(pile):
+            if types[card] == ctype:
+                del pile[i]
+                return card
+        raise ValueError(f"no card of type {ctype} in the pile")
+
     def catastrophes_in(self, cards: Sequence[int]) -> int:
-        return sum(1 for c in cards if self.card(c).kind == CATASTROPHE)
+        return sum(map(self.game.catastrophe.__getitem__, cards))
 
     # ----------------------------------------------------------------- locations (3A, 3F)
     def build_location(self, index: int) -> int:
@@ -273,7 +293,7 @@ class EpochState(NightSteps, ExploreSteps, State):
     def add_to_location(self, pos: int, card: int) -> None:
         """A card goes face down on top of an event deck; a catastrophe adds a token (3C)."""
         self.event_decks[pos].append(card)
-        if self.card(card).kind == CATASTROPHE:
+        if self.game.catastrophe[card]:
             self.tokens[pos] += 1
 
     def trash(self, card: int) -> None:
@@ -283,7 +303,8 @@ class EpochState(NightSteps, ExploreSteps, State):
     def remove_catastrophes(self, pos: int, n: int) -> int:
         """Up to ``n`` catastrophes leave event deck ``pos`` for the Graveyard; how many."""
         deck = self.event_decks[pos]
-        taken = [c for c in deck if self.card(c).kind == CATASTROPHE][:n]
+        cat = self.game.catastrophe
+        taken = [c for c in deck if cat[c]][:n]
         for card in taken:
             deck.remove(card)
             self.tokens[pos] -= 1
@@ -343,8 +364,7 @@ class EpochState(NightSteps, ExploreSteps, State):
         else:
             ctype, mode = card_ref
             hand = self.hands[seat]
-            card = next(c for c in hand if self.ctype[c] == ctype)
-            hand.remove(card)
+            card = self.take_type(hand, ctype)
         points = self.card(card).points(mode)
         self.log(beneficiary, f"uses {self.name(card)} ({mode})")
         if mode == "trash":
@@ -383,7 +403,7 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         ((seat, move),) = joint.items()
-        getattr(self, "_do_" + move.kind)(seat, move.args)
+        DO[move.kind](self, seat, move.args)  # the ``_do_<kind>`` method
         self._advance()
         self._refresh_acting()
 
@@ -400,10 +420,8 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def _do_accept(self, seat: int, args: tuple) -> None:
         proposer, partner, given, received = self.offer
-        a = next(c for c in self.hands[proposer] if self.ctype[c] == given)
-        b = next(c for c in self.hands[partner] if self.ctype[c] == received)
-        self.hands[proposer].remove(a)
-        self.hands[partner].remove(b)
+        a = self.take_type(self.hands[proposer], given)
+        b = self.take_type(self.hands[partner], received)
         self.hands[proposer].append(b)
         self.hands[partner].append(a)
         self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
@@ -435,8 +453,7 @@ class EpochState(NightSteps, ExploreSteps, State):
         self.pay(seat, args)  # exploration and hunger payments (explore.py)
 
     def _do_treat(self, seat: int, args: tuple) -> None:
-        card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-        self.hands[seat].remove(card)
+        card = self.take_type(self.hands[seat], args[0])
         self.trash(card)
         self.log(seat, f"treats and trashes {self.name(card)}")
         self.credits -= 1
@@ -454,8 +471,7 @@ class EpochState(NightSteps, ExploreSteps, State):
         if args[0] == "ms":
             card, self.ms_card[args[1]] = self.ms_card[args[1]], None
         else:
-            card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-            self.hands[seat].remove(card)
+            card = self.take_type(self.hands[seat], args[0])
         info = self.card(card)
         self.log(seat, f"plays the charm {info.name}")
         apply_effect(self, info.effect, info.params, seat, "curse")
@@ -478,8 +494,7 @@ class EpochState(NightSteps, ExploreSteps, State):
                 self._wake()
                 continue
             if self.step == "treat":
-                if self.credits > 0 and any(self.card(c).kind == CATASTROPHE
-                                            for c in self.hands[self.turn]):
+                if self.credits > 0 and self.catastrophes_in(self.hands[self.turn]):
                     return
                 self.credits, self.step = 0, "plan"
                 continue
@@ -596,3 +611,8 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def _data(self) -> dict[str, Any]:
         return self._fields_data(self.__slots__)
+
+
+#: Transitions by move kind: ``EpochState._do_<kind>`` (``_apply`` dispatches through it).
+DO: dict[str, Callable[..., None]] = {name[4:]: getattr(EpochState, name)
+                                      for name in dir(EpochState) if name.startswith("_do_")}
