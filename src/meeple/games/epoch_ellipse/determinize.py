@@ -23,11 +23,8 @@ went into the Graveyard's event deck): uniform sampling over the unseen cards.
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
-from itertools import repeat
-from operator import methodcaller
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -192,12 +189,12 @@ def determinizer(game: EpochEllipse,
             known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
-    # By how each field is copied into a draw: as it is (immutable), a list, a list of lists
-    # (names, then values); the exploration's fields not in the view keep the values of
+    # By how each field is copied into a draw (name, value pairs): as it is (immutable), a
+    # list, a list of lists; the exploration's fields not in the view keep the values of
     # ``_reset_exploration``.
-    fields: tuple[list[str], list[Any]] = ([], [])
-    lists: tuple[list[str], list[Any]] = ([], [])
-    nested: tuple[list[str], list[Any]] = ([], [])
+    fields: list[tuple[str, Any]] = []
+    lists: list[tuple[str, Any]] = []
+    nested: list[tuple[str, Any]] = []
     for name, value in {**_EXPLORATION, **known, **exploration}.items():
         if isinstance(value, set):
             group = lists
@@ -209,19 +206,21 @@ def determinizer(game: EpochEllipse,
                     break
         else:
             group = fields
-        group[0].append(name)
-        group[1].append(value)
+        group.append((name, value))
     kind, ctype = tab.kind, game.ctype
 
     def draw(rng: random.Random) -> EpochState:
         key = _random_key(rng)
         state = EpochState.__new__(EpochState)
         State.__init__(state, game, 0)
-        # Every field set by C loops (``map``, consumed by a zero-length deque): no bytecode
-        # per field. Each list a fresh copy, each list of lists copied two levels deep.
-        consume(map(setattr, repeat(state), fields[0], fields[1]))
-        consume(map(setattr, repeat(state), lists[0], map(_copy, lists[1])))
-        consume(map(setattr, repeat(state), nested[0], map(_copy_each, nested[1])))
+        # Each list a fresh copy, each list of lists copied two levels deep (plain loops:
+        # faster than map(setattr, ...) here).
+        for name, value in fields:
+            setattr(state, name, value)
+        for name, value in lists:
+            setattr(state, name, value.copy())
+        for name, value in nested:
+            setattr(state, name, [x.copy() for x in value])
         draws = state.draws = []
         for deck in decks:
             draws.append(_shuffled(deck, key))
@@ -255,19 +254,6 @@ def determinizer(game: EpochEllipse,
         return state
 
     return draw
-
-
-_copy = methodcaller("copy")
-
-
-def _copy_each(items: list) -> list:
-    """A new list of copies of ``items``' elements (a list of lists, two levels deep)."""
-    return list(map(_copy, items))
-
-
-def consume(iterator: Any) -> None:
-    """Run ``iterator`` to its end, in C (itertools' recipe)."""
-    deque(iterator, maxlen=0)
 
 
 def _exploration_defaults() -> dict[str, Any]:
