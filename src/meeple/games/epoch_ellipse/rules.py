@@ -6,8 +6,8 @@ pile; draws), PLAN (in turn from the first player: ``trade`` offers answered by 
 ``decline``, medical ``use`` then ``treat``, ``pass``), EXPLORE (each alive player in turn:
 ``new``, ``explore L K`` or ``skip``; the resolution steps are in :mod:`.explore`), HUNGER
 (``eat`` or ``starve``) and REST (automatic: the night card, discards, deaths, shuffles; REST
-and WAKE UP are in :mod:`.night`). Legal moves live in :mod:`.moves`; effects in
-:mod:`.effects`.
+and WAKE UP are in :mod:`.night`). Legal moves live in :mod:`.moves`; the PLAN phase's moves in
+:mod:`.plan`; effects in :mod:`.effects`.
 
 Physical cards are *instances* (ints); ``ctype[instance]`` is the card type (an index into
 ``game.content.cards``). Location positions: 0 is the Graveyard, then the others in the order
@@ -28,10 +28,10 @@ from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.content import load_content
-from meeple.games.epoch_ellipse.effects import apply_effect
 from meeple.games.epoch_ellipse.explore import ExploreSteps
 from meeple.games.epoch_ellipse.moves import legal_moves
 from meeple.games.epoch_ellipse.night import NightSteps
+from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
@@ -149,7 +149,7 @@ class EpochEllipse(Game):
         return state
 
 
-class EpochState(NightSteps, ExploreSteps, State):
+class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     """One point of a playthrough (fields as in rules-questions 5.1).
 
     Shared: ``decks`` (kind -> instances, top = last), ``night_discard``, ``location_deck``
@@ -406,83 +406,6 @@ class EpochState(NightSteps, ExploreSteps, State):
         DO[move.kind](self, seat, move.args)  # the ``_do_<kind>`` method
         self._advance()
         self._refresh_acting()
-
-    # ---------------------------------------------------------------------------- plan
-    def _do_pass(self, seat: int, args: tuple) -> None:
-        self.passes += 1
-        self.turn = self._next_alive(seat)
-
-    def _do_trade(self, seat: int, args: tuple) -> None:
-        partner, given, received = args
-        self.offer = (seat, partner, given, received)
-        self.traded.add((min(seat, partner), max(seat, partner)))  # one offer a pair (EPE-7)
-        self.step = "answer"
-
-    def _do_accept(self, seat: int, args: tuple) -> None:
-        proposer, partner, given, received = self.offer
-        a = self.take_type(self.hands[proposer], given)
-        b = self.take_type(self.hands[partner], received)
-        self.hands[proposer].append(b)
-        self.hands[partner].append(a)
-        self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
-        self._close_offer()
-
-    def _do_decline(self, seat: int, args: tuple) -> None:
-        proposer, partner, given, received = self.offer
-        self.log(partner, f"declines Seat {proposer}'s offer")
-        self._close_offer()
-
-    def _close_offer(self) -> None:
-        proposer = self.offer[0]
-        self.offer = None
-        self.step = "plan"
-        self.passes = 0
-        self.turn = self._next_alive(proposer)
-
-    def _do_use(self, seat: int, args: tuple) -> None:
-        if self.step == "plan":  # medical to trash catastrophes from hand (2. PLAN), draws
-            points = self.use_card(seat, args, seat)
-            deck = self.draws[seat]
-            for _ in range(min(points.get("draw", 0), len(deck))):
-                self.hands[seat].append(deck.pop())
-            self.enforce_limit_outside(seat)
-            self.credits = points.get("medical", 0) + points.get("trash_catastrophe", 0)
-            self.step = "treat"
-            self.passes = 0
-            return
-        self.pay(seat, args)  # exploration and hunger payments (explore.py)
-
-    def _do_treat(self, seat: int, args: tuple) -> None:
-        card = self.take_type(self.hands[seat], args[0])
-        self.trash(card)
-        self.log(seat, f"treats and trashes {self.name(card)}")
-        self.credits -= 1
-
-    def _do_done(self, seat: int, args: tuple) -> None:
-        if self.step == "treat":
-            self.credits = 0
-            self.step = "plan"
-        else:
-            self.done_step(seat)
-
-    def _do_charm(self, seat: int, args: tuple) -> None:
-        """A CHARM: its effect, then the discard pile (EPE-25); a Mournful Sacrifice's charm
-        is played for the acting seat and then trashed (EPE-6)."""
-        if args[0] == "ms":
-            card, self.ms_card[args[1]] = self.ms_card[args[1]], None
-        else:
-            card = self.take_type(self.hands[seat], args[0])
-        info = self.card(card)
-        self.log(seat, f"plays the charm {info.name}")
-        apply_effect(self, info.effect, info.params, seat, "curse")
-        if args[0] == "ms" or self.status[seat] != "alive":
-            self.trash(card)
-        else:
-            self.to_discard(seat, card, "curse")
-
-    def _plan_over(self) -> bool:
-        alive = sum(1 for s in self.status if s == "alive")
-        return self.step == "plan" and self.passes >= alive
 
     # ------------------------------------------------------------------------- advance
     def _advance(self) -> None:
