@@ -208,11 +208,13 @@ def determinizer(game: EpochEllipse,
             group = fields
         group.append((name, value))
     kind, ctype = tab.kind, game.ctype
+    memo = game.legal_memo
 
     def draw(rng: random.Random) -> EpochState:
         key = _random_key(rng)
         state = EpochState.__new__(EpochState)
         State.__init__(state, game, 0)
+        state.tables = memo
         # Each list a fresh copy, each list of lists copied two levels deep (plain loops:
         # faster than map(setattr, ...) here).
         for name, value in fields:
@@ -262,7 +264,7 @@ def _exploration_defaults() -> dict[str, Any]:
     probe = EpochState.__new__(EpochState)
     probe._reset_exploration()
     out = {}
-    for name in EpochState.__slots__:
+    for name in EpochState.FIELDS:
         try:
             out[name] = getattr(probe, name)
         except AttributeError:  # not set by _reset_exploration

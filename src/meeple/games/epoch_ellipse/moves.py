@@ -4,6 +4,12 @@ Rules: seeds/epoch-ellipse.txt; decisions EPE-n in docs/rules/epoch-ellipse.md. 
 card are interchangeable, so moves name card types; a card pays with one printed mode
 (EPE-9).
 
+:func:`legal_moves` generates a seat's legal list; :func:`legal_tables` remembers it on the
+game spec under :func:`legal_key` (every part of the state the generator reads), so a search
+that meets the same decision again (the same hand at a limit, a combat, a plan) gets the same
+table object back instead of generating it again. Only a determinization's states remember
+(``EpochState.tables``): a playthrough rarely meets a decision twice.
+
 Speed (search and the lab list moves at every step): card facts are read from per-game
 tables by type (:class:`_Tables`, built once per game spec), the moves a card type pays with
 are listed once per seat, kind and points (:func:`_paying`), and moves are looked up in the
@@ -16,12 +22,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from meeple.engine.state import LegalEntry
 from meeple.games.epoch_ellipse.actions import Move, make_move
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, CHARM, SALVAGE
 
 if TYPE_CHECKING:
     from meeple.games.epoch_ellipse.rules import EpochState
 
+#: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
+#: memory over a long run of searches, whose positions move on and never come back).
+TABLES_MEMO = 8192
 #: Steps of one's own exploration, where emergency stabilization is open (EPE-30).
 EXPLORING = ("choose", "flip", "combat", "collapse", "rescue", "limit")
 #: Steps where a Mournful Sacrifice's charm may be played (EPE-6).
@@ -99,6 +109,73 @@ def _paying(game: Any, tab: _Tables, seat: int, kind: str, points: tuple[str, ..
                 paying_modes(game.content.cards[t], points) if tab.payable[t] else ()))
         out += moves
     return out
+
+
+def legal_tables(state: EpochState) -> dict[int, LegalEntry]:
+    """``State._legal_tables`` of a state whose ``tables`` is the game spec's memo: per acting
+    seat, its legal moves (as :func:`legal_moves` lists them) and their set, each remembered in
+    the memo under :func:`legal_key`. The tables are shared between states and never
+    mutated."""
+    memo = state.tables
+    out = {}
+    for seat in state._acting:
+        key = legal_key(state, seat)
+        entry = memo.get(key)
+        if entry is None:
+            actions = tuple(legal_moves(state, seat))
+            entry = memo[key] = (actions, frozenset(actions))
+            if len(memo) > TABLES_MEMO:
+                memo.clear()
+                memo[key] = entry
+        out[seat] = entry
+    return out
+
+
+def legal_key(state: EpochState, seat: int) -> tuple:
+    """Everything :func:`legal_moves` reads of ``state`` for ``seat`` (the game spec's
+    parameters and cards aside), as a hashable key: two states of one game with equal keys
+    have equal legal lists, in the same order. Change it with the generator:
+    ``tests/test_epoch_ellipse_moves.py`` checks the two agree over many playthroughs.
+
+    The hand enters as its card types (copies are interchangeable); at a plan, every seat's
+    hand, the seats' status and today's trades (the trade offers); at a choice, the event
+    decks' sizes, the tokens and whether the Location deck is empty."""
+    step = state.step
+    if step == "pick":
+        return (seat, step, len(state.pool))
+    if step == "answer":
+        return (seat, step)
+    game = state.game
+    ctype = game.ctype.__getitem__
+    hand = tuple(sorted(set(map(ctype, state.hands[seat]))))
+    if step == "limit" or step == "treat":
+        return (seat, step, hand)
+    if step == "rescue":
+        return (seat, step, hand, tuple(sorted(set(map(ctype, state.expl_salvage)))))
+    mournful = None
+    for ms in state.ms_card:
+        if ms is not None:
+            mournful = tuple([None if c is None else ctype(c) for c in state.ms_card])
+            break
+    stabilize = False
+    if game.params["stabilize_window"] == "anytime" or (
+            step in EXPLORING and state.explorer == seat):
+        cat = _tables(game).cat
+        for c in state.discards[seat]:
+            if cat[c]:
+                stabilize = True
+                break
+    if step == "plan":
+        hands = []
+        for h in state.hands:
+            hands.append(tuple(sorted(set(map(ctype, h)))))
+        extra: Any = (tuple(hands), tuple(state.status), frozenset(state.traded))
+    elif step == "choose":
+        extra = (bool(state.location_deck), tuple(map(len, state.event_decks)),
+                 tuple(state.tokens))
+    else:
+        extra = None
+    return (seat, step, hand, mournful, stabilize, extra)
 
 
 def legal_moves(state: EpochState, seat: int) -> list[Move]:

@@ -29,7 +29,7 @@ from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.content import load_content
 from meeple.games.epoch_ellipse.explore import ExploreSteps
-from meeple.games.epoch_ellipse.moves import legal_moves
+from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
 from meeple.games.epoch_ellipse.night import NightSteps
 from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
@@ -68,7 +68,7 @@ class EpochEllipse(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 1, 5, 3
     __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves", "kinds",
-                 "catastrophe", "labels")
+                 "catastrophe", "labels", "legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -98,6 +98,7 @@ class EpochEllipse(Game):
         object.__setattr__(self, "by_slug", {slug(c.name): i for i, c in
                                              enumerate(content.cards)})
         object.__setattr__(self, "moves", {})
+        object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
         # By card instance, for the transitions' hot paths: kind, is a catastrophe, name.
         kinds = tuple(content.cards[t].kind for t in ctype)
         object.__setattr__(self, "kinds", kinds)
@@ -139,7 +140,8 @@ class EpochEllipse(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
         state = EpochState.__new__(EpochState)
         State.__init__(state, self, 0)
-        state._restore_fields(data, EpochState.__slots__, {
+        state.tables = None
+        state._restore_fields(data, EpochState.FIELDS, {
             "event_decks": lambda v: [list(d) for d in v],
             "pool": lambda v: [list(p) for p in v],
             "traded": lambda v: {tuple(p) for p in v},
@@ -168,15 +170,22 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     piles are public.
     """
 
-    __slots__ = ("decks", "night_discard", "location_deck", "locations", "event_decks",
+    #: The rules fields (copied, serialised, restored, digested).
+    FIELDS = ("decks", "night_discard", "location_deck", "locations", "event_decks",
                  "tokens", "pool", "draws", "hands", "discards", "status", "ms_card",
                  "death_cause", "day", "phase", "step", "first", "turn", "queue", "passes",
                  "traded", "offer", "credits", "explorer", "expl_pos", "expl_k", "expl_new",
                  "expl_cats", "expl_survivors", "expl_salvage", "current", "paid", "rescue",
                  "explore_queue", "hungry", "removed", "events", "result", "cause")
+    #: Besides them, ``tables``: where the state remembers its legal tables. A
+    #: determinization's states remember them in the game spec's memo
+    #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
+    #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
         super().__init__(game, seed)
+        self.tables: dict[tuple, Any] | None = None
         n, rng, content = game.players, self.rng, game.content
         self.decks = {kind: list(game.shared[kind]) for kind in SHARED_DECKS}
         for kind in SHARED_DECKS:
@@ -386,6 +395,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """Every acting seat's legal moves; remembered on the game spec when ``tables`` is set
+        (:func:`.moves.legal_tables`), generated afresh otherwise."""
+        if self.tables is None:
+            return State._legal_tables(self)
+        return legal_tables(self)
+
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.epoch_ellipse.decisions import illegal_reason
 
@@ -530,10 +546,12 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         }
 
     def _copy(self) -> EpochState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new = self._copy_fields(self.FIELDS)
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__)
+        return self._fields_data(self.FIELDS)
 
 
 #: Transitions by move kind: ``EpochState._do_<kind>`` (``_apply`` dispatches through it).
