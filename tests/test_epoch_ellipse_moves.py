@@ -1,11 +1,12 @@
-"""Epoch Ellipse: the fast paths of the legal-move code against the general ones.
+"""Epoch Ellipse: the fast paths of the rules code against the general ones.
 
 The legal tables are remembered on the game spec under ``moves.legal_key``; these tests play
 many games (random and heuristic seats, every named variant and the parameter switches the
 generator reads, and determinizations) with one spec each, so the memo is asked about many
 states that share a key, and check every table it hands out against a fresh run of the
 generator: the same moves, in the same order. The per-type payment tables are checked against
-the payment rule (``paying_modes``) applied card by card.
+the payment rule (``paying_modes``) applied card by card. The evaluator's packed counts and
+its remembered work are checked against plain per-card sums and a fresh computation.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 
 from meeple import load_game
 from meeple.bots import make_bot
+from meeple.games.epoch_ellipse import evaluate
 from meeple.games.epoch_ellipse.actions import slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, SALVAGE
 from meeple.games.epoch_ellipse.moves import (
@@ -198,3 +200,48 @@ def test_the_memo_stays_within_its_bound(monkeypatch):
                                  for s in drawn.current_players()})
             sizes.append(len(game.legal_memo))
     assert max(sizes) == 50  # filled up, emptied, never more
+
+
+def _plain_raw(state, tab) -> tuple[int, ...]:
+    """``evaluate._raw`` as plain sums over the per-instance tables, its work fresh (no
+    packing, no memo)."""
+    cat, food, medical = tab.cat, tab.food, tab.medical
+    vp = state.recovered_vp()
+    work = evaluate._work(state, tab, tab.target - vp)
+    alive = critical = danger = cats = size = foods = medicals = 0
+    explorer = state.explorer if state.phase == "explore" else -1
+    for seat, status in enumerate(state.status):
+        if status != "alive":
+            continue
+        alive += 1
+        hand, discard = state.hands[seat], state.discards[seat]
+        near = sum(cat[c] for c in discard) + sum(cat[c] for c in hand)
+        if seat == explorer:
+            near += len(state.expl_cats) + (state.current is not None)
+        danger += near
+        critical += near >= 2
+        cards = state.draws[seat] + hand + discard
+        size += len(cards)
+        cats += sum(cat[c] for c in cards)
+        foods += sum(food[c] for c in cards)
+        medicals += sum(medical[c] for c in cards)
+    return vp, work, alive, len(state.pool), danger, critical, cats, size, foods, medicals
+
+
+@pytest.mark.parametrize(("variant", "players"), [("seed", 3), ("hard", 5), ("easy", 1)])
+def test_the_evaluators_fast_counts_are_the_plain_ones(variant, players):
+    game = load_game(GAME, variant=variant, players=players)
+    tab = evaluate._tables(game)
+    checked = remembered = 0
+    for g in range(4):
+        for step, state in enumerate(_playthrough(game, g, random.Random(g))):
+            states = [state]
+            if step % 6 == 0:
+                draw = game.determinizer(state.view(state.current_players()[0]))
+                states += [draw(random.Random(k)) for k in range(3)]
+            for s in states:
+                key = (tuple(s.locations), tuple(s.tokens), frozenset(s.location_deck))
+                remembered += key in tab.works
+                assert evaluate._raw(s) == _plain_raw(s, tab)
+                checked += 1
+    assert checked >= 100 and remembered >= 20

@@ -40,6 +40,8 @@ BIAS = -0.724
 #: A seat without a survivor: its share of the team's chance, with or without a pile
 #: waiting for it in the pool (measured on the same games: 0.85 and 0.60).
 REVIVED, UNREVIVED = 0.85, 0.6
+#: Results of ``_work`` remembered per game spec (emptied when it holds more).
+WORKS_MEMO = 8192
 
 
 class _Tables:
@@ -50,10 +52,12 @@ class _Tables:
     one ``sum`` over a pile counts all four exactly (a field never carries into the next:
     ``bits`` holds twice the game's card count). ``deck_option[location]`` is the location's
     ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the Location deck
-    (None for a location worth no VP)."""
+    (None for a location worth no VP). ``works``: :func:`_work`'s results remembered by the
+    locations in play, their tokens and the Location deck's contents (all it reads; a search
+    evaluates many states that share them), at most :data:`WORKS_MEMO`."""
 
     __slots__ = ("cat", "food", "medical", "loc_vp", "loc_cats", "target", "packed", "bits",
-                 "mask", "deck_option")
+                 "mask", "deck_option", "works")
 
     def __init__(self, game: Any) -> None:
         cards = game.content.cards
@@ -76,6 +80,7 @@ class _Tables:
                             for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
         self.deck_option = tuple((c / v, c, v) if v else None
                                  for c, v in zip(self.loc_cats, self.loc_vp, strict=True))
+        self.works: dict[tuple, int] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -118,7 +123,15 @@ def _raw(state: Any) -> tuple[int, ...]:
     pile summed once over the packed counts of :class:`_Tables`)."""
     tab = _tables(state.game)
     vp = state.recovered_vp()
-    work = _work(state, tab, tab.target - vp)
+    # The Location deck enters as a set: it holds each location at most once (content).
+    key = (tuple(state.locations), tuple(state.tokens), frozenset(state.location_deck))
+    works = tab.works
+    work = works.get(key)
+    if work is None:
+        work = works[key] = _work(state, tab, tab.target - vp)
+        if len(works) > WORKS_MEMO:
+            works.clear()
+            works[key] = work
     alive = critical = danger = 0
     total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
