@@ -104,7 +104,10 @@ class ExploreSteps:
 
     def _flip(self: Any, seat: int, pos: int, k: int) -> None:
         deck = self.event_decks[pos]
-        flipped = [deck.pop() for _ in range(min(k, len(deck)))]
+        cut = len(deck) - min(k, len(deck))
+        flipped = deck[cut:]  # the top k cards, in the order they are drawn (top first)
+        flipped.reverse()
+        del deck[cut:]
         self.explorer, self.expl_pos, self.expl_k = seat, pos, k
         cats, survivors, salvage = [], [], []
         kinds = self.game.kinds

@@ -137,7 +137,8 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     have equal legal lists, in the same order. Change it with the generator:
     ``tests/test_epoch_ellipse_moves.py`` checks the two agree over many playthroughs.
 
-    The hand enters as its card types (copies are interchangeable); at a plan, every seat's
+    The hand enters as the set of its card types (copies are interchangeable, and the
+    generator lists types in ascending order); at a plan, every seat's
     hand, the seats' status and today's trades (the trade offers); at a choice, the event
     decks' sizes, the tokens and whether the Location deck is empty."""
     step = state.step
@@ -147,11 +148,11 @@ def legal_key(state: EpochState, seat: int) -> tuple:
         return (seat, step)
     game = state.game
     ctype = game.ctype.__getitem__
-    hand = tuple(sorted(set(map(ctype, state.hands[seat]))))
+    hand = frozenset(map(ctype, state.hands[seat]))
     if step == "limit" or step == "treat":
         return (seat, step, hand)
     if step == "rescue":
-        return (seat, step, hand, tuple(sorted(set(map(ctype, state.expl_salvage)))))
+        return (seat, step, hand, frozenset(map(ctype, state.expl_salvage)))
     mournful = None
     for ms in state.ms_card:
         if ms is not None:
@@ -168,7 +169,7 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     if step == "plan":
         hands = []
         for h in state.hands:
-            hands.append(tuple(sorted(set(map(ctype, h)))))
+            hands.append(frozenset(map(ctype, h)))
         extra: Any = (tuple(hands), tuple(state.status), frozenset(state.traded))
     elif step == "choose":
         extra = (bool(state.location_deck), tuple(map(len, state.event_decks)),

@@ -92,5 +92,5 @@ class PlanSteps:
             self.to_discard(seat, card, "curse")
 
     def _plan_over(self: Any) -> bool:
-        alive = sum(1 for s in self.status if s == "alive")
+        alive = self.status.count("alive")
         return self.step == "plan" and self.passes >= alive
