@@ -189,40 +189,52 @@ def determinizer(game: EpochEllipse,
             known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
-    # By how each field is copied into a draw (name, value pairs): as it is (immutable), a
-    # list, a list of lists; the exploration's fields not in the view keep the values of
-    # ``_reset_exploration``.
-    fields: list[tuple[str, Any]] = []
-    lists: list[tuple[str, Any]] = []
-    nested: list[tuple[str, Any]] = []
-    for name, value in {**_EXPLORATION, **known, **exploration}.items():
-        if isinstance(value, set):
-            group = lists
-        elif isinstance(value, list):
-            group = lists
-            for x in value:
-                if isinstance(x, list):
-                    group = nested
-                    break
-        else:
-            group = fields
-        group.append((name, value))
+    # The exploration in progress (fields not in the view keep ``_reset_exploration``'s
+    # values): (name, value, whether a list to copy).
+    explored = tuple((name, value, isinstance(value, list))
+                     for name, value in exploration.items())
+    k = known
+    hands, discards, pool = k["hands"], k["discards"], k["pool"]
+    status, ms_card, death_cause = k["status"], k["ms_card"], k["death_cause"]
+    removed, night_discard, explore_queue = k["removed"], k["night_discard"], k["explore_queue"]
+    placed, tokens, queue, hungry = k["locations"], k["tokens"], k["queue"], k["hungry"]
+    traded, events = k["traded"], k["events"]
+    day, phase, step, first, turn = k["day"], k["phase"], k["step"], k["first"], k["turn"]
+    passes, offer, credits, result, cause = (k["passes"], k["offer"], k["credits"],
+                                             k["result"], k["cause"])
     kind, ctype = tab.kind, game.ctype
     memo = game.legal_memo
+    copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
         key = _random_key(rng)
         state = EpochState.__new__(EpochState)
         State.__init__(state, game, 0)
         state.tables = memo
-        # Each list a fresh copy, each list of lists copied two levels deep (plain loops:
-        # faster than map(setattr, ...) here).
-        for name, value in fields:
-            setattr(state, name, value)
-        for name, value in lists:
-            setattr(state, name, value.copy())
-        for name, value in nested:
-            setattr(state, name, [x.copy() for x in value])
+        # Every known field by name (direct stores: twice as fast as a setattr loop); each
+        # list a fresh copy, each list of lists copied two levels deep.
+        state.hands = list(map(copy, hands))
+        state.discards = list(map(copy, discards))
+        state.pool = list(map(copy, pool))
+        state.status = status.copy()
+        state.ms_card = ms_card.copy()
+        state.death_cause = death_cause.copy()
+        state.removed = removed.copy()
+        state.night_discard = night_discard.copy()
+        state.explore_queue = explore_queue.copy()
+        state.locations = placed.copy()
+        state.tokens = tokens.copy()
+        state.queue = queue.copy()
+        state.hungry = hungry.copy()
+        state.traded = traded.copy()
+        state.events = events.copy()
+        state.day, state.phase, state.step, state.first, state.turn = (day, phase, step,
+                                                                         first, turn)
+        state.passes, state.offer, state.credits = passes, offer, credits
+        state.result, state.cause = result, cause
+        state._reset_exploration()
+        for name, value, is_list in explored:
+            setattr(state, name, value.copy() if is_list else value)
         draws = state.draws = []
         for deck in decks:
             draws.append(_shuffled(deck, key))
@@ -256,24 +268,6 @@ def determinizer(game: EpochEllipse,
         return state
 
     return draw
-
-
-def _exploration_defaults() -> dict[str, Any]:
-    """The fields :meth:`.ExploreSteps._reset_exploration` sets, with its values (read from a
-    blank state, so the defaults stay defined in one place)."""
-    probe = EpochState.__new__(EpochState)
-    probe._reset_exploration()
-    out = {}
-    for name in EpochState.FIELDS:
-        try:
-            out[name] = getattr(probe, name)
-        except AttributeError:  # not set by _reset_exploration
-            continue
-    return out
-
-
-#: The exploration's fields as a new state has them (lists copied into each draw).
-_EXPLORATION = _exploration_defaults()
 
 
 def _park_leftovers(state: EpochState, locations: list, cat_rest: list[int], other: list[int],
