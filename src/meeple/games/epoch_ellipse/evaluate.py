@@ -52,9 +52,10 @@ class _Tables:
     one ``sum`` over a pile counts all four exactly (a field never carries into the next:
     ``bits`` holds twice the game's card count). ``deck_option[location]`` is the location's
     ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the Location deck
-    (None for a location worth no VP). ``works``: :func:`_work`'s results remembered by the
-    locations in play, their tokens and the Location deck's contents (all it reads; a search
-    evaluates many states that share them), at most :data:`WORKS_MEMO`."""
+    (None for a location worth no VP). ``works``: the Recovered VP and :func:`_work`'s result
+    remembered by the locations in play, their tokens and the Location deck's contents (all
+    the two read; a search evaluates many states that share them), at most
+    :data:`WORKS_MEMO`."""
 
     __slots__ = ("cat", "food", "medical", "loc_vp", "loc_cats", "target", "packed", "bits",
                  "mask", "deck_option", "works")
@@ -80,7 +81,7 @@ class _Tables:
                             for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
         self.deck_option = tuple((c / v, c, v) if v else None
                                  for c, v in zip(self.loc_cats, self.loc_vp, strict=True))
-        self.works: dict[tuple, int] = {}
+        self.works: dict[tuple, tuple[int, int]] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -119,19 +120,20 @@ def _work(state: Any, tab: _Tables, gap: int) -> int:
 def _raw(state: Any) -> tuple[int, ...]:
     """The counts behind the features: Recovered VP, work left, survivors alive, piles in the
     pool, danger (summed over the alive), survivors at 2+ danger, catastrophes, cards, food
-    points and medical cards in the alive survivors' decks, hands and discard piles (each
-    pile summed once over the packed counts of :class:`_Tables`)."""
+    points and medical cards in the alive survivors' decks, hands and discard piles (summed
+    once over the packed counts of :class:`_Tables`)."""
     tab = _tables(state.game)
-    vp = state.recovered_vp()
     # The Location deck enters as a set: it holds each location at most once (content).
     key = (tuple(state.locations), tuple(state.tokens), frozenset(state.location_deck))
     works = tab.works
-    work = works.get(key)
-    if work is None:
-        work = works[key] = _work(state, tab, tab.target - vp)
+    found = works.get(key)
+    if found is None:
+        vp = state.recovered_vp()
+        found = works[key] = (vp, _work(state, tab, tab.target - vp))
         if len(works) > WORKS_MEMO:
             works.clear()
-            works[key] = work
+            works[key] = found
+    vp, work = found
     alive = critical = danger = 0
     total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
@@ -142,7 +144,7 @@ def _raw(state: Any) -> tuple[int, ...]:
         if status != "alive":
             continue
         alive += 1
-        near = sum(map(packed, discards[seat])) + sum(map(packed, hands[seat]))
+        near = sum(map(packed, discards[seat] + hands[seat]))
         total += near + sum(map(packed, draws[seat]))
         near &= mask
         if seat == explorer:
