@@ -138,9 +138,9 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     ``tests/test_epoch_ellipse_moves.py`` checks the two agree over many playthroughs.
 
     The hand enters as the set of its card types (copies are interchangeable, and the
-    generator lists types in ascending order); at a plan, every seat's
-    hand, the seats' status and today's trades (the trade offers); at a choice, the event
-    decks' sizes, the tokens and whether the Location deck is empty."""
+    generator lists types in ascending order); at a plan, every seat's hand, the seats' status
+    and today's trades (the trade offers); at a choice, the event decks' sizes, the tokens and
+    whether the Location deck is empty."""
     step = state.step
     if step == "pick":
         return (seat, step, len(state.pool))
@@ -153,19 +153,13 @@ def legal_key(state: EpochState, seat: int) -> tuple:
         return (seat, step, hand)
     if step == "rescue":
         return (seat, step, hand, frozenset(map(ctype, state.expl_salvage)))
+    ms_card = state.ms_card
     mournful = None
-    for ms in state.ms_card:
-        if ms is not None:
-            mournful = tuple([None if c is None else ctype(c) for c in state.ms_card])
-            break
-    stabilize = False
-    if game.params["stabilize_window"] == "anytime" or (
-            step in EXPLORING and state.explorer == seat):
-        cat = _tables(game).cat
-        for c in state.discards[seat]:
-            if cat[c]:
-                stabilize = True
-                break
+    if ms_card.count(None) != len(ms_card):  # a Mournful card: the types by owner
+        mournful = tuple([None if c is None else ctype(c) for c in ms_card])
+    stabilize = (game.params["stabilize_window"] == "anytime"
+                 or (step in EXPLORING and state.explorer == seat)) and any(
+        map(_tables(game).cat.__getitem__, state.discards[seat]))
     if step == "plan":
         hands = []
         for h in state.hands:
@@ -211,7 +205,7 @@ def legal_moves(state: EpochState, seat: int) -> list[Move]:
             out.append(_move(game, seat, "give", (t, True)))
         out.append(_move(game, seat, "done"))
         return out
-    mournful = any(ms is not None for ms in state.ms_card)
+    mournful = state.ms_card.count(None) != len(state.ms_card)  # a Mournful card in play
     if step == "plan":
         out += _trades(state, seat)
         treat = False
