@@ -245,3 +245,53 @@ def test_the_evaluators_fast_counts_are_the_plain_ones(variant, players):
                 assert evaluate._raw(s) == _plain_raw(s, tab)
                 checked += 1
     assert checked >= 100 and remembered >= 20
+
+
+def _plain_trades(state, seat) -> list[str]:
+    """The trade offers by the rule (2. PLAN; EPE-7), enumerated directly."""
+    game = state.game
+    cards, ctype = game.content.cards, game.ctype
+
+    def salvage(s):
+        return sorted({ctype[c] for c in state.hands[s] if cards[ctype[c]].kind == SALVAGE})
+
+    out = []
+    for partner, status in enumerate(state.status):
+        if partner == seat or status != "alive" or (min(seat, partner),
+                                                     max(seat, partner)) in state.traded:
+            continue
+        out += [f"trade {partner} {slug(cards[g].name)} {slug(cards[r].name)}"
+                for g in salvage(seat) for r in salvage(partner) if g != r]
+    return out
+
+
+def _plain_explores(state) -> list[str]:
+    """The explore moves by the rule (3A, 3B; EPE-15, EPE-41), enumerated directly."""
+    p = state.game.params
+    out = ["new"] if state.location_deck else []
+    for pos, deck in enumerate(state.event_decks):
+        if not deck or (p["no_recovered_explore"] and state.tokens[pos] == 0):
+            continue
+        counts = ["roll"] if p["explore_count"] == "d6" else range(
+            1, min(p["explore_max"], len(deck)) + 1)
+        out += [f"explore {pos + 1} {k}" for k in counts]
+    return out
+
+
+@pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
+def test_trade_and_explore_tables_follow_the_rules(variant, players, extra):
+    game = load_game(GAME, variant=variant, players=players, **extra)
+    trades = explores = 0
+    for g in range(4):
+        for state in _playthrough(game, 200 + g, random.Random(g)):
+            (seat,) = state.current_players()
+            texts = [str(m) for m in legal_moves(state, seat)]
+            if state.step == "plan":
+                expected = _plain_trades(state, seat)
+                assert [t for t in texts if t.startswith("trade ")] == expected
+                trades += len(expected)
+            elif state.step == "choose":
+                expected = _plain_explores(state)
+                assert [t for t in texts if t == "new" or t.startswith("explore ")] == expected
+                explores += len(expected)
+    assert explores >= 20 and (trades >= 20 or players == 1)

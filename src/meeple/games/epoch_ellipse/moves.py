@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 #: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
 #: memory over a long run of searches, whose positions move on and never come back).
 TABLES_MEMO = 8192
+#: Trade offer lists remembered per game spec (emptied when it holds more).
+TRADES_MEMO = 4096
 #: Steps of one's own exploration, where emergency stabilization is open (EPE-30).
 EXPLORING = ("choose", "flip", "combat", "collapse", "rescue", "limit")
 #: Steps where a Mournful Sacrifice's charm may be played (EPE-6).
@@ -61,9 +63,12 @@ class _Tables:
     Discard ability with ``redraw``); by instance: ``cat`` (a catastrophe); ``payable``: a
     type may pay points at all (``medical_salvage_only``: only SALVAGE); ``paying``: per
     ``(seat, kind, points)``, by type, the moves a card of that type pays with (built lazily
-    per type, None until then)."""
+    per type, None until then); ``explores``: per ``(seat, position)``, the ``explore`` moves
+    of 1.. ``explore_max`` cards; ``trades``: per ``(seat, partner, given types, received
+    types)``, the trade offers (at most :data:`TRADES_MEMO`)."""
 
-    __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "payable", "paying")
+    __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "payable", "paying",
+                 "explores", "trades")
 
     def __init__(self, game: Any) -> None:
         cards = game.content.cards
@@ -75,6 +80,8 @@ class _Tables:
         only = game.params["medical_salvage_only"]
         self.payable = tuple(not only or c.kind == SALVAGE for c in cards)
         self.paying: dict[tuple, list[tuple[Move, ...] | None]] = {}
+        self.explores: dict[tuple[int, int], tuple[Move, ...]] = {}
+        self.trades: dict[tuple, tuple[Move, ...]] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -276,19 +283,20 @@ def _payments(state: EpochState, seat: int, points: tuple[str, ...], kind: str,
     return out
 
 
-def _salvage_types(state: EpochState, seat: int, salvage: tuple[bool, ...]) -> list[int]:
+def _salvage_types(state: EpochState, seat: int, salvage: tuple[bool, ...]) -> tuple[int, ...]:
     """The SALVAGE card types in ``seat``'s hand, ascending."""
     out = []
     for t in sorted(set(map(state.game.ctype.__getitem__, state.hands[seat]))):
         if salvage[t]:
             out.append(t)
-    return out
+    return tuple(out)
 
 
 def _trades(state: EpochState, seat: int) -> list[Move]:
     """1-for-1 salvage offers, one per pair of players a day (2. PLAN; EPE-7)."""
     game = state.game
-    salvage = _tables(game).salvage
+    tab = _tables(game)
+    salvage, memo = tab.salvage, tab.trades
     mine = None
     out: list[Move] = []
     traded = state.traded
@@ -302,10 +310,19 @@ def _trades(state: EpochState, seat: int) -> list[Move]:
             if not mine:
                 return out
         theirs = _salvage_types(state, partner, salvage)
-        for g in mine:
-            for r in theirs:
-                if g != r:
-                    out.append(_move(game, seat, "trade", (partner, g, r)))
+        key = (seat, partner, mine, theirs)
+        offers = memo.get(key)
+        if offers is None:
+            offers = []
+            for g in mine:
+                for r in theirs:
+                    if g != r:
+                        offers.append(_move(game, seat, "trade", (partner, g, r)))
+            offers = memo[key] = tuple(offers)
+            if len(memo) > TRADES_MEMO:
+                memo.clear()
+                memo[key] = offers
+        out += offers
     return out
 
 
@@ -318,12 +335,16 @@ def _explore_options(state: EpochState, seat: int) -> list[Move]:
     skip_recovered, d6, most = (p["no_recovered_explore"], p["explore_count"] == "d6",
                                 p["explore_max"])
     tokens = state.tokens
+    explores = _tables(game).explores
     for pos, deck in enumerate(state.event_decks):
         if not deck or (skip_recovered and tokens[pos] == 0):
             continue
         if d6:
             out.append(_move(game, seat, "explore", (pos, 0)))
         else:
-            for k in range(1, min(most, len(deck)) + 1):
-                out.append(_move(game, seat, "explore", (pos, k)))
+            row = explores.get((seat, pos))
+            if row is None:
+                row = explores[(seat, pos)] = tuple(
+                    _move(game, seat, "explore", (pos, k)) for k in range(1, most + 1))
+            out += row[:len(deck)]  # 1..min(explore_max, cards) cards
     return out
