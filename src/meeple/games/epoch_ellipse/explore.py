@@ -46,7 +46,7 @@ class ExploreSteps:
                 self.step = "choose"
                 return
         self.phase, self.step = "hunger", "hunger"
-        self.hungry = [s for s in self.seat_order() if self.status[s] == "alive"]
+        self.hungry = self.alive_in_order()
 
     def explore_settle(self: Any) -> bool:
         """Automatic explore steps; True when a seat must decide now."""
