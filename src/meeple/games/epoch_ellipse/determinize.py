@@ -90,7 +90,8 @@ def determinizer(game: EpochEllipse,
                  view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
     """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
     the pending choices), with the view read once: the known cards are placed here, ``draw``
-    only draws the orders and event decks.
+    only draws the orders and event decks. A drawn state remembers its legal tables in the
+    game spec's memo (``EpochState.tables``; :func:`.moves.legal_tables`).
 
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.
