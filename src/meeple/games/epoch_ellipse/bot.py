@@ -33,6 +33,34 @@ DEADLY = 3
 LOOT, SUFFER, DEATH, NEW = 0.2, 1.5, 6.0, 0.5
 
 
+class _Tables:
+    """Per-game card facts the bot reads at every decision (built once per game spec, cached
+    on it): by type, ``worth`` (every point of every printed mode, summed); by card name,
+    ``catastrophe``, ``food`` (a FOOD card or one with a food ability) and ``able`` (1 when a
+    mode gives weapon, medical or avoid-collapse points), each 0 or 1."""
+
+    __slots__ = ("worth", "catastrophe", "food", "able")
+
+    def __init__(self, game) -> None:
+        cards = game.content.cards
+        self.worth = tuple(sum(c.points(m).get(p, 0) for m in c.modes() for p in c.points(m))
+                           for c in cards)
+        self.catastrophe = {c.name: int(c.kind == CATASTROPHE) for c in cards}
+        self.food = {c.name: int(c.subtype == FOOD
+                                 or any(c.points(m).get("food") for m in c.modes()))
+                     for c in cards}
+        self.able = {c.name: int(any(
+            c.points(m).get("weapon") or c.points(m).get("medical")
+            or c.points(m).get("avoid_collapse") for m in c.modes())) for c in cards}
+
+
+def _tables(game) -> _Tables:
+    tables = game._cache.get("bot")
+    if tables is None:
+        tables = game._cache["bot"] = _Tables(game)
+    return tables
+
+
 class HeuristicBot(Bot):
     """Cautious team player (module docstring)."""
 
@@ -44,13 +72,18 @@ class HeuristicBot(Bot):
         content = game.content
         self._cards = content.cards
         self._index = {c.name: i for i, c in enumerate(content.cards)}
+        tables = _tables(game)
+        self._worth = tables.worth
+        self._is_catastrophe = tables.catastrophe.__getitem__
+        self._is_food = tables.food.__getitem__
+        self._is_able = tables.able.__getitem__
 
     # ----------------------------------------------------------------------- helpers
     def _card(self, name: str):
         return self._cards[self._index[name]]
 
     def _danger(self, me: Mapping[str, Any]) -> int:
-        in_hand = sum(1 for n in me["hand"] if self._card(n).kind == CATASTROPHE)
+        in_hand = sum(map(self._is_catastrophe, me["hand"]))
         return me["catastrophes_in_discard"] + in_hand
 
     def _points(self, move: Move, point: str) -> int:
@@ -66,21 +99,11 @@ class HeuristicBot(Bot):
         if move.args[0] == "ms":
             return 0.1
         ctype, mode = move.args
-        card = self._cards[ctype]
-        worth = sum(card.points(m).get(p, 0) for m in card.modes() for p in card.points(m))
-        return worth + (1.0 if mode == "trash" else 0.0)
+        return self._worth[ctype] + (1.0 if mode == "trash" else 0.0)
 
     def _capacity(self, me: Mapping[str, Any]) -> float:
         """Catastrophes its hand can beat or avoid, roughly."""
-        total = 0.0
-        for name in me["hand"]:
-            card = self._card(name)
-            for mode in card.modes():
-                pts = card.points(mode)
-                if pts.get("weapon") or pts.get("medical") or pts.get("avoid_collapse"):
-                    total += 1.0
-                    break
-        return total
+        return float(sum(map(self._is_able, me["hand"])))  # 1.0 a card: the same float
 
     # --------------------------------------------------------------------------- act
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> Move:
@@ -123,15 +146,14 @@ class HeuristicBot(Bot):
         return legal_actions[-1]
 
     def _keep_value(self, move: Move) -> float:
-        card = self._cards[move.args[0]]
-        if card.kind == CATASTROPHE:
+        ctype = move.args[0]
+        if self._cards[ctype].kind == CATASTROPHE:
             return -10.0
-        return sum(card.points(m).get(p, 0) for m in card.modes() for p in card.points(m))
+        return self._worth[ctype]
 
     # -------------------------------------------------------------------------- plan
     def _food(self, hand: Sequence[str]) -> int:
-        return sum(1 for n in hand if self._card(n).subtype == FOOD
-                   or any(self._card(n).points(m).get("food") for m in self._card(n).modes()))
+        return sum(map(self._is_food, hand))
 
     def _plan(self, view, me, by_kind) -> Move:
         treat = [m for m in by_kind.get("use", ())
@@ -155,8 +177,7 @@ class HeuristicBot(Bot):
         return by_kind["pass"][0]
 
     def _keep_value_type(self, ctype: int) -> float:
-        card = self._cards[ctype]
-        return sum(card.points(m).get(p, 0) for m in card.modes() for p in card.points(m))
+        return self._worth[ctype]
 
     def _answer(self, view, by_kind) -> Move:
         offer = view["offer"]

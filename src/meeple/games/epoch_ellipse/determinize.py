@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from meeple.engine.errors import ParameterError
@@ -71,16 +72,26 @@ def _tables(game: EpochEllipse) -> _Tables:
     return tables
 
 
-def _shuffled(cards: list[int], rand) -> list[int]:
-    """``cards`` in a uniformly random order (sorted by random keys: faster than a shuffle)."""
-    return sorted(cards, key=lambda _: rand())
+def _shuffled(cards: list[int], key: Callable[[Any], float]) -> list[int]:
+    """``cards`` in a uniformly random order: sorted by random keys (faster than a shuffle),
+    ``key`` being :func:`_random_key` of the stream."""
+    return sorted(cards, key=key)
+
+
+def _random_key(rng: random.Random) -> Callable[[Any], float]:
+    """A sort key that ignores its argument and returns ``rng.random()``: the same draws as
+    ``lambda _: rng.random()``, in the same order (a sort computes its keys first, element by
+    element), with no Python frame per element (``next(iterator, default)`` of a callable
+    iterator that never ends)."""
+    return partial(next, iter(rng.random, None))
 
 
 def determinizer(game: EpochEllipse,
                  view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
     """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
     the pending choices), with the view read once: the known cards are placed here, ``draw``
-    only draws the orders and event decks.
+    only draws the orders and event decks. A drawn state remembers its legal tables in the
+    game spec's memo (``EpochState.tables``; :func:`.moves.legal_tables`).
 
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.
@@ -179,39 +190,66 @@ def determinizer(game: EpochEllipse,
             known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
-    # By how each field is copied into a draw: as it is (immutable), a list, a list of lists.
-    fields = tuple((k, v) for k, v in {**known, **exploration}.items()
-                   if not isinstance(v, (list, set)))
-    lists = tuple((k, v) for k, v in {**known, **exploration}.items()
-                  if isinstance(v, set) or (isinstance(v, list)
-                                            and not any(isinstance(x, list) for x in v)))
-    nested = tuple((k, v) for k, v in known.items()
-                   if isinstance(v, list) and any(isinstance(x, list) for x in v))
+    # The exploration in progress (fields not in the view keep ``_reset_exploration``'s
+    # values): (name, value, whether a list to copy).
+    explored = tuple((name, value, isinstance(value, list))
+                     for name, value in exploration.items())
+    k = known
+    hands, discards, pool = k["hands"], k["discards"], k["pool"]
+    status, ms_card, death_cause = k["status"], k["ms_card"], k["death_cause"]
+    removed, night_discard, explore_queue = k["removed"], k["night_discard"], k["explore_queue"]
+    placed, tokens, queue, hungry = k["locations"], k["tokens"], k["queue"], k["hungry"]
+    traded, events = k["traded"], k["events"]
+    day, phase, step, first, turn = k["day"], k["phase"], k["step"], k["first"], k["turn"]
+    passes, offer, credits, result, cause = (k["passes"], k["offer"], k["credits"],
+                                             k["result"], k["cause"])
     kind, ctype = tab.kind, game.ctype
+    memo = game.legal_memo
+    copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
-        rand = rng.random
+        key = _random_key(rng)
         state = EpochState.__new__(EpochState)
         State.__init__(state, game, 0)
+        state.tables = memo
+        # Every known field by name (direct stores: twice as fast as a setattr loop); each
+        # list a fresh copy, each list of lists copied two levels deep.
+        state.hands = list(map(copy, hands))
+        state.discards = list(map(copy, discards))
+        state.pool = list(map(copy, pool))
+        state.status = status.copy()
+        state.ms_card = ms_card.copy()
+        state.death_cause = death_cause.copy()
+        state.removed = removed.copy()
+        state.night_discard = night_discard.copy()
+        state.explore_queue = explore_queue.copy()
+        state.locations = placed.copy()
+        state.tokens = tokens.copy()
+        state.queue = queue.copy()
+        state.hungry = hungry.copy()
+        state.traded = traded.copy()
+        state.events = events.copy()
+        state.day, state.phase, state.step, state.first, state.turn = (day, phase, step,
+                                                                         first, turn)
+        state.passes, state.offer, state.credits = passes, offer, credits
+        state.result, state.cause = result, cause
         state._reset_exploration()
-        for name, value in fields:
-            setattr(state, name, value)
-        for name, value in lists:
-            setattr(state, name, value.copy())
-        for name, value in nested:
-            setattr(state, name, [x.copy() for x in value])
-        state.draws = [_shuffled(deck, rand) for deck in decks]
-        night_deck = _shuffled(night, rand)
-        cats = _shuffled(cat_shared, rand)
-        salv = _shuffled(salvage, rand)
-        survs = _shuffled(survivors, rand)
+        for name, value, is_list in explored:
+            setattr(state, name, value.copy() if is_list else value)
+        draws = state.draws = []
+        for deck in decks:
+            draws.append(_shuffled(deck, key))
+        night_deck = _shuffled(night, key)
+        cats = _shuffled(cat_shared, key)
+        salv = _shuffled(salvage, key)
+        survs = _shuffled(survivors, key)
         state.decks = {SALVAGE: salv[:d_salv], SURVIVOR: survs[:d_surv],
                        CATASTROPHE: cats[:d_cat], NIGHT: night_deck}
         cat_rest = cats[d_cat:]  # in random order: the starter copies join at random
         for card in cat_starter:
             cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
         rest = other + salv[d_salv:] + survs[d_surv:]
-        rest = _shuffled(rest, rand)
+        rest = _shuffled(rest, key)
         if ended:
             _park_leftovers(state, locations, cat_rest, rest, kind, ctype)
             if (len(cat_rest) + len(rest) != sum(c for _, c in shapes)
@@ -226,7 +264,7 @@ def determinizer(game: EpochEllipse,
             event_decks.append(cat_rest[c:c + t] + rest[o:o + size - t])
             c += t
             o += size - t
-        state.location_deck = _shuffled(location_deck, rand)
+        state.location_deck = _shuffled(location_deck, key)
         state._refresh_acting()
         return state
 

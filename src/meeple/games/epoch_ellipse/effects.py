@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def targets(state: EpochState, who: str, seat: int) -> list[int]:
     """The alive seats an effect with ``who`` applies to, ``seat`` being the resolver."""
-    alive = [s for s in state.seat_order() if state.status[s] == "alive"]
+    alive = state.alive_in_order()
     if who == "self":
         return [seat] if state.status[seat] == "alive" else []
     if who == "all":

@@ -40,12 +40,25 @@ BIAS = -0.724
 #: A seat without a survivor: its share of the team's chance, with or without a pile
 #: waiting for it in the pool (measured on the same games: 0.85 and 0.60).
 REVIVED, UNREVIVED = 0.85, 0.6
+#: Results of ``_work`` remembered per game spec (emptied when it holds more).
+WORKS_MEMO = 8192
 
 
 class _Tables:
-    """Per-game card constants, by card instance (built once, cached on the game spec)."""
+    """Per-game card constants, by card instance (built once, cached on the game spec).
 
-    __slots__ = ("cat", "food", "medical", "loc_vp", "loc_cats", "target")
+    ``packed[instance]`` holds the instance's counts in one int, a field of ``bits`` bits
+    each: catastrophe (0/1), food points (at most 2), medical card (0/1) and 1 (a card), so
+    one ``sum`` over a pile counts all four exactly (a field never carries into the next:
+    ``bits`` holds twice the game's card count). ``deck_option[location]`` is the location's
+    ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the Location deck
+    (None for a location worth no VP). ``works``: the Recovered VP and :func:`_work`'s result
+    remembered by the locations in play, their tokens and the Location deck's contents (all
+    the two read; a search evaluates many states that share them), at most
+    :data:`WORKS_MEMO`."""
+
+    __slots__ = ("cat", "food", "medical", "loc_vp", "loc_cats", "target", "packed", "bits",
+                 "mask", "deck_option", "works")
 
     def __init__(self, game: Any) -> None:
         cards = game.content.cards
@@ -62,6 +75,13 @@ class _Tables:
         self.loc_vp = tuple(loc.vp for loc in game.content.locations)
         self.loc_cats = tuple(loc.catastrophes for loc in game.content.locations)
         self.target = game.params["target_vp"]
+        bits = self.bits = (2 * len(types) + 1).bit_length()
+        self.mask = (1 << bits) - 1
+        self.packed = tuple(c | f << bits | m << 2 * bits | 1 << 3 * bits
+                            for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
+        self.deck_option = tuple((c / v, c, v) if v else None
+                                 for c, v in zip(self.loc_cats, self.loc_vp, strict=True))
+        self.works: dict[tuple, tuple[int, int]] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -73,13 +93,20 @@ def _tables(game: Any) -> _Tables:
 
 def _work(state: Any, tab: _Tables, gap: int) -> int:
     """The fewest catastrophe tokens to flip for ``gap`` more Recovered VP (greedy by tokens
-    per VP over the unrecovered locations in play and the Location deck)."""
+    per VP over the unrecovered locations in play and the Location deck). Plain loops and
+    ``map`` (a comprehension costs a frame in Python 3.11); ties sort as whole tuples, so the
+    order the options are listed in does not matter."""
     if gap <= 0:
         return 0
-    vp, cats = tab.loc_vp, tab.loc_cats
-    options = [(t / vp[i], t, vp[i]) for i, t in zip(state.locations, state.tokens,
-                                                      strict=True) if t and vp[i]]
-    options += [(cats[i] / vp[i], cats[i], vp[i]) for i in state.location_deck if vp[i]]
+    vp = tab.loc_vp
+    options = []
+    append = options.append
+    for i, t in zip(state.locations, state.tokens, strict=True):
+        if t:
+            v = vp[i]
+            if v:
+                append((t / v, t, v))
+    options.extend(filter(None, map(tab.deck_option.__getitem__, state.location_deck)))
     options.sort()
     work = 0
     for _, tokens, value in options:
@@ -93,29 +120,40 @@ def _work(state: Any, tab: _Tables, gap: int) -> int:
 def _raw(state: Any) -> tuple[int, ...]:
     """The counts behind the features: Recovered VP, work left, survivors alive, piles in the
     pool, danger (summed over the alive), survivors at 2+ danger, catastrophes, cards, food
-    points and medical cards in the alive survivors' decks, hands and discard piles."""
+    points and medical cards in the alive survivors' decks, hands and discard piles (summed
+    once over the packed counts of :class:`_Tables`)."""
     tab = _tables(state.game)
-    cat, food, medical = tab.cat, tab.food, tab.medical
-    vp = state.recovered_vp()
-    work = _work(state, tab, tab.target - vp)
-    alive = critical = danger = cats = size = foods = medicals = 0
+    # The Location deck enters as a set: it holds each location at most once (content).
+    key = (tuple(state.locations), tuple(state.tokens), frozenset(state.location_deck))
+    works = tab.works
+    found = works.get(key)
+    if found is None:
+        vp = state.recovered_vp()
+        found = works[key] = (vp, _work(state, tab, tab.target - vp))
+        if len(works) > WORKS_MEMO:
+            works.clear()
+            works[key] = found
+    vp, work = found
+    alive = critical = danger = 0
+    total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
+    packed = tab.packed.__getitem__
+    mask = tab.mask
+    hands, discards, draws = state.hands, state.discards, state.draws
     for seat, status in enumerate(state.status):
         if status != "alive":
             continue
         alive += 1
-        hand, discard = state.hands[seat], state.discards[seat]
-        near = sum(map(cat.__getitem__, discard)) + sum(map(cat.__getitem__, hand))
+        near = sum(map(packed, discards[seat] + hands[seat]))
+        total += near + sum(map(packed, draws[seat]))
+        near &= mask
         if seat == explorer:
             near += len(state.expl_cats) + (state.current is not None)
         danger += near
         critical += near >= 2
-        cards = state.draws[seat] + hand + discard
-        size += len(cards)
-        cats += sum(map(cat.__getitem__, cards))
-        foods += sum(map(food.__getitem__, cards))
-        medicals += sum(map(medical.__getitem__, cards))
-    return vp, work, alive, len(state.pool), danger, critical, cats, size, foods, medicals
+    bits = tab.bits
+    return (vp, work, alive, len(state.pool), danger, critical, total & mask,
+            total >> 3 * bits, total >> bits & mask, total >> 2 * bits & mask)
 
 
 def _features(state: Any) -> tuple[float, ...]:
@@ -131,9 +169,9 @@ def _features(state: Any) -> tuple[float, ...]:
 
 def team_chance(state: Any) -> float:
     """The team's estimated chance to win from a non-terminal ``state``."""
-    z = BIAS
-    for w, x in zip(WEIGHTS, _features(state), strict=True):
-        z += w * x
+    w, x = WEIGHTS, _features(state)  # unrolled: the same additions in the same order
+    z = (BIAS + w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4]
+         + w[5] * x[5] + w[6] * x[6] + w[7] * x[7] + w[8] * x[8])
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))

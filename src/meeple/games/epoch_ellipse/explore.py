@@ -46,7 +46,7 @@ class ExploreSteps:
                 self.step = "choose"
                 return
         self.phase, self.step = "hunger", "hunger"
-        self.hungry = [s for s in self.seat_order() if self.status[s] == "alive"]
+        self.hungry = self.alive_in_order()
 
     def explore_settle(self: Any) -> bool:
         """Automatic explore steps; True when a seat must decide now."""
@@ -66,8 +66,13 @@ class ExploreSteps:
         return self.game.params["hand_size"]
 
     def giftable(self: Any, seat: int) -> bool:
-        return bool(self.expl_salvage) or any(self.card(c).kind == SALVAGE
-                                              for c in self.hands[seat])
+        if self.expl_salvage:
+            return True
+        kinds = self.game.kinds
+        for c in self.hands[seat]:
+            if kinds[c] == SALVAGE:
+                return True
+        return False
 
     # ---------------------------------------------------------------------- 3A and 3B
     def _do_new(self: Any, seat: int, args: tuple) -> None:
@@ -90,29 +95,39 @@ class ExploreSteps:
         self._flip(seat, pos, k)
         if self.result is not None:
             return
-        redraw = any(self.card(c).discard.get("redraw") for c in self.hands[seat])
-        if redraw:
-            self.step = "flip"
-        else:
-            self.resolve_next()
+        cards, ctype = self.game.content.cards, self.game.ctype
+        for c in self.hands[seat]:  # a JUSTICE LIN in hand: redraw or resolve (EPE-43)
+            if cards[ctype[c]].discard.get("redraw"):
+                self.step = "flip"
+                return
+        self.resolve_next()
 
     def _flip(self: Any, seat: int, pos: int, k: int) -> None:
         deck = self.event_decks[pos]
-        flipped = [deck.pop() for _ in range(min(k, len(deck)))]
+        cut = len(deck) - min(k, len(deck))
+        flipped = deck[cut:]  # the top k cards, in the order they are drawn (top first)
+        flipped.reverse()
+        del deck[cut:]
         self.explorer, self.expl_pos, self.expl_k = seat, pos, k
-        self.tokens[pos] -= self.catastrophes_in(flipped)  # 3C: tokens follow the cards
-        kinds = [self.card(c).kind for c in flipped]
-        self.expl_cats = [c for c, kd in zip(flipped, kinds, strict=True) if kd == CATASTROPHE]
-        self.expl_survivors = [c for c, kd in zip(flipped, kinds, strict=True)
-                               if kd == SURVIVOR]
-        self.expl_salvage = [c for c, kd in zip(flipped, kinds, strict=True) if kd == SALVAGE]
-        self.log(seat, "flips " + (", ".join(self.name(c) for c in flipped) or "nothing"))
+        cats, survivors, salvage = [], [], []
+        kinds = self.game.kinds
+        for c in flipped:  # a plain loop: comprehensions cost a frame each in 3.11
+            kind = kinds[c]
+            if kind == CATASTROPHE:
+                cats.append(c)
+            elif kind == SURVIVOR:
+                survivors.append(c)
+            elif kind == SALVAGE:
+                salvage.append(c)
+        self.tokens[pos] -= len(cats)  # 3C: tokens follow the cards
+        self.expl_cats, self.expl_survivors, self.expl_salvage = cats, survivors, salvage
+        self.log(seat, "flips " + (", ".join(map(self.game.labels.__getitem__, flipped))
+                                   or "nothing"))
         self.check_win()
 
     def _do_redraw(self: Any, seat: int, args: tuple) -> None:
         """JUSTICE LIN: put the exploration back, reshuffle, draw again (EPE-43)."""
-        card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-        self.hands[seat].remove(card)
+        card = self.take_type(self.hands[seat], args[0])
         pos, k = self.expl_pos, self.expl_k
         for c in self.expl_cats + self.expl_survivors + self.expl_salvage:
             self.add_to_location(pos, c)
@@ -229,8 +244,7 @@ class ExploreSteps:
     def _do_give(self: Any, seat: int, args: tuple) -> None:
         ctype, from_exploration = args
         source = self.expl_salvage if from_exploration else self.hands[seat]
-        card = next(c for c in source if self.ctype[c] == ctype)
-        source.remove(card)
+        card = self.take_type(source, ctype)
         self.rescue.append(card)
 
     def done_step(self: Any, seat: int) -> None:
@@ -245,8 +259,7 @@ class ExploreSteps:
                                 "card(s)")
 
     def _do_return(self: Any, seat: int, args: tuple) -> None:
-        card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-        self.hands[seat].remove(card)
+        card = self.take_type(self.hands[seat], args[0])
         self.add_to_location(self.expl_pos, card)  # over the limit: back, face down (EPE-24)
         self.log(seat, f"returns {self.name(card)} to {self.location_name(self.expl_pos)}")
 

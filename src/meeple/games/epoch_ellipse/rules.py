@@ -6,8 +6,8 @@ pile; draws), PLAN (in turn from the first player: ``trade`` offers answered by 
 ``decline``, medical ``use`` then ``treat``, ``pass``), EXPLORE (each alive player in turn:
 ``new``, ``explore L K`` or ``skip``; the resolution steps are in :mod:`.explore`), HUNGER
 (``eat`` or ``starve``) and REST (automatic: the night card, discards, deaths, shuffles; REST
-and WAKE UP are in :mod:`.night`). Legal moves live in :mod:`.moves`; effects in
-:mod:`.effects`.
+and WAKE UP are in :mod:`.night`). Legal moves live in :mod:`.moves`; the PLAN phase's moves in
+:mod:`.plan`; effects in :mod:`.effects`.
 
 Physical cards are *instances* (ints); ``ctype[instance]`` is the card type (an index into
 ``game.content.cards``). Location positions: 0 is the Graveyard, then the others in the order
@@ -28,10 +28,10 @@ from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.content import load_content
-from meeple.games.epoch_ellipse.effects import apply_effect
 from meeple.games.epoch_ellipse.explore import ExploreSteps
-from meeple.games.epoch_ellipse.moves import legal_moves
+from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
 from meeple.games.epoch_ellipse.night import NightSteps
+from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
@@ -67,7 +67,8 @@ class EpochEllipse(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 1, 5, 3
-    __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves")
+    __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves", "kinds",
+                 "catastrophe", "labels", "legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -97,6 +98,12 @@ class EpochEllipse(Game):
         object.__setattr__(self, "by_slug", {slug(c.name): i for i, c in
                                              enumerate(content.cards)})
         object.__setattr__(self, "moves", {})
+        object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
+        # By card instance, for the transitions' hot paths: kind, is a catastrophe, name.
+        kinds = tuple(content.cards[t].kind for t in ctype)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "catastrophe", tuple(k == CATASTROPHE for k in kinds))
+        object.__setattr__(self, "labels", tuple(content.cards[t].name for t in ctype))
 
     @property
     def capabilities(self) -> Capabilities:
@@ -133,7 +140,8 @@ class EpochEllipse(Game):
     def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
         state = EpochState.__new__(EpochState)
         State.__init__(state, self, 0)
-        state._restore_fields(data, EpochState.__slots__, {
+        state.tables = None
+        state._restore_fields(data, EpochState.FIELDS, {
             "event_decks": lambda v: [list(d) for d in v],
             "pool": lambda v: [list(p) for p in v],
             "traded": lambda v: {tuple(p) for p in v},
@@ -143,7 +151,7 @@ class EpochEllipse(Game):
         return state
 
 
-class EpochState(NightSteps, ExploreSteps, State):
+class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     """One point of a playthrough (fields as in rules-questions 5.1).
 
     Shared: ``decks`` (kind -> instances, top = last), ``night_discard``, ``location_deck``
@@ -162,15 +170,22 @@ class EpochState(NightSteps, ExploreSteps, State):
     piles are public.
     """
 
-    __slots__ = ("decks", "night_discard", "location_deck", "locations", "event_decks",
+    #: The rules fields (copied, serialised, restored, digested).
+    FIELDS = ("decks", "night_discard", "location_deck", "locations", "event_decks",
                  "tokens", "pool", "draws", "hands", "discards", "status", "ms_card",
                  "death_cause", "day", "phase", "step", "first", "turn", "queue", "passes",
                  "traded", "offer", "credits", "explorer", "expl_pos", "expl_k", "expl_new",
                  "expl_cats", "expl_survivors", "expl_salvage", "current", "paid", "rescue",
                  "explore_queue", "hungry", "removed", "events", "result", "cause")
+    #: Besides them, ``tables``: where the state remembers its legal tables. A
+    #: determinization's states remember them in the game spec's memo
+    #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
+    #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
         super().__init__(game, seed)
+        self.tables: dict[tuple, Any] | None = None
         n, rng, content = game.players, self.rng, game.content
         self.decks = {kind: list(game.shared[kind]) for kind in SHARED_DECKS}
         for kind in SHARED_DECKS:
@@ -211,7 +226,7 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     # ---------------------------------------------------------------------- card helpers
     def name(self, card: int) -> str:
-        return self.game.names[self.ctype[card]]
+        return self.game.labels[card]
 
     @property
     def ctype(self) -> tuple[int, ...]:
@@ -225,8 +240,16 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def seat_order(self) -> list[int]:
         """Seats in turn order from today's first player (EPE-11)."""
-        n = self.game.players
-        return [(self.first + k) % n for k in range(n)]
+        return [*range(self.first, self.game.players), *range(self.first)]
+
+    def alive_in_order(self) -> list[int]:
+        """The seats with a survivor, in turn order from today's first player."""
+        status = self.status
+        out = []
+        for seat in self.seat_order():  # a plain loop: a comprehension costs a frame in 3.11
+            if status[seat] == "alive":
+                out.append(seat)
+        return out
 
     def _next_alive(self, start: int, include: bool = False) -> int:
         n = self.game.players
@@ -250,8 +273,22 @@ class EpochState(NightSteps, ExploreSteps, State):
             shuffle(self.rng, deck)
         return deck.pop() if deck else None
 
+    def take_type(self, pile: list[int], ctype: int) -> int:
+        """Remove from ``pile`` and return its first card of type ``ctype`` (copies are
+        interchangeable; the legal moves guarantee one is there).
+
+        Raises:
+            ValueError: if ``pile`` holds no card of that type.
+        """
+        types = self.game.ctype
+        for i, card in enumerate(pile):
+            if types[card] == ctype:
+                del pile[i]
+                return card
+        raise ValueError(f"no card of type {ctype} in the pile")
+
     def catastrophes_in(self, cards: Sequence[int]) -> int:
-        return sum(1 for c in cards if self.card(c).kind == CATASTROPHE)
+        return sum(map(self.game.catastrophe.__getitem__, cards))
 
     # ----------------------------------------------------------------- locations (3A, 3F)
     def build_location(self, index: int) -> int:
@@ -273,7 +310,7 @@ class EpochState(NightSteps, ExploreSteps, State):
     def add_to_location(self, pos: int, card: int) -> None:
         """A card goes face down on top of an event deck; a catastrophe adds a token (3C)."""
         self.event_decks[pos].append(card)
-        if self.card(card).kind == CATASTROPHE:
+        if self.game.catastrophe[card]:
             self.tokens[pos] += 1
 
     def trash(self, card: int) -> None:
@@ -283,7 +320,8 @@ class EpochState(NightSteps, ExploreSteps, State):
     def remove_catastrophes(self, pos: int, n: int) -> int:
         """Up to ``n`` catastrophes leave event deck ``pos`` for the Graveyard; how many."""
         deck = self.event_decks[pos]
-        taken = [c for c in deck if self.card(c).kind == CATASTROPHE][:n]
+        cat = self.game.catastrophe
+        taken = [c for c in deck if cat[c]][:n]
         for card in taken:
             deck.remove(card)
             self.tokens[pos] -= 1
@@ -293,9 +331,12 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def recovered_vp(self) -> int:
         """VP of the locations in play cleared of catastrophe tokens (3F; EPE-27)."""
-        locations = self.game.content.locations
-        return sum(locations[i].vp for pos, i in enumerate(self.locations)
-                   if self.tokens[pos] == 0)
+        locations, tokens = self.game.content.locations, self.tokens
+        vp = 0
+        for pos, i in enumerate(self.locations):  # a plain loop: evaluator and view use it
+            if tokens[pos] == 0:
+                vp += locations[i].vp
+        return vp
 
     def check_win(self) -> bool:
         """End the game as won when the Recovered VP reach the target (3F; EPE-27)."""
@@ -340,8 +381,7 @@ class EpochState(NightSteps, ExploreSteps, State):
         else:
             ctype, mode = card_ref
             hand = self.hands[seat]
-            card = next(c for c in hand if self.ctype[c] == ctype)
-            hand.remove(card)
+            card = self.take_type(hand, ctype)
         points = self.card(card).points(mode)
         self.log(beneficiary, f"uses {self.name(card)} ({mode})")
         if mode == "trash":
@@ -363,6 +403,13 @@ class EpochState(NightSteps, ExploreSteps, State):
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
 
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """Every acting seat's legal moves; remembered on the game spec when ``tables`` is set
+        (:func:`.moves.legal_tables`), generated afresh otherwise."""
+        if self.tables is None:
+            return State._legal_tables(self)
+        return legal_tables(self)
+
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.epoch_ellipse.decisions import illegal_reason
 
@@ -380,90 +427,9 @@ class EpochState(NightSteps, ExploreSteps, State):
 
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         ((seat, move),) = joint.items()
-        getattr(self, "_do_" + move.kind)(seat, move.args)
+        DO[move.kind](self, seat, move.args)  # the ``_do_<kind>`` method
         self._advance()
         self._refresh_acting()
-
-    # ---------------------------------------------------------------------------- plan
-    def _do_pass(self, seat: int, args: tuple) -> None:
-        self.passes += 1
-        self.turn = self._next_alive(seat)
-
-    def _do_trade(self, seat: int, args: tuple) -> None:
-        partner, given, received = args
-        self.offer = (seat, partner, given, received)
-        self.traded.add((min(seat, partner), max(seat, partner)))  # one offer a pair (EPE-7)
-        self.step = "answer"
-
-    def _do_accept(self, seat: int, args: tuple) -> None:
-        proposer, partner, given, received = self.offer
-        a = next(c for c in self.hands[proposer] if self.ctype[c] == given)
-        b = next(c for c in self.hands[partner] if self.ctype[c] == received)
-        self.hands[proposer].remove(a)
-        self.hands[partner].remove(b)
-        self.hands[proposer].append(b)
-        self.hands[partner].append(a)
-        self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
-        self._close_offer()
-
-    def _do_decline(self, seat: int, args: tuple) -> None:
-        proposer, partner, given, received = self.offer
-        self.log(partner, f"declines Seat {proposer}'s offer")
-        self._close_offer()
-
-    def _close_offer(self) -> None:
-        proposer = self.offer[0]
-        self.offer = None
-        self.step = "plan"
-        self.passes = 0
-        self.turn = self._next_alive(proposer)
-
-    def _do_use(self, seat: int, args: tuple) -> None:
-        if self.step == "plan":  # medical to trash catastrophes from hand (2. PLAN), draws
-            points = self.use_card(seat, args, seat)
-            deck = self.draws[seat]
-            for _ in range(min(points.get("draw", 0), len(deck))):
-                self.hands[seat].append(deck.pop())
-            self.enforce_limit_outside(seat)
-            self.credits = points.get("medical", 0) + points.get("trash_catastrophe", 0)
-            self.step = "treat"
-            self.passes = 0
-            return
-        self.pay(seat, args)  # exploration and hunger payments (explore.py)
-
-    def _do_treat(self, seat: int, args: tuple) -> None:
-        card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-        self.hands[seat].remove(card)
-        self.trash(card)
-        self.log(seat, f"treats and trashes {self.name(card)}")
-        self.credits -= 1
-
-    def _do_done(self, seat: int, args: tuple) -> None:
-        if self.step == "treat":
-            self.credits = 0
-            self.step = "plan"
-        else:
-            self.done_step(seat)
-
-    def _do_charm(self, seat: int, args: tuple) -> None:
-        """A CHARM: its effect, then the discard pile (EPE-25); a Mournful Sacrifice's charm
-        is played for the acting seat and then trashed (EPE-6)."""
-        if args[0] == "ms":
-            card, self.ms_card[args[1]] = self.ms_card[args[1]], None
-        else:
-            card = next(c for c in self.hands[seat] if self.ctype[c] == args[0])
-            self.hands[seat].remove(card)
-        info = self.card(card)
-        self.log(seat, f"plays the charm {info.name}")
-        apply_effect(self, info.effect, info.params, seat, "curse")
-        if args[0] == "ms" or self.status[seat] != "alive":
-            self.trash(card)
-        else:
-            self.to_discard(seat, card, "curse")
-
-    def _plan_over(self) -> bool:
-        alive = sum(1 for s in self.status if s == "alive")
-        return self.step == "plan" and self.passes >= alive
 
     # ------------------------------------------------------------------------- advance
     def _advance(self) -> None:
@@ -475,8 +441,7 @@ class EpochState(NightSteps, ExploreSteps, State):
                 self._wake()
                 continue
             if self.step == "treat":
-                if self.credits > 0 and any(self.card(c).kind == CATASTROPHE
-                                            for c in self.hands[self.turn]):
+                if self.credits > 0 and self.catastrophes_in(self.hands[self.turn]):
                     return
                 self.credits, self.step = 0, "plan"
                 continue
@@ -484,7 +449,7 @@ class EpochState(NightSteps, ExploreSteps, State):
                 if self.step == "answer" or not self._plan_over():
                     return
                 self.phase, self.step = "explore", "choose"
-                self.explore_queue = [s for s in self.seat_order() if self.status[s] == "alive"]
+                self.explore_queue = self.alive_in_order()
                 self.next_explorer()
                 continue
             if self.phase == "explore":
@@ -589,7 +554,14 @@ class EpochState(NightSteps, ExploreSteps, State):
         }
 
     def _copy(self) -> EpochState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new = self._copy_fields(self.FIELDS)
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__)
+        return self._fields_data(self.FIELDS)
+
+
+#: Transitions by move kind: ``EpochState._do_<kind>`` (``_apply`` dispatches through it).
+DO: dict[str, Callable[..., None]] = {name[4:]: getattr(EpochState, name)
+                                      for name in dir(EpochState) if name.startswith("_do_")}
