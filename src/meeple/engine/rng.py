@@ -19,8 +19,10 @@ def derive_seed(*parts: int | str) -> int:
     index)`` for the ``index``-th game of a playtest. Unlike ``hash()``, it is not salted by
     ``PYTHONHASHSEED``.
     """
-    text = "\x1f".join(f"{type(p).__name__}:{p}" for p in parts)
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    texts = []  # a plain loop: a state's chance stream is seeded here at every determinization
+    for p in parts:
+        texts.append(f"{type(p).__name__}:{p}")
+    digest = hashlib.blake2b("\x1f".join(texts).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 
 
