@@ -3,11 +3,19 @@
 The state (``rules.DamoclesState``) asks :func:`legal_moves` for the acting seat; the engine
 refuses anything not in that list, so the transitions in ``rules`` may assume legality.
 Rules: seeds/damocles.txt, SETUP and TURN MECHANICS; decisions DAM-n in docs/rules/damocles.md.
+
+Speed (a search lists moves at every node of every iteration): what depends only on the game
+spec is built once per spec and seat (:func:`_tables`: each codex's role in the play window,
+the interned ``play`` moves, the swap and trade moves by slot); rotation masks come from the
+state's per-circle memo (``DamoclesState.circle_masks``); placements are remembered per seat,
+empty slots and supply (:func:`_placements`). Every list is the same, in the same order, as
+the plain reading of the rules would give; ``tests/test_damocles_moves.py`` checks the
+specialised paths against the general ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +25,17 @@ from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBE
 if TYPE_CHECKING:
     from meeple.games.damocles.rules import DamoclesState
 
+#: A codex's role in the play window (:func:`_tables`): not played alone (Production, Number),
+#: a Manipulation (Haste, Reflex), an Annex, a Destruction (Lyse, Eviscerate), a Sacrifice.
+PAIRED, MANIPULATES, ANNEXES, DESTROYS, SACRIFICES = range(5)
+#: Pair roles (:func:`_tables`): neither, a Production, a Number.
+OTHER, PRODUCES, COUNTS = range(3)
+_KEY = "damocles-moves"
 
-def legal_moves(state: DamoclesState, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` now, in a deterministic order (never empty when acting)."""
+
+def legal_moves(state: DamoclesState, seat: int) -> Sequence[Move]:
+    """Every legal move of ``seat`` now, in a deterministic order (never empty when acting);
+    a list, or a remembered tuple (placements) that must not be changed."""
     phase = state.phase
     if phase == "discard":
         size = state.game.params["setup_discard"]
@@ -46,44 +62,88 @@ def legal_moves(state: DamoclesState, seat: int) -> list[Move]:
     return _play_window(state, seat)
 
 
-def _placements(state: DamoclesState, seat: int) -> list[Move]:
+class _Tables:
+    """What the generator reads per game spec and seat (:func:`_tables`).
+
+    Attributes:
+        role: codex id -> its play-window role (``PAIRED``..``SACRIFICES``).
+        pairing: codex id -> ``PRODUCES``, ``COUNTS`` or ``OTHER``.
+        plays: seat -> codex id -> its two ``play`` moves (printed, relaxed), once asked.
+        swaps: seat -> ``(a, b, move)`` for every pair of slots ``a < b``.
+        trades: seat -> slot -> circle god -> ``(god, move)`` for every other god, in order.
+        trade_moves: the same moves without the gods (a bank with every god in stock).
+        placements: ``(seat, empty slots, gods in supply)`` -> the placement moves.
+    """
+
+    __slots__ = ("role", "pairing", "plays", "swaps", "trades", "trade_moves", "placements")
+
+    def __init__(self, game: Any) -> None:
+        self.role: dict[str, int] = {}
+        self.pairing: dict[str, int] = {}
+        for cid, codex in game.codex_by_id.items():
+            cls = codex.info.cls
+            self.role[cid] = (
+                PAIRED if cls not in (MANIPULATION, DESTRUCTION)
+                else (ANNEXES if codex.type == "ANNEX" else MANIPULATES) if cls == MANIPULATION
+                else SACRIFICES if codex.type == "SACRIFICE" else DESTROYS)
+            self.pairing[cid] = (PRODUCES if cls == PRODUCTION else COUNTS if cls == NUMBER
+                                 else OTHER)
+        seats = range(game.players)
+        self.plays: list[dict[str, tuple[Move, Move]]] = [{} for _ in seats]  # filled on use
+        self.swaps = [tuple((a, b, move(s, "swap", (a, b)))
+                            for a in range(CIRCLE) for b in range(a + 1, CIRCLE)) for s in seats]
+        self.trades = [tuple(tuple(tuple((god, move(s, "trade", (slot, god)))
+                                         for god in range(5) if god != held)
+                                   for held in range(5)) for slot in range(CIRCLE))
+                       for s in seats]
+        self.trade_moves = [tuple(tuple(tuple(m for _, m in held) for held in slot)
+                                  for slot in by_slot) for by_slot in self.trades]
+        self.placements: dict[tuple, tuple[Move, ...]] = {}
+
+
+def _tables(game: Any) -> _Tables:
+    """The generator's tables of ``game`` (built on first use, kept on the spec)."""
+    tables = game._cache.get(_KEY)
+    if tables is None:
+        tables = game._cache[_KEY] = _Tables(game)
+    return tables
+
+
+def _placements(state: DamoclesState, seat: int) -> tuple[Move, ...]:
     """SETUP 2: a god on an empty slot (DAM-10). Under rotational matching the first token's
-    slot is irrelevant, so it always goes to slot 1; under ``shared20`` the supply limits gods."""
+    slot is irrelevant, so it always goes to slot 1; under ``shared20`` the supply limits gods.
+    Remembered per (seat, empty slots, gods in supply): at most 6 x 2^7 x 2^5 lists."""
     circle, bank = state.circle, state.bank
-    empty = [s for s in range(CIRCLE) if circle[s] is None]
+    empty = tuple(s for s in range(CIRCLE) if circle[s] is None)
     if state.placed == 0 and state.game.params["match"] == "rotational":
-        empty = [0]
+        empty = (0,)
     shared = state.game.params["bank"] == "shared20"
-    return [move(seat, "place", (god, slot)) for god in range(5)
-            if not shared or bank[god] > 0 for slot in empty]
+    gods = tuple(god for god in range(5) if not shared or bank[god] > 0)
+    memo = _tables(state.game).placements
+    key = (seat, empty, gods)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(move(seat, "place", (god, slot)) for god in gods
+                                  for slot in empty)
+    return found
 
 
 def _swaps(state: DamoclesState, seat: int) -> list[Move]:
     """TURN MECHANICS 2: internal swaps of two different gods, external swaps of a slot with a
     different bank god in stock; no-op swaps are not moves (DAM-11). Every candidate move is
-    built once per game spec and seat (:func:`_swap_candidates`); this only filters them."""
+    built once per game spec and seat (:func:`_tables`); this only filters them."""
     circle, bank = state.circle, state.bank
-    swaps, trades = _swap_candidates(state.game, seat)
-    moves = [m for a, b, m in swaps if circle[a] != circle[b]]
-    if bank is None:
-        moves += [m for slot, god, m in trades if god != circle[slot]]
+    tables = _tables(state.game)
+    moves = [m for a, b, m in tables.swaps[seat] if circle[a] != circle[b]]
+    if bank is None or min(bank) > 0:  # every other god is in stock
+        for slot, held in zip(tables.trade_moves[seat], circle, strict=True):
+            moves += slot[held]
     else:
-        moves += [m for slot, god, m in trades if god != circle[slot] and bank[god] > 0]
+        for slot, held in zip(tables.trades[seat], circle, strict=True):
+            for god, m in slot[held]:
+                if bank[god] > 0:
+                    moves.append(m)
     return moves
-
-
-def _swap_candidates(game: Any, seat: int) -> tuple[tuple, tuple]:
-    """``seat``'s swap moves ``(a, b, move)`` for every pair of slots ``a < b`` and its trade
-    moves ``(slot, god, move)`` for every slot and god, in the generator's order (memoised on
-    the game spec)."""
-    found = game._swap_moves.get(seat)
-    if found is None:
-        found = game._swap_moves[seat] = (
-            tuple((a, b, move(seat, "swap", (a, b)))
-                  for a in range(CIRCLE) for b in range(a + 1, CIRCLE)),
-            tuple((slot, god, move(seat, "trade", (slot, god)))
-                  for slot in range(CIRCLE) for god in range(5)))
-    return found
 
 
 def _playable(state: DamoclesState, seat: int, type_name: str) -> list[str]:
@@ -98,27 +158,45 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
     """TURN MECHANICS 3-4 as one window (DAM-22): Manipulation and Destruction codices, then
     (Production, Number) pairs, then ``end``."""
     game = state.game
-    deck, p = game.codex_by_id, game.params
+    p = game.params
+    tables = _tables(game)
+    role, plays = tables.role, tables.plays[seat]
     tokens = state.relax_tokens
     barred = () if p["grants_playable_same_turn"] else state.granted
     hand = [cid for cid in state.hands[seat] if cid not in barred]
+    printed, relaxed = state.circle_masks()
     moves = []
     manipulations_open = not (p["strict_steps"] and state.pair_played)
+    annex_open = not state.annex_played  # "Annex codices do not stack" (DAM-31)
+    sacrifice_open = bool(state.tableaus[seat])  # needs an own played codex (DAM-32)
     for cid in hand:
-        codex = deck[cid]
-        cls = codex.info.cls
-        if cls == MANIPULATION and not manipulations_open:
+        kind = role[cid]
+        if kind == PAIRED:
             continue
-        if cls not in (MANIPULATION, DESTRUCTION):
+        if kind <= ANNEXES and not manipulations_open:
             continue
-        if codex.type == "ANNEX" and state.annex_played:
-            continue  # "Annex codices do not stack" (DAM-31)
-        if codex.type == "SACRIFICE" and not state.tableaus[seat]:
-            continue  # needs an own played codex to discard (DAM-32)
-        if state.mask(cid, False):
-            moves.append(move(seat, "play", (cid, False)))
-        elif tokens and state.mask(cid, True):
-            moves.append(move(seat, "play", (cid, True)))  # a Reflex relaxes it (DAM-6)
+        if kind == ANNEXES and not annex_open:
+            continue
+        if kind == SACRIFICES and not sacrifice_open:
+            continue
+        mask = printed.get(cid)
+        if mask is None:
+            mask = state.mask(cid, False)
+        if not mask and tokens:
+            mask = relaxed.get(cid)
+            if mask is None:
+                mask = state.mask(cid, True)
+            if not mask:
+                continue
+            found = 1  # a Reflex relaxes it (DAM-6)
+        elif mask:
+            found = 0
+        else:
+            continue
+        both = plays.get(cid)
+        if both is None:
+            both = plays[cid] = (move(seat, "play", (cid, False)), move(seat, "play", (cid, True)))
+        moves.append(both[found])
     moves += _pairs(state, seat, hand)
     moves.append(move(seat, "end"))
     return moves
@@ -127,34 +205,57 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
 def _pairs(state: DamoclesState, seat: int, hand: list[str]) -> list[Move]:
     """(Production, Number) pairs that both match (DAM-14), each at most once per turn
     (DAM-15), never alone (DAM-16); a Reflex token relaxes only a codex that needs it (DAM-6);
-    with an Annex, one opponent's matching tableau codex may stand in for one's own (DAM-31)."""
+    with an Annex, one opponent's matching tableau codex may stand in for one's own (DAM-31).
+    Without a Reflex token only :func:`_relaxation`'s first option can hold, so the codices
+    that do not match as printed are dropped before the pairs are formed."""
     game = state.game
-    deck = game.codex_by_id
+    pairing = _tables(game).pairing
     joint = game.params["pair_anchor"] == "joint"
-    own = hand + state.tableaus[seat]
-    productions = [c for c in own if deck[c].info.cls == PRODUCTION]
-    numbers = [c for c in own if deck[c].info.cls == NUMBER]
+    productions, numbers = [], []
+    for cid in hand + state.tableaus[seat]:
+        role = pairing[cid]
+        if role == PRODUCES:
+            productions.append(cid)
+        elif role == COUNTS:
+            numbers.append(cid)
     borrowed: set[str] = set()
     if state.annex_available:
         for other, tableau in enumerate(state.tableaus):
             if other != seat:
-                borrowed.update(c for c in tableau if deck[c].info.cls in (PRODUCTION, NUMBER))
+                borrowed.update(c for c in tableau if pairing[c] != OTHER)
+        productions += sorted(c for c in borrowed if pairing[c] == PRODUCES)
+        numbers += sorted(c for c in borrowed if pairing[c] == COUNTS)
     used = state.pairs_used
-    masks: dict[tuple[str, bool], int] = {}  # the circle is fixed while the pairs are listed
-
-    def mask(cid: str, relaxed: bool) -> int:
-        key = (cid, relaxed)
-        if key not in masks:
-            masks[key] = state.mask(cid, relaxed)
-        return masks[key]
-
+    printed, relaxed = state.circle_masks()
+    tokens = state.relax_tokens
     moves = []
-    for pid in productions + sorted(c for c in borrowed if deck[c].info.cls == PRODUCTION):
-        for nid in numbers + sorted(c for c in borrowed if deck[c].info.cls == NUMBER):
+    if not tokens:
+        matched_p, matched_n = [], []
+        for cids, matched in ((productions, matched_p), (numbers, matched_n)):
+            for cid in cids:
+                mask = printed.get(cid)
+                if mask is None:
+                    mask = state.mask(cid, False)
+                if mask:
+                    matched.append((cid, mask))
+        for pid, mp in matched_p:
+            for nid, mn in matched_n:
+                if used and (pid, nid) in used or borrowed and pid in borrowed and nid in borrowed:
+                    continue
+                if joint and not mp & mn:
+                    continue
+                moves.append(move(seat, "pair", (pid, nid, False, False)))
+        return moves
+
+    def mask(cid: str, relax: bool) -> int:
+        found = (relaxed if relax else printed).get(cid)
+        return state.mask(cid, relax) if found is None else found
+
+    for pid in productions:
+        for nid in numbers:
             if (pid, nid) in used or (pid in borrowed and nid in borrowed):
                 continue
-            relax = _relaxation(mask, state.relax_tokens, pid, nid, pid in borrowed,
-                                nid in borrowed, joint)
+            relax = _relaxation(mask, tokens, pid, nid, pid in borrowed, nid in borrowed, joint)
             if relax is not None:
                 moves.append(move(seat, "pair", (pid, nid, relax[0], relax[1])))
     return moves

@@ -37,6 +37,8 @@ from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 TURN_FIELDS = ("step", "swaps_allowed", "swaps_done", "relax_tokens", "annex_played",
                "annex_available", "pair_played", "pairs_used", "consumed", "granted",
                "keep_pool", "keep_count", "destroy_queue")
+#: Circles whose rotation masks a game spec remembers (``DamoclesState.circle_masks``).
+CIRCLE_MEMO = 4096
 
 
 @register
@@ -67,7 +69,7 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_swap_moves", "_matching")
+    __slots__ = ("deck", "codex_by_id", "_matching", "_circle_masks")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -83,8 +85,8 @@ class Damocles(Game):
                                  f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
-        object.__setattr__(self, "_swap_moves", {})  # moves._swap_candidates: seat -> moves
         object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
+        object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
 
     @property
     def capabilities(self) -> Capabilities:
@@ -182,11 +184,33 @@ class DamoclesState(RecordedWinners, State):
 
     # ----------------------------------------------------------------------- helpers
     def mask(self, codex_id: str, relaxed: bool) -> int:
-        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match)."""
-        game = self.game
-        rotational, mirror = game._matching
-        return match_mask(tuple(self.circle), game.codex_by_id[codex_id].pattern, rotational,
-                          relaxed, mirror)
+        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match), also
+        stored in :meth:`circle_masks`."""
+        masks = self.circle_masks()[relaxed]
+        found = masks.get(codex_id)
+        if found is None:
+            game = self.game
+            rotational, mirror = game._matching
+            found = masks[codex_id] = match_mask(tuple(self.circle),
+                                                 game.codex_by_id[codex_id].pattern,
+                                                 rotational, relaxed, mirror)
+        return found
+
+    def circle_masks(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The rotation masks known for the circle now: ``(printed, relaxed)``, each a dict
+        codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked). A mask is a pure
+        function of the circle and the spec's matching parameters, so every state with this
+        circle shares the dicts (on the game spec, ``CIRCLE_MEMO`` circles at most, then
+        started again empty): a search lists the moves of the same public circle in every
+        determinization. Callers only read them; :meth:`mask` fills them."""
+        memo = self.game._circle_masks
+        key = tuple(self.circle)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= CIRCLE_MEMO:
+                memo.clear()
+            found = memo[key] = ({}, {})
+        return found
 
     def _reset_turn(self) -> None:
         self.step = "pre"
