@@ -56,45 +56,60 @@ def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[
 
 
 def evaluate(state: DamoclesState) -> tuple[float, ...]:
-    """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over)."""
+    """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over).
+
+    Written with plain loops and local names (a comprehension costs a frame in Python 3.11;
+    searches call this at every leaf); every sum adds the same floats in the same order as
+    the formula in the module docstring reads, so the values are the same bit for bit."""
     if state.phase == "over":
         return state.returns()
     pips, productions, numbers, hand_rate = _tables(state)
-    n = state.game.players
-    cycles = state.game.params["cycles"]
+    game = state.game
+    n = game.players
+    cycles = game.params["cycles"]
+    turns = []
     if state.phase == "turn":
         left = cycles * n - state.turns_taken
         active = state.active
-        turns = [max(0, (left - (s - active) % n + n - 1) // n) for s in range(n)]
+        for s in range(n):
+            turns.append(max(0, (left - (s - active) % n + n - 1) // n))
     else:  # setup: every turn is still to come
         turns = [cycles] * n
     projected = []
+    points, hands, tableaus = state.points, state.hands, state.tableaus
     for s in range(n):
         r = turns[s]
-        value = float(state.points[s])
+        value = float(points[s])
         if r:
             per_turn = 0.0
             hand_pips = 0
-            for cid in state.hands[s]:
+            for cid in hands[s]:
                 hand_pips += pips[cid]
                 per_turn += hand_rate[cid]
             made = number_value = held = 0
-            for cid in state.tableaus[s]:
+            for cid in tableaus[s]:
                 if cid in productions:
                     made += 1
-                else:
-                    number_value += numbers.get(cid, 0)
-                    held += cid in numbers
+                elif cid in numbers:
+                    number_value += numbers[cid]
+                    held += 1
             per_turn += (TABLEAU_PRODUCTION * made + TABLEAU_NUMBER_VALUE * number_value
                          + TABLEAU_PAIR * min(made, held))
             value += HAND_PIP * hand_pips + r * per_turn
         projected.append(value)
     temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(sum(turns) / n)
     top = max(projected)
-    weights = [math.exp((v - top) / temperature) for v in projected]
+    exp = math.exp
+    weights = []
+    for v in projected:
+        weights.append(exp((v - top) / temperature))
     total = sum(weights)
-    points = sum(projected)
-    if points <= 0:
-        return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT / n for w in weights)
-    return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT * v / points
-                 for w, v in zip(weights, projected, strict=True))
+    points_total = sum(projected)
+    out = []
+    if points_total <= 0:
+        for w in weights:
+            out.append((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT / n)
+    else:
+        for w, v in zip(weights, projected, strict=True):
+            out.append((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT * v / points_total)
+    return tuple(out)
