@@ -59,26 +59,33 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
     """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over).
 
     Written with plain loops and local names (a comprehension costs a frame in Python 3.11;
-    searches call this at every leaf); every sum adds the same floats in the same order as
-    the formula in the module docstring reads, so the values are the same bit for bit."""
-    if state.phase == "over":
+    searches call this at every leaf); every float is computed by the same operations in the
+    same order as the formula in the module docstring reads (an empty tableau's term, exactly
+    0.0, is skipped), so the values are the same bit for bit."""
+    phase = state.phase
+    if phase == "over":
         return state.returns()
     pips, productions, numbers, hand_rate = _tables(state)
     game = state.game
     n = game.players
     cycles = game.params["cycles"]
-    turns = []
-    if state.phase == "turn":
-        left = cycles * n - state.turns_taken
+    if phase == "turn":
+        left = cycles * n - state.turns_taken + n - 1
         active = state.active
-        for s in range(n):
-            turns.append(max(0, (left - (s - active) % n + n - 1) // n))
-    else:  # setup: every turn is still to come
-        turns = [cycles] * n
+    tableau_production, tableau_number, tableau_pair = (
+        TABLEAU_PRODUCTION, TABLEAU_NUMBER_VALUE, TABLEAU_PAIR)
+    hand_pip = HAND_PIP
     projected = []
+    turns = 0
     points, hands, tableaus = state.points, state.hands, state.tableaus
     for s in range(n):
-        r = turns[s]
+        if phase == "turn":
+            r = (left - (s - active) % n) // n
+            if r < 0:
+                r = 0
+        else:  # setup: every turn is still to come
+            r = cycles
+        turns += r
         value = float(points[s])
         if r:
             per_turn = 0.0
@@ -86,18 +93,20 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
             for cid in hands[s]:
                 hand_pips += pips[cid]
                 per_turn += hand_rate[cid]
-            made = number_value = held = 0
-            for cid in tableaus[s]:
-                if cid in productions:
-                    made += 1
-                elif cid in numbers:
-                    number_value += numbers[cid]
-                    held += 1
-            per_turn += (TABLEAU_PRODUCTION * made + TABLEAU_NUMBER_VALUE * number_value
-                         + TABLEAU_PAIR * min(made, held))
-            value += HAND_PIP * hand_pips + r * per_turn
+            tableau = tableaus[s]
+            if tableau:
+                made = number_value = held = 0
+                for cid in tableau:
+                    if cid in productions:
+                        made += 1
+                    elif cid in numbers:
+                        number_value += numbers[cid]
+                        held += 1
+                per_turn += (tableau_production * made + tableau_number * number_value
+                             + tableau_pair * (made if made < held else held))
+            value += hand_pip * hand_pips + r * per_turn
         projected.append(value)
-    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(sum(turns) / n)
+    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(turns / n)
     top = max(projected)
     exp = math.exp
     weights = []
@@ -105,11 +114,13 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
         weights.append(exp((v - top) / temperature))
     total = sum(weights)
     points_total = sum(projected)
+    share, keep = SCORE_WEIGHT, 1 - SCORE_WEIGHT
     out = []
     if points_total <= 0:
+        even = share / n
         for w in weights:
-            out.append((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT / n)
+            out.append(keep * w / total + even)
     else:
         for w, v in zip(weights, projected, strict=True):
-            out.append((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT * v / points_total)
+            out.append(keep * w / total + share * v / points_total)
     return tuple(out)

@@ -288,7 +288,7 @@ class DamoclesState(RecordedWinners, State):
             self._refresh_acting()
             return
         ((seat, move),) = joint.items()
-        getattr(self, "_do_" + move.kind)(seat, move.args)
+        _TRANSITIONS[move.kind](self, seat, move.args)
         self._refresh_acting()
 
     def _do_place(self, seat: int, args: tuple[int, int]) -> None:
@@ -476,3 +476,11 @@ class DamoclesState(RecordedWinners, State):
 
     def _data(self) -> dict[str, Any]:
         return self._fields_data(self.__slots__)  # a snapshot, never the state's own lists
+
+
+#: The transition of each move kind but the setup discard (``DamoclesState._do_<kind>``),
+#: looked up once here rather than by name at every move.
+_TRANSITIONS: dict[str, Callable[[DamoclesState, int, tuple[Any, ...]], None]] = {
+    kind: getattr(DamoclesState, "_do_" + kind)
+    for kind in ("place", "haste", "swap", "trade", "stop", "play", "pair", "keep", "destroy",
+                 "end")}
