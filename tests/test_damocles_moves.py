@@ -1,13 +1,14 @@
 """Damocles: the legal-move generator's fast paths give the plain reading's lists exactly.
 
 ``meeple.games.damocles.moves`` builds its lists from per-spec tables, a per-circle memo of
-rotation masks, remembered placements and, without a Reflex token, pairs formed only from the
-codices that match as printed. This file restates the generator as the plain reading of the
-rules (the code before those speed-ups: every codex's class read from the deck, every mask
-computed by ``matching.match_mask``, every pair tried through ``_relaxation``) and checks that
-both give the same moves in the same order, at every decision of random and heuristic games
-in every variant and in parameter sets the variants do not name, with the turn context pushed
-into corners play rarely reaches (Reflex tokens held, an Annex open, pairs already used).
+rotation masks (computed from per-god slot sets, ``matching.occupancy``), remembered
+placements and, without a Reflex token, pairs formed only from the codices that match as
+printed. This file restates the generator as the plain reading of the rules (every codex's
+class read from the deck, every mask computed by DAM-1's loops over rotations and pips, every
+pair tried through ``_relaxation``) and checks that both give the same moves in the same
+order, at every decision of random and heuristic games in every variant and in parameter sets
+the variants do not name, with the turn context pushed into corners play rarely reaches
+(Reflex tokens held, an Annex open, pairs already used).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from meeple import load_game
 from meeple.bots import make_bot
 from meeple.games.damocles.actions import Move, move
 from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBER, PRODUCTION
-from meeple.games.damocles.matching import match_mask
+from meeple.games.damocles.matching import match_mask, mirrored, relaxed_variants, rotations
 from meeple.games.damocles.moves import _relaxation, legal_moves
 
 CONFIGS = [
@@ -35,10 +36,28 @@ CONFIGS = [
 
 
 # ------------------------------------------------------------- the plain reading
+def plain_rotations(circle, pattern, rotational: bool) -> int:
+    """DAM-1: bit r when ``circle[(r + offset) % 7] == god`` for every pip."""
+    mask = 0
+    for r in range(CIRCLE if rotational else 1):
+        if all(circle[(r + offset) % CIRCLE] == god for offset, god in pattern):
+            mask |= 1 << r
+    return mask
+
+
+def plain_match(circle, pattern, rotational: bool, relaxed: bool, mirror: bool) -> int:
+    mask = 0
+    for variant in relaxed_variants(pattern) if relaxed else (pattern,):
+        mask |= plain_rotations(circle, variant, rotational)
+        if mirror:
+            mask |= plain_rotations(circle, mirrored(variant), rotational) << CIRCLE
+    return mask
+
+
 def plain_mask(state, cid: str, relaxed: bool) -> int:
     game = state.game
-    return match_mask(tuple(state.circle), game.codex_by_id[cid].pattern,
-                      game.params["match"] == "rotational", relaxed, game.params["mirror"])
+    return plain_match(tuple(state.circle), game.codex_by_id[cid].pattern,
+                       game.params["match"] == "rotational", relaxed, game.params["mirror"])
 
 
 def plain_moves(state, seat: int) -> list[Move]:
@@ -180,6 +199,21 @@ def test_random_games_agree(config, seed) -> None:
     assert decisions > 0
 
 
+@settings(max_examples=300, deadline=None)
+@given(circle=st.lists(st.one_of(st.none(), st.integers(0, 4)), min_size=CIRCLE,
+                       max_size=CIRCLE),
+       pattern=st.lists(st.tuples(st.integers(0, CIRCLE - 1), st.integers(0, 4)), max_size=5,
+                        unique_by=lambda pip: pip[0]).map(lambda p: tuple(sorted(p))),
+       rotational=st.booleans(), relaxed=st.booleans(), mirror=st.booleans())
+def test_bitwise_matching_is_the_plain_reading(circle, pattern, rotational, relaxed,
+                                                mirror) -> None:
+    """``matching`` reads the circle as per-god slot sets; the masks are DAM-1's loops'."""
+    circle = tuple(circle)
+    assert rotations(circle, pattern, rotational) == plain_rotations(circle, pattern, rotational)
+    assert (match_mask(circle, pattern, rotational, relaxed, mirror)
+            == plain_match(circle, pattern, rotational, relaxed, mirror))
+
+
 def test_the_memoised_masks_are_the_plain_ones() -> None:
     """``DamoclesState.mask`` (through the per-circle memo) equals ``match_mask`` for every
     codex, printed and relaxed, on circles the memo saw before and new ones."""
@@ -191,5 +225,5 @@ def test_the_memoised_masks_are_the_plain_ones() -> None:
         for cid in game.codex_by_id:
             for relaxed in (False, True):
                 assert state.mask(cid, relaxed) == plain_mask(state, cid, relaxed)
-        printed, relaxed_masks = state.circle_masks()
+        printed, relaxed_masks, _ = state.circle_masks()
         assert set(printed) == set(relaxed_masks) == set(game.codex_by_id)

@@ -38,16 +38,38 @@ def relaxed_variants(pattern: Pattern) -> tuple[Pattern, ...]:
     return tuple(sorted(set(out)))
 
 
-def rotations(circle: Circle, pattern: Pattern, rotational: bool = True) -> int:
-    """Bitmask of the rotations ``r`` (bit r) at which ``pattern`` matches ``circle``."""
-    mask = 0
-    for r in range(CIRCLE if rotational else 1):
-        for offset, god in pattern:
-            if circle[(r + offset) % CIRCLE] != god:
-                break
-        else:
-            mask |= 1 << r
+#: ``_TURNED[slots][offset]``: the 7-bit slot set ``slots`` read from ``offset`` on: its bit r
+#: is bit ``(r + offset) % 7`` of ``slots``. A pip (offset, god) holds at rotation r exactly
+#: when bit r of ``_TURNED[occupancy[god]][offset]`` is set.
+_TURNED: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << r for r in range(CIRCLE) if slots >> ((r + offset) % CIRCLE) & 1)
+          for offset in range(CIRCLE))
+    for slots in range(1 << CIRCLE))
+_ALL = (1 << CIRCLE) - 1
+
+
+def occupancy(circle: Circle) -> tuple[int, ...]:
+    """Per god (0-4), the slots holding it as a 7-bit set (bit s = slot s; empty slots in none)."""
+    held = [0, 0, 0, 0, 0]
+    for slot, god in enumerate(circle):
+        if god is not None:
+            held[god] |= 1 << slot
+    return tuple(held)
+
+
+def turned(occupied: tuple[int, ...], pattern: Pattern, rotational: bool = True) -> int:
+    """:func:`rotations` from the circle's :func:`occupancy`: the AND over the pips of the
+    rotations at which each pip's god is in place."""
+    mask = _ALL if rotational else 1
+    for offset, god in pattern:
+        mask &= _TURNED[occupied[god]][offset]
     return mask
+
+
+def rotations(circle: Circle, pattern: Pattern, rotational: bool = True) -> int:
+    """Bitmask of the rotations ``r`` (bit r) at which ``pattern`` matches ``circle``:
+    ``circle[(r + offset) % 7] == god`` for every pip (only r = 0 unless ``rotational``)."""
+    return turned(occupancy(circle), pattern, rotational)
 
 
 @cache
@@ -62,6 +84,29 @@ def mirrored(pattern: Pattern) -> Pattern:
 MATCH_CACHE_SIZE = 1 << 17
 
 
+@cache
+def readings(pattern: Pattern, relaxed: bool, mirror: bool) -> tuple[tuple[Pattern, int], ...]:
+    """Every way ``pattern`` may be read on the circle, as ``(pips, shift)``: each Reflex
+    variant if ``relaxed`` (else the printed pattern), clockwise with shift 0 and, if
+    ``mirror``, also counter-clockwise with shift 7 (the bits of its rotations in a mask)."""
+    out = []
+    for variant in relaxed_variants(pattern) if relaxed else (pattern,):
+        out.append((variant, 0))
+        if mirror:
+            out.append((mirrored(variant), CIRCLE))
+    return tuple(out)
+
+
+def mask_on(occupied: tuple[int, ...], ways: tuple[tuple[Pattern, int], ...],
+            rotational: bool) -> int:
+    """:func:`match_mask` from the circle's :func:`occupancy` and the pattern's
+    :func:`readings`: the OR of each reading's rotations, shifted."""
+    mask = 0
+    for pips, shift in ways:
+        mask |= turned(occupied, pips, rotational) << shift
+    return mask
+
+
 @lru_cache(maxsize=MATCH_CACHE_SIZE)
 def match_mask(circle: Circle, pattern: Pattern, rotational: bool, relaxed: bool,
                mirror: bool = False) -> int:
@@ -69,10 +114,4 @@ def match_mask(circle: Circle, pattern: Pattern, rotational: bool, relaxed: bool
     variants; if ``mirror``, also read counter-clockwise) matches ``circle``; 0 = no match.
     Mirrored matches set bits 7-13, so a joint anchor never mixes the two directions.
     ``circle`` must be a tuple (the answer is memoized: a pure function of its arguments)."""
-    variants = relaxed_variants(pattern) if relaxed else (pattern,)
-    mask = 0
-    for variant in variants:
-        mask |= rotations(circle, variant, rotational)
-        if mirror:
-            mask |= rotations(circle, mirrored(variant), rotational) << CIRCLE
-    return mask
+    return mask_on(occupancy(circle), readings(pattern, relaxed, mirror), rotational)

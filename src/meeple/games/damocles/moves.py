@@ -164,7 +164,7 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
     tokens = state.relax_tokens
     barred = () if p["grants_playable_same_turn"] else state.granted
     hand = [cid for cid in state.hands[seat] if cid not in barred]
-    printed, relaxed = state.circle_masks()
+    printed, relaxed, _ = state.circle_masks()
     moves = []
     manipulations_open = not (p["strict_steps"] and state.pair_played)
     annex_open = not state.annex_played  # "Annex codices do not stack" (DAM-31)
@@ -226,7 +226,7 @@ def _pairs(state: DamoclesState, seat: int, hand: list[str]) -> list[Move]:
         productions += sorted(c for c in borrowed if pairing[c] == PRODUCES)
         numbers += sorted(c for c in borrowed if pairing[c] == COUNTS)
     used = state.pairs_used
-    printed, relaxed = state.circle_masks()
+    printed, relaxed, _ = state.circle_masks()
     tokens = state.relax_tokens
     moves = []
     if not tokens:

@@ -29,7 +29,7 @@ from meeple.engine.winners import RecordedWinners
 from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
-from meeple.games.damocles.matching import match_mask
+from meeple.games.damocles.matching import mask_on, occupancy, readings
 from meeple.games.damocles.moves import legal_moves
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
@@ -69,7 +69,7 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_matching", "_circle_masks")
+    __slots__ = ("deck", "codex_by_id", "_matching", "_readings", "_circle_masks")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -86,6 +86,10 @@ class Damocles(Game):
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
         object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
+        # per codex id, its readings (matching.readings) as printed and relaxed
+        object.__setattr__(self, "_readings", {
+            c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
+            for c in deck})
         object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
 
     @property
@@ -184,32 +188,33 @@ class DamoclesState(RecordedWinners, State):
 
     # ----------------------------------------------------------------------- helpers
     def mask(self, codex_id: str, relaxed: bool) -> int:
-        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match), also
-        stored in :meth:`circle_masks`."""
-        masks = self.circle_masks()[relaxed]
+        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match:
+        :func:`.matching.match_mask`), also stored in :meth:`circle_masks`."""
+        entry = self.circle_masks()
+        which = 1 if relaxed else 0
+        masks = entry[which]
         found = masks.get(codex_id)
         if found is None:
             game = self.game
-            rotational, mirror = game._matching
-            found = masks[codex_id] = match_mask(tuple(self.circle),
-                                                 game.codex_by_id[codex_id].pattern,
-                                                 rotational, relaxed, mirror)
+            found = masks[codex_id] = mask_on(entry[2], game._readings[codex_id][which],
+                                              game._matching[0])
         return found
 
-    def circle_masks(self) -> tuple[dict[str, int], dict[str, int]]:
-        """The rotation masks known for the circle now: ``(printed, relaxed)``, each a dict
-        codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked). A mask is a pure
-        function of the circle and the spec's matching parameters, so every state with this
-        circle shares the dicts (on the game spec, ``CIRCLE_MEMO`` circles at most, then
-        started again empty): a search lists the moves of the same public circle in every
-        determinization. Callers only read them; :meth:`mask` fills them."""
+    def circle_masks(self) -> tuple[dict[str, int], dict[str, int], tuple[int, ...]]:
+        """The rotation masks known for the circle now: ``(printed, relaxed, occupancy)``,
+        dicts codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked) and the
+        circle's :func:`.matching.occupancy`. A mask is a pure function of the circle and the
+        spec's matching parameters, so every state with this circle shares the entry (on the
+        game spec, ``CIRCLE_MEMO`` circles at most, then started again empty): a search lists
+        the moves of the same public circle in every determinization. Callers only read the
+        dicts; :meth:`mask` fills them."""
         memo = self.game._circle_masks
         key = tuple(self.circle)
         found = memo.get(key)
         if found is None:
             if len(memo) >= CIRCLE_MEMO:
                 memo.clear()
-            found = memo[key] = ({}, {})
+            found = memo[key] = ({}, {}, occupancy(key))
         return found
 
     def _reset_turn(self) -> None:
