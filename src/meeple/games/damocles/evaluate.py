@@ -121,6 +121,6 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
         for w in weights:
             out.append(keep * w / total + even)
     else:
-        for w, v in zip(weights, projected, strict=True):
-            out.append(keep * w / total + share * v / points_total)
+        for s in range(n):
+            out.append(keep * weights[s] / total + share * projected[s] / points_total)
     return tuple(out)
