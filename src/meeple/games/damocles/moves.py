@@ -20,16 +20,15 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from meeple.games.damocles.actions import Move, move
-from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBER, PRODUCTION
+from meeple.games.damocles.codex import CIRCLE, MANIPULATION, NUMBER, PRODUCTION
 
 if TYPE_CHECKING:
     from meeple.games.damocles.rules import DamoclesState
 
-#: A codex's role in the play window (:func:`_tables`): not played alone (Production, Number),
-#: a Manipulation (Haste, Reflex), an Annex, a Destruction (Lyse, Eviscerate), a Sacrifice.
-PAIRED, MANIPULATES, ANNEXES, DESTROYS, SACRIFICES = range(5)
-#: Pair roles (:func:`_tables`): neither, a Production, a Number.
-OTHER, PRODUCES, COUNTS = range(3)
+#: A codex's role in the play window (:func:`_tables`): a Production or a Number (played only
+#: in a pair), a Manipulation (Haste, Reflex), an Annex, a Destruction (Lyse, Eviscerate), a
+#: Sacrifice.
+PRODUCES, COUNTS, MANIPULATES, ANNEXES, DESTROYS, SACRIFICES = range(6)
 _KEY = "damocles-moves"
 
 
@@ -66,30 +65,35 @@ class _Tables:
     """What the generator reads per game spec and seat (:func:`_tables`).
 
     Attributes:
-        role: codex id -> its play-window role (``PAIRED``..``SACRIFICES``).
-        pairing: codex id -> ``PRODUCES``, ``COUNTS`` or ``OTHER``.
+        role: codex id -> its play-window role (``PRODUCES``..``SACRIFICES``).
+        grants_now, strict_steps, joint: the parameters ``grants_playable_same_turn``,
+            ``strict_steps`` and ``pair_anchor == "joint"``.
         plays: seat -> codex id -> its two ``play`` moves (printed, relaxed), once asked.
+        ends: seat -> its ``end`` move.
         swaps: seat -> ``(a, b, move)`` for every pair of slots ``a < b``.
         trades: seat -> slot -> circle god -> ``(god, move)`` for every other god, in order.
         trade_moves: the same moves without the gods (a bank with every god in stock).
         placements: ``(seat, empty slots, gods in supply)`` -> the placement moves.
     """
 
-    __slots__ = ("role", "pairing", "plays", "swaps", "trades", "trade_moves", "placements")
+    __slots__ = ("role", "grants_now", "strict_steps", "joint", "plays", "ends", "swaps",
+                 "trades", "trade_moves", "placements")
 
     def __init__(self, game: Any) -> None:
         self.role: dict[str, int] = {}
-        self.pairing: dict[str, int] = {}
         for cid, codex in game.codex_by_id.items():
             cls = codex.info.cls
             self.role[cid] = (
-                PAIRED if cls not in (MANIPULATION, DESTRUCTION)
+                PRODUCES if cls == PRODUCTION else COUNTS if cls == NUMBER
                 else (ANNEXES if codex.type == "ANNEX" else MANIPULATES) if cls == MANIPULATION
                 else SACRIFICES if codex.type == "SACRIFICE" else DESTROYS)
-            self.pairing[cid] = (PRODUCES if cls == PRODUCTION else COUNTS if cls == NUMBER
-                                 else OTHER)
+        p = game.params
+        self.grants_now = p["grants_playable_same_turn"]
+        self.strict_steps = p["strict_steps"]
+        self.joint = p["pair_anchor"] == "joint"
         seats = range(game.players)
         self.plays: list[dict[str, tuple[Move, Move]]] = [{} for _ in seats]  # filled on use
+        self.ends = [move(s, "end") for s in seats]
         self.swaps = [tuple((a, b, move(s, "swap", (a, b)))
                             for a in range(CIRCLE) for b in range(a + 1, CIRCLE)) for s in seats]
         self.trades = [tuple(tuple(tuple((god, move(s, "trade", (slot, god)))
@@ -156,28 +160,32 @@ def _playable(state: DamoclesState, seat: int, type_name: str) -> list[str]:
 
 def _play_window(state: DamoclesState, seat: int) -> list[Move]:
     """TURN MECHANICS 3-4 as one window (DAM-22): Manipulation and Destruction codices, then
-    (Production, Number) pairs, then ``end``."""
-    game = state.game
-    p = game.params
-    tables = _tables(game)
+    (Production, Number) pairs, then ``end``. One pass over the hand sorts its codices."""
+    tables = _tables(state.game)
     role, plays = tables.role, tables.plays[seat]
     tokens = state.relax_tokens
-    barred = () if p["grants_playable_same_turn"] else state.granted
-    hand = [cid for cid in state.hands[seat] if cid not in barred]
+    hand = state.hands[seat]
+    if not tables.grants_now:  # codices drawn this turn wait (DAM-20)
+        barred = state.granted
+        hand = [cid for cid in hand if cid not in barred]
     printed, relaxed, _ = state.circle_masks()
     moves = []
-    manipulations_open = not (p["strict_steps"] and state.pair_played)
+    productions, numbers = [], []
+    manipulations_open = not (tables.strict_steps and state.pair_played)
     annex_open = not state.annex_played  # "Annex codices do not stack" (DAM-31)
-    sacrifice_open = bool(state.tableaus[seat])  # needs an own played codex (DAM-32)
+    tableau = state.tableaus[seat]  # a Sacrifice needs an own played codex (DAM-32)
     for cid in hand:
         kind = role[cid]
-        if kind == PAIRED:
+        if kind == PRODUCES:
+            productions.append(cid)
             continue
-        if kind <= ANNEXES and not manipulations_open:
+        if kind == COUNTS:
+            numbers.append(cid)
             continue
-        if kind == ANNEXES and not annex_open:
-            continue
-        if kind == SACRIFICES and not sacrifice_open:
+        if kind == MANIPULATES or kind == ANNEXES:
+            if not manipulations_open or kind == ANNEXES and not annex_open:
+                continue
+        elif kind == SACRIFICES and not tableau:
             continue
         mask = printed.get(cid)
         if mask is None:
@@ -197,34 +205,34 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
         if both is None:
             both = plays[cid] = (move(seat, "play", (cid, False)), move(seat, "play", (cid, True)))
         moves.append(both[found])
-    moves += _pairs(state, seat, hand)
-    moves.append(move(seat, "end"))
+    for cid in tableau:  # played Productions and Numbers pair again (DAM-18)
+        kind = role[cid]
+        if kind == PRODUCES:
+            productions.append(cid)
+        elif kind == COUNTS:
+            numbers.append(cid)
+    if productions or state.annex_available:
+        moves += _pairs(state, seat, productions, numbers, tables.joint)
+    moves.append(tables.ends[seat])
     return moves
 
 
-def _pairs(state: DamoclesState, seat: int, hand: list[str]) -> list[Move]:
+def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: list[str],
+           joint: bool) -> list[Move]:
     """(Production, Number) pairs that both match (DAM-14), each at most once per turn
     (DAM-15), never alone (DAM-16); a Reflex token relaxes only a codex that needs it (DAM-6);
     with an Annex, one opponent's matching tableau codex may stand in for one's own (DAM-31).
+    ``productions`` and ``numbers``: the seat's own playable ones, hand then tableau.
     Without a Reflex token only :func:`_relaxation`'s first option can hold, so the codices
     that do not match as printed are dropped before the pairs are formed."""
-    game = state.game
-    pairing = _tables(game).pairing
-    joint = game.params["pair_anchor"] == "joint"
-    productions, numbers = [], []
-    for cid in hand + state.tableaus[seat]:
-        role = pairing[cid]
-        if role == PRODUCES:
-            productions.append(cid)
-        elif role == COUNTS:
-            numbers.append(cid)
+    role = _tables(state.game).role
     borrowed: set[str] = set()
     if state.annex_available:
         for other, tableau in enumerate(state.tableaus):
             if other != seat:
-                borrowed.update(c for c in tableau if pairing[c] != OTHER)
-        productions += sorted(c for c in borrowed if pairing[c] == PRODUCES)
-        numbers += sorted(c for c in borrowed if pairing[c] == COUNTS)
+                borrowed.update(c for c in tableau if role[c] <= COUNTS)
+        productions = productions + sorted(c for c in borrowed if role[c] == PRODUCES)
+        numbers = numbers + sorted(c for c in borrowed if role[c] == COUNTS)
     used = state.pairs_used
     printed, relaxed, _ = state.circle_masks()
     tokens = state.relax_tokens
