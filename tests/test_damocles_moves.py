@@ -1,9 +1,9 @@
 """Damocles: the legal-move generator's fast paths give the plain reading's lists exactly.
 
 ``meeple.games.damocles.moves`` builds its lists from per-spec tables, a per-circle memo of
-rotation masks (computed from per-god slot sets, ``matching.occupancy``), remembered
-placements and, without a Reflex token, pairs formed only from the codices that match as
-printed. This file restates the generator as the plain reading of the rules (every codex's
+rotation masks (from a per-circle table of the pips in place, ``matching.pip_table``),
+remembered placements and, without a Reflex token, pairs formed only from the codices that
+match as printed. This file restates the generator as the plain reading of the rules (every codex's
 class read from the deck, every mask computed by DAM-1's loops over rotations and pips, every
 pair tried through ``_relaxation``) and checks that both give the same moves in the same
 order, at every decision of random and heuristic games in every variant and in parameter sets

@@ -168,7 +168,8 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
     if not tables.grants_now:  # codices drawn this turn wait (DAM-20)
         barred = state.granted
         hand = [cid for cid in hand if cid not in barred]
-    printed, relaxed, _ = state.circle_masks()
+    entry = state.circle_masks()
+    printed, relaxed = entry[0], entry[1]
     moves = []
     productions, numbers = [], []
     manipulations_open = not (tables.strict_steps and state.pair_played)
@@ -189,11 +190,11 @@ def _play_window(state: DamoclesState, seat: int) -> list[Move]:
             continue
         mask = printed.get(cid)
         if mask is None:
-            mask = state.mask(cid, False)
+            mask = state.masked(entry, cid, 0)
         if not mask and tokens:
             mask = relaxed.get(cid)
             if mask is None:
-                mask = state.mask(cid, True)
+                mask = state.masked(entry, cid, 1)
             if not mask:
                 continue
             found = 1  # a Reflex relaxes it (DAM-6)
@@ -234,7 +235,8 @@ def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: lis
         productions = productions + sorted(c for c in borrowed if role[c] == PRODUCES)
         numbers = numbers + sorted(c for c in borrowed if role[c] == COUNTS)
     used = state.pairs_used
-    printed, relaxed, _ = state.circle_masks()
+    entry = state.circle_masks()
+    printed = entry[0]
     tokens = state.relax_tokens
     moves = []
     if not tokens:
@@ -243,7 +245,7 @@ def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: lis
             for cid in cids:
                 mask = printed.get(cid)
                 if mask is None:
-                    mask = state.mask(cid, False)
+                    mask = state.masked(entry, cid, 0)
                 if mask:
                     matched.append((cid, mask))
         for pid, mp in matched_p:
@@ -256,8 +258,7 @@ def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: lis
         return moves
 
     def mask(cid: str, relax: bool) -> int:
-        found = (relaxed if relax else printed).get(cid)
-        return state.mask(cid, relax) if found is None else found
+        return state.masked(entry, cid, 1 if relax else 0)
 
     for pid in productions:
         for nid in numbers:

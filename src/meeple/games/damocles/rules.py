@@ -29,7 +29,7 @@ from meeple.engine.winners import RecordedWinners
 from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
-from meeple.games.damocles.matching import mask_on, occupancy, readings
+from meeple.games.damocles.matching import mask_on, pip_table, readings
 from meeple.games.damocles.moves import legal_moves
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
@@ -190,8 +190,12 @@ class DamoclesState(RecordedWinners, State):
     def mask(self, codex_id: str, relaxed: bool) -> int:
         """Rotations at which codex ``codex_id`` matches the circle now (0 = no match:
         :func:`.matching.match_mask`), also stored in :meth:`circle_masks`."""
-        entry = self.circle_masks()
-        which = 1 if relaxed else 0
+        return self.masked(self.circle_masks(), codex_id, 1 if relaxed else 0)
+
+    def masked(self, entry: tuple[dict[str, int], dict[str, int], tuple[int, ...]],
+               codex_id: str, which: int) -> int:
+        """:meth:`mask` from this circle's ``entry`` of :meth:`circle_masks` (``which``: 0
+        printed, 1 relaxed), computed and stored there if absent."""
         masks = entry[which]
         found = masks.get(codex_id)
         if found is None:
@@ -201,20 +205,20 @@ class DamoclesState(RecordedWinners, State):
         return found
 
     def circle_masks(self) -> tuple[dict[str, int], dict[str, int], tuple[int, ...]]:
-        """The rotation masks known for the circle now: ``(printed, relaxed, occupancy)``,
-        dicts codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked) and the
-        circle's :func:`.matching.occupancy`. A mask is a pure function of the circle and the
-        spec's matching parameters, so every state with this circle shares the entry (on the
-        game spec, ``CIRCLE_MEMO`` circles at most, then started again empty): a search lists
-        the moves of the same public circle in every determinization. Callers only read the
-        dicts; :meth:`mask` fills them."""
+        """The rotation masks known for the circle now: ``(printed, relaxed, pips)``, dicts
+        codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked) and the circle's
+        :func:`.matching.pip_table`. A mask is a pure function of the circle and the spec's
+        matching parameters, so every state with this circle shares the entry (on the game
+        spec, ``CIRCLE_MEMO`` circles at most, then started again empty): a search lists the
+        moves of the same public circle in every determinization. Callers only read the
+        dicts; :meth:`masked` fills them."""
         memo = self.game._circle_masks
         key = tuple(self.circle)
         found = memo.get(key)
         if found is None:
             if len(memo) >= CIRCLE_MEMO:
                 memo.clear()
-            found = memo[key] = ({}, {}, occupancy(key))
+            found = memo[key] = ({}, {}, pip_table(key))
         return found
 
     def _reset_turn(self) -> None:
