@@ -77,23 +77,23 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
     hand_pip = HAND_PIP
     projected = []
     turns = 0
-    points, hands, tableaus = state.points, state.hands, state.tableaus
-    for s in range(n):
+    s = 0
+    for score, hand, tableau in zip(state.points, state.hands, state.tableaus):  # noqa: B905
         if phase == "turn":
             r = (left - (s - active) % n) // n
             if r < 0:
                 r = 0
         else:  # setup: every turn is still to come
             r = cycles
+        s += 1
         turns += r
-        value = float(points[s])
+        value = float(score)
         if r:
             per_turn = 0.0
             hand_pips = 0
-            for cid in hands[s]:
+            for cid in hand:
                 hand_pips += pips[cid]
                 per_turn += hand_rate[cid]
-            tableau = tableaus[s]
             if tableau:
                 made = number_value = held = 0
                 for cid in tableau:

@@ -36,29 +36,40 @@ def legal_moves(state: DamoclesState, seat: int) -> Sequence[Move]:
     """Every legal move of ``seat`` now, in a deterministic order (never empty when acting);
     a list, or a remembered tuple (placements) that must not be changed."""
     phase = state.phase
-    if phase == "discard":
-        size = state.game.params["setup_discard"]
-        return sorted((Move(seat, "discard", tuple(sorted(c)))
-                       for c in combinations(state.hands[seat], size)), key=str)
+    if phase == "turn":
+        step = state.step
+        if step == "play":
+            return _play_window(state, seat)
+        if step == "pre" or step == "swap2":
+            return _swap_step(state, seat, step)
+        if step == "keep":
+            return sorted((Move(seat, "keep", tuple(sorted(c)))
+                           for c in combinations(state.keep_pool, state.keep_count)), key=str)
+        target = state.destroy_queue[0][0]  # step == "destroy"
+        return [move(seat, "destroy", (cid,)) for cid in sorted(state.tableaus[target])]
     if phase == "place":
         return _placements(state, seat)
-    step = state.step
-    if step == "keep":
-        return sorted((Move(seat, "keep", tuple(sorted(c)))
-                       for c in combinations(state.keep_pool, state.keep_count)), key=str)
-    if step == "destroy":
-        target = state.destroy_queue[0][0]
-        return [move(seat, "destroy", (cid,)) for cid in sorted(state.tableaus[target])]
-    if step in ("pre", "swap2"):
-        moves = []
-        if step == "pre":  # TURN MECHANICS 1: Haste before any other action (DAM-13)
-            moves += [move(seat, "haste", (cid,)) for cid in _playable(state, seat, "HASTE")
-                      if state.mask(cid, False)]
-        moves += _swaps(state, seat)
-        if step == "swap2" or state.game.params["swap_optional"]:
-            moves.append(move(seat, "stop"))  # the second swap is optional (DAM-12)
-        return moves
-    return _play_window(state, seat)
+    size = state.game.params["setup_discard"]  # phase == "discard"
+    return sorted((Move(seat, "discard", tuple(sorted(c)))
+                   for c in combinations(state.hands[seat], size)), key=str)
+
+
+def _swap_step(state: DamoclesState, seat: int, step: str) -> list[Move]:
+    """TURN MECHANICS 1-2: before the first swap, a Haste whose pattern is in the circle
+    (before any other action, DAM-13); then the swaps; ``stop`` at the second swap, which is
+    optional (DAM-12), or at any swap with ``swap_optional``."""
+    tables = _tables(state.game)
+    moves = []
+    if step == "pre":
+        hastes = tables.hastes[seat]
+        barred = () if tables.grants_now else state.granted
+        for cid in state.hands[seat]:
+            if cid in hastes and cid not in barred and state.mask(cid, False):
+                moves.append(hastes[cid])
+    moves += _swaps(state, seat)
+    if step == "swap2" or tables.swap_optional:
+        moves.append(tables.stops[seat])
+    return moves
 
 
 class _Tables:
@@ -66,18 +77,23 @@ class _Tables:
 
     Attributes:
         role: codex id -> its play-window role (``PRODUCES``..``SACRIFICES``).
-        grants_now, strict_steps, joint: the parameters ``grants_playable_same_turn``,
-            ``strict_steps`` and ``pair_anchor == "joint"``.
+        grants_now, strict_steps, joint, swap_optional: the parameters
+            ``grants_playable_same_turn``, ``strict_steps``, ``pair_anchor == "joint"`` and
+            ``swap_optional``.
+        hastes: seat -> Haste codex id -> its ``haste`` move.
         plays: seat -> codex id -> its two ``play`` moves (printed, relaxed), once asked.
-        ends: seat -> its ``end`` move.
+        ends, stops: seat -> its ``end`` move, its ``stop`` move.
+        pairs: seat -> Production id -> Number id -> their ``pair`` move without a Reflex,
+            once asked.
         swaps: seat -> ``(a, b, move)`` for every pair of slots ``a < b``.
         trades: seat -> slot -> circle god -> ``(god, move)`` for every other god, in order.
         trade_moves: the same moves without the gods (a bank with every god in stock).
         placements: ``(seat, empty slots, gods in supply)`` -> the placement moves.
     """
 
-    __slots__ = ("role", "grants_now", "strict_steps", "joint", "plays", "ends", "swaps",
-                 "trades", "trade_moves", "placements")
+    __slots__ = ("role", "grants_now", "strict_steps", "joint", "swap_optional", "hastes",
+                 "plays", "ends", "stops", "pairs", "swaps", "trades", "trade_moves",
+                 "placements")
 
     def __init__(self, game: Any) -> None:
         self.role: dict[str, int] = {}
@@ -91,9 +107,14 @@ class _Tables:
         self.grants_now = p["grants_playable_same_turn"]
         self.strict_steps = p["strict_steps"]
         self.joint = p["pair_anchor"] == "joint"
+        self.swap_optional = p["swap_optional"]
         seats = range(game.players)
+        self.hastes = [{cid: move(s, "haste", (cid,)) for cid, codex in game.codex_by_id.items()
+                        if codex.type == "HASTE"} for s in seats]
         self.plays: list[dict[str, tuple[Move, Move]]] = [{} for _ in seats]  # filled on use
         self.ends = [move(s, "end") for s in seats]
+        self.stops = [move(s, "stop") for s in seats]
+        self.pairs: list[dict[str, dict[str, Move]]] = [{} for _ in seats]  # filled on use
         self.swaps = [tuple((a, b, move(s, "swap", (a, b)))
                             for a in range(CIRCLE) for b in range(a + 1, CIRCLE)) for s in seats]
         self.trades = [tuple(tuple(tuple((god, move(s, "trade", (slot, god)))
@@ -148,14 +169,6 @@ def _swaps(state: DamoclesState, seat: int) -> list[Move]:
                 if bank[god] > 0:
                     moves.append(m)
     return moves
-
-
-def _playable(state: DamoclesState, seat: int, type_name: str) -> list[str]:
-    """Ids of ``type_name`` codices in ``seat``'s hand that may be played this turn."""
-    deck = state.game.codex_by_id
-    barred = () if state.game.params["grants_playable_same_turn"] else state.granted
-    return [cid for cid in state.hands[seat]
-            if deck[cid].type == type_name and cid not in barred]
 
 
 def _play_window(state: DamoclesState, seat: int) -> list[Move]:
@@ -226,7 +239,8 @@ def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: lis
     ``productions`` and ``numbers``: the seat's own playable ones, hand then tableau.
     Without a Reflex token only :func:`_relaxation`'s first option can hold, so the codices
     that do not match as printed are dropped before the pairs are formed."""
-    role = _tables(state.game).role
+    tables = _tables(state.game)
+    role = tables.role
     borrowed: set[str] = set()
     if state.annex_available:
         for other, tableau in enumerate(state.tableaus):
@@ -248,13 +262,20 @@ def _pairs(state: DamoclesState, seat: int, productions: list[str], numbers: lis
                     mask = state.masked(entry, cid, 0)
                 if mask:
                     matched.append((cid, mask))
+        plain = tables.pairs[seat]
         for pid, mp in matched_p:
+            row = plain.get(pid)
+            if row is None:
+                row = plain[pid] = {}
             for nid, mn in matched_n:
                 if used and (pid, nid) in used or borrowed and pid in borrowed and nid in borrowed:
                     continue
                 if joint and not mp & mn:
                     continue
-                moves.append(move(seat, "pair", (pid, nid, False, False)))
+                found = row.get(nid)
+                if found is None:
+                    found = row[nid] = move(seat, "pair", (pid, nid, False, False))
+                moves.append(found)
         return moves
 
     def mask(cid: str, relax: bool) -> int:
