@@ -24,7 +24,12 @@ from meeple.bots import make_bot
 from meeple.games.damocles.actions import Move, move
 from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBER, PRODUCTION
 from meeple.games.damocles.matching import match_mask, mirrored, relaxed_variants, rotations
-from meeple.games.damocles.moves import _relaxation, legal_moves
+from meeple.games.damocles.moves import (
+    _relaxation,
+    legal_moves,
+    play_window_key,
+    remembered_play_window,
+)
 
 CONFIGS = [
     ("seed", 4, {}), ("annex", 3, {}), ("destruction", 5, {}), ("future", 2, {}),
@@ -227,3 +232,108 @@ def test_the_memoised_masks_are_the_plain_ones() -> None:
                 assert state.mask(cid, relaxed) == plain_mask(state, cid, relaxed)
         printed, relaxed_masks, _ = state.circle_masks()
         assert set(printed) == set(relaxed_masks) == set(game.codex_by_id)
+
+
+# ------------------------------------------------------ remembered play windows
+def test_remembered_play_windows_are_the_generators() -> None:
+    """A determinization's states remember their play windows on the spec under
+    ``play_window_key``; every window the memo hands out, for ordinary states and corners
+    sharing the one memo, is a fresh generation's list (and the plain reading's)."""
+    remembered = 0
+    for variant, players, params in CONFIGS:
+        game = load_game("damocles", variant=variant, players=players, **params)
+        memo = game._play_windows
+        for seed in range(3):
+            state = game.new_initial_state(seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.phase == "turn" and state.step == "play":
+                    for other in (state.clone(), corner(state, rng)):
+                        other.tables = memo
+                        seat = other.active
+                        remembered += play_window_key(other, seat) in memo
+                        actions, members = remembered_play_window(other, seat)
+                        assert members is None
+                        assert list(actions) == plain_moves(other, seat)
+                        other._legal = None
+                        assert other.legal_actions(seat) is actions
+                joint = {}
+                for s in state.current_players():
+                    legal = state.legal_actions(s)
+                    joint[s] = legal[rng.randrange(len(legal))]
+                state.apply_actions(joint)
+    assert remembered > 50
+
+
+def _perturbed(state, rng: random.Random):
+    """Copies of a play-window ``state`` with one field the generator reads changed."""
+    seat, n = state.active, state.game.players
+    out = []
+
+    def changed(edit):
+        other = state.clone()
+        edit(other)
+        other._legal = None
+        out.append(other)
+
+    hand = state.hands[seat]
+    if len(hand) > 1:
+        changed(lambda s: s.hands[seat].reverse())
+        changed(lambda s: s.hands[seat].pop(rng.randrange(len(hand))))
+    if state.deck:
+        changed(lambda s: s.hands[seat].append(s.deck.pop()))
+    a, b = rng.sample(range(CIRCLE), 2)
+    changed(lambda s: s.circle.__setitem__(a, (s.circle[a] + 1) % 5))
+    changed(lambda s: s.circle.__setitem__(b, s.circle[a]))
+    changed(lambda s: setattr(s, "relax_tokens", s.relax_tokens + 1))
+    changed(lambda s: setattr(s, "pair_played", not s.pair_played))
+    changed(lambda s: setattr(s, "annex_played", not s.annex_played))
+    changed(lambda s: setattr(s, "annex_available", not s.annex_available))
+    for other in range(n):
+        if state.hands[other]:
+            changed(lambda s, o=other: s.tableaus[o].append(s.hands[o].pop()))
+        if len(state.tableaus[other]) > 1:
+            changed(lambda s, o=other: s.tableaus[o].reverse())
+    pairs = [m.args[:2] for m in legal_moves(state, seat) if m.kind == "pair"]
+    if pairs:
+        changed(lambda s: s.pairs_used.add(rng.choice(pairs)))
+    if hand:
+        changed(lambda s: s.granted.append(rng.choice(s.hands[seat])))
+    return out
+
+
+def test_the_key_changes_whenever_the_play_window_does() -> None:
+    differing = 0
+    for variant, players, params in CONFIGS:
+        game = load_game("damocles", variant=variant, players=players, **params)
+        state = game.new_initial_state(7)
+        rng = random.Random(7)
+        while not state.is_terminal():
+            if state.phase == "turn" and state.step == "play":
+                for base in (state, corner(state, rng)):
+                    seat = base.active
+                    key, legal = play_window_key(base, seat), list(legal_moves(base, seat))
+                    for other in _perturbed(base, rng):
+                        if list(legal_moves(other, seat)) != legal:
+                            differing += 1
+                            assert play_window_key(other, seat) != key
+            joint = {}
+            for s in state.current_players():
+                legal = state.legal_actions(s)
+                joint[s] = legal[rng.randrange(len(legal))]
+            state.apply_actions(joint)
+    assert differing >= 100  # the changes did reach the generator
+
+
+def test_playthroughs_do_not_remember_and_copies_share_the_memo() -> None:
+    """A new game's states generate every list (``tables`` None); a determinization's
+    states and their copies hold the spec's memo; neither is part of the state's data."""
+    game = load_game("damocles", players=3)
+    state = game.new_initial_state(1)
+    assert state.tables is None and state.clone().tables is None
+    draw = game.determinizer(state.view(0))
+    sampled = draw(random.Random(0))
+    assert sampled.tables is game._play_windows
+    assert sampled.clone().tables is game._play_windows
+    assert "tables" not in sampled.to_json()["data"]
+    assert game.state_from_json(sampled.to_json()).tables is None

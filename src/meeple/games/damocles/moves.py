@@ -72,6 +72,37 @@ def _swap_step(state: DamoclesState, seat: int, step: str) -> list[Move]:
     return moves
 
 
+#: How many play windows a game spec remembers (:func:`remembered_play_window`), then again
+#: from empty.
+PLAY_WINDOW_MEMO = 8192
+
+
+def play_window_key(state: DamoclesState, seat: int) -> tuple:
+    """Everything :func:`_play_window` reads of ``state`` for ``seat`` (the spec aside), as a
+    hashable key: two states of one game with equal keys have equal play windows, in the same
+    order. Change it with the generator: ``tests/test_damocles_moves.py`` checks they agree."""
+    tableaus = state.tableaus
+    used = state.pairs_used
+    return (seat, tuple(state.hands[seat]), tuple(state.circle), tuple(tableaus[seat]),
+            state.relax_tokens, state.pair_played, state.annex_played,
+            tuple(map(tuple, tableaus)) if state.annex_available else None,
+            frozenset(used) if used else None, tuple(state.granted))
+
+
+def remembered_play_window(state: DamoclesState, seat: int) -> tuple[tuple[Move, ...], None]:
+    """``seat``'s play window as a legal entry of the engine (``(moves, None)``), kept in the
+    memo ``state.tables`` (the game spec's) under :func:`play_window_key`: the same tuple for
+    every state with that key, which a search's tree also recognises by identity."""
+    memo = state.tables
+    key = play_window_key(state, seat)
+    entry = memo.get(key)
+    if entry is None:
+        if len(memo) >= PLAY_WINDOW_MEMO:
+            memo.clear()
+        entry = memo[key] = (tuple(_play_window(state, seat)), None)
+    return entry
+
+
 class _Tables:
     """What the generator reads per game spec and seat (:func:`_tables`).
 

@@ -30,7 +30,7 @@ from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
 from meeple.games.damocles.matching import mask_on, pip_table, readings
-from meeple.games.damocles.moves import legal_moves
+from meeple.games.damocles.moves import legal_moves, remembered_play_window
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
 #: Fields of the turn context, reset at the start of every turn (rules-questions 1.1).
@@ -69,7 +69,8 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_matching", "_readings", "_circle_masks")
+    __slots__ = ("deck", "codex_by_id", "_matching", "_readings", "_circle_masks",
+                 "_play_windows")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -91,6 +92,7 @@ class Damocles(Game):
             c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
             for c in deck})
         object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
+        object.__setattr__(self, "_play_windows", {})  # moves.remembered_play_window
 
     @property
     def capabilities(self) -> Capabilities:
@@ -139,10 +141,11 @@ class Damocles(Game):
         State.__init__(state, self, 0)
         if "removed" not in data:  # saved before DAM-38/DAM-39: nothing was out of the game
             data = {**data, "removed": []}
-        state._restore_fields(data, DamoclesState.__slots__, {
+        state._restore_fields(data, DamoclesState.FIELDS, {
             "pairs_used": lambda v: {tuple(pair) for pair in v},
             "winners_": lambda v: None if v is None else tuple(v),
         })
+        state.tables = None
         state._refresh_acting()
         return state
 
@@ -160,9 +163,16 @@ class DamoclesState(RecordedWinners, State):
     tableaus, the codices out of the game, scores, the turn context and the event log.
     """
 
-    __slots__ = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
-                 "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
-                 *TURN_FIELDS)
+    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
+    FIELDS = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
+              "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
+              *TURN_FIELDS)
+    #: Besides them, ``tables``: where the state remembers its play-window lists. A
+    #: determinization's states (and their copies) hold the game spec's memo
+    #: (:func:`.moves.remembered_play_window`): a search lists the searching seat's own play
+    #: windows again at every visit of their nodes. A playthrough's hold None and generate
+    #: every list: its decisions rarely repeat.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: Damocles, seed: int) -> None:
         super().__init__(game, seed)
@@ -182,6 +192,7 @@ class DamoclesState(RecordedWinners, State):
         self.turns_taken = 0
         self.events: list[list[Any]] = []
         self.winners_: tuple[int, ...] | None = None
+        self.tables: dict[tuple, Any] | None = None
         self._reset_turn()
         self.phase = "discard" if p["setup_discard"] else "place"
         self._refresh_acting()
@@ -280,6 +291,14 @@ class DamoclesState(RecordedWinners, State):
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
+
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """The engine's tables (``State._legal_tables``); a play window of a state holding
+        ``tables`` is remembered there (:func:`.moves.remembered_play_window`)."""
+        if self.tables is not None and self.step == "play" and self.phase == "turn":
+            seat = self.active
+            return {seat: remembered_play_window(self, seat)}
+        return State._legal_tables(self)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.damocles.decisions import illegal_reason
@@ -481,10 +500,12 @@ class DamoclesState(RecordedWinners, State):
         return out
 
     def _copy(self) -> DamoclesState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new: DamoclesState = self._copy_fields(DamoclesState.FIELDS)  # type: ignore[assignment]
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__)  # a snapshot, never the state's own lists
+        return self._fields_data(DamoclesState.FIELDS)  # a snapshot, never the state's lists
 
 
 #: The transition of each move kind but the setup discard (``DamoclesState._do_<kind>``),
