@@ -26,9 +26,9 @@ from meeple.games.damocles.codex import CIRCLE, DESTRUCTION, MANIPULATION, NUMBE
 from meeple.games.damocles.matching import match_mask, mirrored, relaxed_variants, rotations
 from meeple.games.damocles.moves import (
     _relaxation,
+    legal_key,
     legal_moves,
-    play_window_key,
-    remembered_play_window,
+    remembered_moves,
 )
 
 CONFIGS = [
@@ -234,25 +234,31 @@ def test_the_memoised_masks_are_the_plain_ones() -> None:
         assert set(printed) == set(relaxed_masks) == set(game.codex_by_id)
 
 
-# ------------------------------------------------------ remembered play windows
-def test_remembered_play_windows_are_the_generators() -> None:
-    """A determinization's states remember their play windows on the spec under
-    ``play_window_key``; every window the memo hands out, for ordinary states and corners
+# ------------------------------------------------------------ remembered lists
+REMEMBERED = ("pre", "swap2", "play")
+
+
+def test_remembered_lists_are_the_generators() -> None:
+    """A determinization's states remember their swap steps' and play windows' lists on the
+    spec under ``legal_key``; every list the memo hands out, for ordinary states and corners
     sharing the one memo, is a fresh generation's list (and the plain reading's)."""
     remembered = 0
     for variant, players, params in CONFIGS:
         game = load_game("damocles", variant=variant, players=players, **params)
-        memo = game._play_windows
+        memo = game._legal_memo
         for seed in range(3):
             state = game.new_initial_state(seed)
             rng = random.Random(seed)
             while not state.is_terminal():
-                if state.phase == "turn" and state.step == "play":
-                    for other in (state.clone(), corner(state, rng)):
+                if state.phase == "turn" and state.step in REMEMBERED:
+                    others = [state.clone()]
+                    if state.step == "play":
+                        others.append(corner(state, rng))
+                    for other in others:
                         other.tables = memo
                         seat = other.active
-                        remembered += play_window_key(other, seat) in memo
-                        actions, members = remembered_play_window(other, seat)
+                        remembered += legal_key(other, seat) in memo
+                        actions, members = remembered_moves(other, seat)
                         assert members is None
                         assert list(actions) == plain_moves(other, seat)
                         other._legal = None
@@ -262,11 +268,12 @@ def test_remembered_play_windows_are_the_generators() -> None:
                     legal = state.legal_actions(s)
                     joint[s] = legal[rng.randrange(len(legal))]
                 state.apply_actions(joint)
-    assert remembered > 50
+    assert remembered > 100
 
 
 def _perturbed(state, rng: random.Random):
-    """Copies of a play-window ``state`` with one field the generator reads changed."""
+    """Copies of a swap-step or play-window ``state`` with one field the generator reads
+    changed."""
     seat, n = state.active, state.game.players
     out = []
 
@@ -299,24 +306,32 @@ def _perturbed(state, rng: random.Random):
         changed(lambda s: s.pairs_used.add(rng.choice(pairs)))
     if hand:
         changed(lambda s: s.granted.append(rng.choice(s.hands[seat])))
+    hastes = [c for c in state.deck if state.game.codex_by_id[c].type == "HASTE"]
+    if hastes:
+        changed(lambda s: s.hands[seat].insert(0, s.deck.pop(s.deck.index(hastes[0]))))
+    if state.bank is not None:
+        god = rng.randrange(5)
+        changed(lambda s: s.bank.__setitem__(god, 0))
+        changed(lambda s: s.bank.__setitem__(god, s.bank[god] + 1))
     return out
 
 
-def test_the_key_changes_whenever_the_play_window_does() -> None:
+def test_the_key_changes_whenever_the_list_does() -> None:
     differing = 0
     for variant, players, params in CONFIGS:
         game = load_game("damocles", variant=variant, players=players, **params)
         state = game.new_initial_state(7)
         rng = random.Random(7)
         while not state.is_terminal():
-            if state.phase == "turn" and state.step == "play":
-                for base in (state, corner(state, rng)):
+            if state.phase == "turn" and state.step in REMEMBERED:
+                bases = [state, corner(state, rng)] if state.step == "play" else [state]
+                for base in bases:
                     seat = base.active
-                    key, legal = play_window_key(base, seat), list(legal_moves(base, seat))
+                    key, legal = legal_key(base, seat), list(legal_moves(base, seat))
                     for other in _perturbed(base, rng):
                         if list(legal_moves(other, seat)) != legal:
                             differing += 1
-                            assert play_window_key(other, seat) != key
+                            assert legal_key(other, seat) != key
             joint = {}
             for s in state.current_players():
                 legal = state.legal_actions(s)
@@ -333,7 +348,7 @@ def test_playthroughs_do_not_remember_and_copies_share_the_memo() -> None:
     assert state.tables is None and state.clone().tables is None
     draw = game.determinizer(state.view(0))
     sampled = draw(random.Random(0))
-    assert sampled.tables is game._play_windows
-    assert sampled.clone().tables is game._play_windows
+    assert sampled.tables is game._legal_memo
+    assert sampled.clone().tables is game._legal_memo
     assert "tables" not in sampled.to_json()["data"]
     assert game.state_from_json(sampled.to_json()).tables is None

@@ -98,7 +98,7 @@ def determinizer(game: Damocles,
     pairs_used = {(p, q) for p, q in turn["pairs_used"]}
     keep_count = turn["keep_count"]
     destroy_queue = [list(e) for e in turn["destroy_queue"]]
-    memo = game._play_windows
+    memo = game._legal_memo
 
     def draw(rng: random.Random) -> DamoclesState:
         cards, hands = deal.draw(rng)
@@ -147,7 +147,7 @@ def determinizer(game: Damocles,
         state.keep_pool = pool
         state.keep_count = keep_count
         state.destroy_queue = [e.copy() for e in destroy_queue]
-        state.tables = memo  # a search meets the same play windows again: remember them
+        state.tables = memo  # a search meets the same decisions again: remember their lists
         state._refresh_acting()
         return state
 

@@ -59,47 +59,62 @@ def _swap_step(state: DamoclesState, seat: int, step: str) -> list[Move]:
     (before any other action, DAM-13); then the swaps; ``stop`` at the second swap, which is
     optional (DAM-12), or at any swap with ``swap_optional``."""
     tables = _tables(state.game)
-    moves = []
-    if step == "pre":
-        hastes = tables.hastes[seat]
-        barred = () if tables.grants_now else state.granted
-        for cid in state.hands[seat]:
-            if cid in hastes and cid not in barred and state.mask(cid, False):
-                moves.append(hastes[cid])
+    moves = _hastes(state, seat) if step == "pre" else []
     moves += _swaps(state, seat)
     if step == "swap2" or tables.swap_optional:
         moves.append(tables.stops[seat])
     return moves
 
 
-#: How many play windows a game spec remembers (:func:`remembered_play_window`), then again
-#: from empty.
-PLAY_WINDOW_MEMO = 8192
+def _hastes(state: DamoclesState, seat: int) -> list[Move]:
+    """The ``haste`` moves of ``seat``'s hand: Hastes that may be played this turn whose
+    pattern is in the circle (TURN MECHANICS 1, DAM-13), in hand order."""
+    tables = _tables(state.game)
+    hastes = tables.hastes[seat]
+    barred = () if tables.grants_now else state.granted
+    moves = []
+    for cid in state.hands[seat]:
+        if cid in hastes and cid not in barred and state.mask(cid, False):
+            moves.append(hastes[cid])
+    return moves
 
 
-def play_window_key(state: DamoclesState, seat: int) -> tuple:
-    """Everything :func:`_play_window` reads of ``state`` for ``seat`` (the spec aside), as a
-    hashable key: two states of one game with equal keys have equal play windows, in the same
-    order. Change it with the generator: ``tests/test_damocles_moves.py`` checks they agree."""
+#: How many legal lists a game spec remembers (:func:`remembered_moves`), then again from
+#: empty.
+LEGAL_MEMO = 8192
+
+
+def legal_key(state: DamoclesState, seat: int) -> tuple:
+    """Everything the generator reads of ``state`` for ``seat`` at a swap step or in the play
+    window (the spec aside), as a hashable key: two states of one game with equal keys have
+    equal legal lists, in the same order. At a swap step the hand enters only as the Hastes
+    that may be played (:func:`_hastes`, which the key lists). Change it with the generator:
+    ``tests/test_damocles_moves.py`` checks they agree."""
+    step = state.step
+    bank = state.bank
+    if step != "play":
+        return (step, seat, tuple(state.circle), None if bank is None else tuple(bank),
+                tuple(_hastes(state, seat)) if step == "pre" else None)
     tableaus = state.tableaus
     used = state.pairs_used
-    return (seat, tuple(state.hands[seat]), tuple(state.circle), tuple(tableaus[seat]),
+    return (step, seat, tuple(state.hands[seat]), tuple(state.circle), tuple(tableaus[seat]),
             state.relax_tokens, state.pair_played, state.annex_played,
             tuple(map(tuple, tableaus)) if state.annex_available else None,
             frozenset(used) if used else None, tuple(state.granted))
 
 
-def remembered_play_window(state: DamoclesState, seat: int) -> tuple[tuple[Move, ...], None]:
-    """``seat``'s play window as a legal entry of the engine (``(moves, None)``), kept in the
-    memo ``state.tables`` (the game spec's) under :func:`play_window_key`: the same tuple for
-    every state with that key, which a search's tree also recognises by identity."""
+def remembered_moves(state: DamoclesState, seat: int) -> tuple[tuple[Move, ...], None]:
+    """``seat``'s legal moves at a swap step or in the play window as a legal entry of the
+    engine (``(moves, None)``), kept in the memo ``state.tables`` (the game spec's) under
+    :func:`legal_key`: the same tuple for every state with that key, which a search's tree
+    also recognises by identity."""
     memo = state.tables
-    key = play_window_key(state, seat)
+    key = legal_key(state, seat)
     entry = memo.get(key)
     if entry is None:
-        if len(memo) >= PLAY_WINDOW_MEMO:
+        if len(memo) >= LEGAL_MEMO:
             memo.clear()
-        entry = memo[key] = (tuple(_play_window(state, seat)), None)
+        entry = memo[key] = (tuple(legal_moves(state, seat)), None)
     return entry
 
 

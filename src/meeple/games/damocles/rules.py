@@ -30,7 +30,7 @@ from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
 from meeple.games.damocles.matching import mask_on, pip_table, readings
-from meeple.games.damocles.moves import legal_moves, remembered_play_window
+from meeple.games.damocles.moves import legal_moves, remembered_moves
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
 #: Fields of the turn context, reset at the start of every turn (rules-questions 1.1).
@@ -70,7 +70,7 @@ class Damocles(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
     __slots__ = ("deck", "codex_by_id", "_matching", "_readings", "_circle_masks",
-                 "_play_windows")
+                 "_legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -92,7 +92,7 @@ class Damocles(Game):
             c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
             for c in deck})
         object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
-        object.__setattr__(self, "_play_windows", {})  # moves.remembered_play_window
+        object.__setattr__(self, "_legal_memo", {})  # moves.remembered_moves
 
     @property
     def capabilities(self) -> Capabilities:
@@ -167,11 +167,11 @@ class DamoclesState(RecordedWinners, State):
     FIELDS = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
               "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
               *TURN_FIELDS)
-    #: Besides them, ``tables``: where the state remembers its play-window lists. A
-    #: determinization's states (and their copies) hold the game spec's memo
-    #: (:func:`.moves.remembered_play_window`): a search lists the searching seat's own play
-    #: windows again at every visit of their nodes. A playthrough's hold None and generate
-    #: every list: its decisions rarely repeat.
+    #: Besides them, ``tables``: where the state remembers its legal lists at the swap steps
+    #: and in the play window. A determinization's states (and their copies) hold the game
+    #: spec's memo (:func:`.moves.remembered_moves`): a search lists the searching seat's own
+    #: play windows, and the swaps on the same public circle, again and again. A
+    #: playthrough's hold None and generate every list: its decisions rarely repeat.
     __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: Damocles, seed: int) -> None:
@@ -293,11 +293,12 @@ class DamoclesState(RecordedWinners, State):
         return legal_moves(self, seat)
 
     def _legal_tables(self) -> Mapping[int, Any]:
-        """The engine's tables (``State._legal_tables``); a play window of a state holding
-        ``tables`` is remembered there (:func:`.moves.remembered_play_window`)."""
-        if self.tables is not None and self.step == "play" and self.phase == "turn":
+        """The engine's tables (``State._legal_tables``); at a swap step or in the play window
+        a state holding ``tables`` remembers them there (:func:`.moves.remembered_moves`)."""
+        if (self.tables is not None and self.phase == "turn"
+                and self.step in ("play", "pre", "swap2")):
             seat = self.active
-            return {seat: remembered_play_window(self, seat)}
+            return {seat: remembered_moves(self, seat)}
         return State._legal_tables(self)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
