@@ -69,7 +69,7 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_matching", "_readings", "_circle_masks",
+    __slots__ = ("deck", "codex_by_id", "_scoring", "_matching", "_readings", "_circle_masks",
                  "_legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
@@ -86,6 +86,8 @@ class Damocles(Game):
                                  f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
+        # per codex id: its pips and whether it is permanent (DamoclesState._first_play)
+        object.__setattr__(self, "_scoring", {c.id: (c.pips, c.info.permanent) for c in deck})
         object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
         # per codex id, its readings (matching.readings) as printed and relaxed
         object.__setattr__(self, "_readings", {
@@ -244,12 +246,13 @@ class DamoclesState(RecordedWinners, State):
         self.destroy_queue: list[list[int]] = []
 
     def _refresh_acting(self) -> None:
-        if self.phase == "discard":
-            self._acting = tuple(range(self.game.players))
-        elif self.phase == "over":
-            self._acting = ()
-        else:
+        phase = self.phase
+        if phase == "turn" or phase == "place":
             self._acting = (self.active,)
+        elif phase == "discard":
+            self._acting = tuple(range(self.game.players))
+        else:  # over
+            self._acting = ()
 
     def _log(self, seat: int, text: str) -> None:
         self.events.append([self.turns_taken, seat, text])
@@ -277,9 +280,9 @@ class DamoclesState(RecordedWinners, State):
         tableau (DAM-17), consumed ones are set aside for step 5 and then leave the game (DAM-23,
         DAM-38). Nothing played ever returns to a hand, so no codex scores twice."""
         self.hands[seat].remove(cid)
-        codex = self._codex(cid)
-        self.points[seat] += codex.pips
-        if codex.info.permanent:
+        pips, permanent = self.game._scoring[cid]
+        self.points[seat] += pips
+        if permanent:
             self.tableaus[seat].append(cid)
         else:
             self.consumed.append(cid)
