@@ -23,7 +23,7 @@ from typing import Any
 from meeple.engine.agent import Bot
 from meeple.games.damocles.actions import Move
 from meeple.games.damocles.codex import CIRCLE, GODS, NUMBER, PRODUCTION, Codex
-from meeple.games.damocles.matching import mask_on, pip_indices, pip_table, readings
+from meeple.games.damocles.matching import pip_indices, pip_table, readings
 
 #: Value of one codex drawn into the hand, in points.
 DRAW_VALUE = 1.5
@@ -100,7 +100,15 @@ class HeuristicBot(Bot):
         credit = self.NEAR_MISS
         if None in circle:  # placement: only near-miss credit makes sense
             return sum(_near(table, codices[c][1], turns, credit) * codices[c][2] for c in hand)
-        matched = {c for c in hand + tableau if mask_on(table, codices[c][0], rotational)}
+        matched = set()  # mask_on(...) != 0 and _near, inlined: a frame less per codex
+        for cid in hand + tableau:
+            for indices, _ in codices[cid][0]:
+                rotations = turns
+                for index in indices:
+                    rotations &= table[index]
+                if rotations:
+                    matched.add(cid)
+                    break
         value = 0.0
         for cid in hand:
             _, near, pips, paired = codices[cid][:4]
@@ -108,7 +116,13 @@ class HeuristicBot(Bot):
                 if not paired:
                     value += pips
             else:
-                value += _near(table, near, turns, credit) * pips
+                once = twice = 0
+                for index in near:
+                    out = ~table[index]
+                    twice |= once & out
+                    once |= out
+                if turns & ~twice:  # else _near's 0.0, which adds nothing
+                    value += credit * pips
         productions = [c for c in matched if codices[c][3] == PRODUCTION]
         numbers = [c for c in matched if codices[c][3] == NUMBER]
         in_hand = set(hand)
