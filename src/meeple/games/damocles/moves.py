@@ -6,11 +6,12 @@ Rules: seeds/damocles.txt, SETUP and TURN MECHANICS; decisions DAM-n in docs/rul
 
 Speed (a search lists moves at every node of every iteration): what depends only on the game
 spec is built once per spec and seat (:func:`_tables`: each codex's role in the play window,
-the interned ``play`` moves, the swap and trade moves by slot); rotation masks come from the
-state's per-circle memo (``DamoclesState.circle_masks``); placements are remembered per seat,
-empty slots and supply (:func:`_placements`). Every list is the same, in the same order, as
-the plain reading of the rules would give; ``tests/test_damocles_moves.py`` checks the
-specialised paths against the general ones.
+the interned ``play``, ``haste``, ``pair``, swap and trade moves); rotation masks come from
+the state's per-circle memo (``DamoclesState.circle_masks``); placements are remembered per
+seat, empty slots and supply (:func:`_placements`); a determinization's states remember their
+swap steps' and play windows' lists under :func:`legal_key` (:func:`remembered_moves`).
+Every list is the same, in the same order, as the plain reading of the rules would give;
+``tests/test_damocles_moves.py`` checks the specialised paths against the general ones.
 """
 
 from __future__ import annotations
