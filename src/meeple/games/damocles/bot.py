@@ -23,7 +23,7 @@ from typing import Any
 from meeple.engine.agent import Bot
 from meeple.games.damocles.actions import Move
 from meeple.games.damocles.codex import CIRCLE, GODS, NUMBER, PRODUCTION, Codex
-from meeple.games.damocles.matching import mirrored
+from meeple.games.damocles.matching import pip_indices, pip_table, readings
 
 #: Value of one codex drawn into the hand, in points.
 DRAW_VALUE = 1.5
@@ -31,9 +31,9 @@ DRAW_VALUE = 1.5
 NEAR_MISS = 0.25
 #: A Haste, when legal, outranks every swap (the bot always hastes before swapping).
 HASTE_VALUE = 1000.0
-_MASKS_KEY = "damocles-heuristic-masks"
-#: Every (god, slot) bit of a circle mask.
-_FULL = (1 << (len(GODS) * CIRCLE)) - 1
+_CODICES_KEY = "damocles-heuristic-codices"
+#: Every rotation of the circle, as bits.
+_ALL = (1 << CIRCLE) - 1
 
 
 class HeuristicBot(Bot):
@@ -90,48 +90,70 @@ class HeuristicBot(Bot):
 
     def _circle_value(self, circle: list[int | None], hand: list[str],
                       tableau: list[str]) -> float:
-        """Points and draws available on ``circle`` now, plus near-miss credit."""
-        deck = self.game.codex_by_id
-        masks = self._masks()
-        free = _FULL
-        for slot, god in enumerate(circle):  # clear the bit of each (god, slot) present
-            if god is not None:
-                free &= ~(1 << (god * CIRCLE + slot))
+        """Points and draws available on ``circle`` now, plus near-miss credit. The circle is
+        read once into its :func:`.matching.pip_table`; each codex is then a few look-ups
+        (:meth:`_codices`)."""
+        codices = self._codices()
+        table = pip_table(circle)
+        rotational = self.game._matching[0]
+        turns = _ALL if rotational else 1
+        credit = self.NEAR_MISS
         if None in circle:  # placement: only near-miss credit makes sense
-            return sum(_near(masks[c][1], free, self.NEAR_MISS) * deck[c].pips for c in hand)
-        matched = {c for c in hand + tableau if _fits(masks[c][0], free)}
+            return sum(_near(table, codices[c][1], turns, credit) * codices[c][2] for c in hand)
+        matched = set()  # mask_on(...) != 0 and _near, inlined: a frame less per codex
+        for cid in hand + tableau:
+            for indices, _ in codices[cid][0]:
+                rotations = turns
+                for index in indices:
+                    rotations &= table[index]
+                if rotations:
+                    matched.add(cid)
+                    break
         value = 0.0
         for cid in hand:
-            codex = deck[cid]
-            if cid in matched and codex.info.cls not in (PRODUCTION, NUMBER):
-                value += codex.pips
-            elif cid not in matched:
-                value += _near(masks[cid][1], free, self.NEAR_MISS) * codex.pips
-        productions = [c for c in matched if deck[c].info.cls == PRODUCTION]
-        numbers = [c for c in matched if deck[c].info.cls == NUMBER]
+            _, near, pips, paired = codices[cid][:4]
+            if cid in matched:
+                if not paired:
+                    value += pips
+            else:
+                once = twice = 0
+                for index in near:
+                    out = ~table[index]
+                    twice |= once & out
+                    once |= out
+                if turns & ~twice:  # else _near's 0.0, which adds nothing
+                    value += credit * pips
+        productions = [c for c in matched if codices[c][3] == PRODUCTION]
+        numbers = [c for c in matched if codices[c][3] == NUMBER]
         in_hand = set(hand)
+        draw_value = self.DRAW_VALUE
         for pid in productions:
+            _, _, p_pips, _, combust = codices[pid]
             for nid in numbers:
-                value += sum(deck[c].pips for c in (pid, nid) if c in in_hand)
-                value += self.DRAW_VALUE * _grants(deck[pid], deck[nid])
+                n_pips, grants = codices[nid][2], codices[nid][4]
+                value += ((p_pips if pid in in_hand else 0) + (n_pips if nid in in_hand else 0))
+                value += draw_value * (grants + combust)  # _grants, read from the table
         return value
 
-    def _masks(self) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Per codex id, its pattern as 35-bit masks (bit ``god * 7 + slot``), one per
-        placement: those that match (every rotation if ``match=rotational``, and read
-        counter-clockwise too if ``mirror``), and those that earn near-miss credit
-        (clockwise only). Built once per game."""
-        masks = self.game._cache.get(_MASKS_KEY)
-        if masks is None:
-            params = self.game.params
-            turns = range(CIRCLE if params["match"] == "rotational" else 1)
-            masks = {}
+    def _codices(self) -> dict[str, tuple[Any, ...]]:
+        """Per codex id: ``(readings, near, pips, class, draws)``: its
+        :func:`.matching.readings` as printed (counter-clockwise too if ``mirror``: what
+        matches), the :func:`.matching.pip_indices` of its clockwise pattern (what earns
+        near-miss credit), its pips, its class if Production or Number (else None) and what
+        it adds to a pair's draws (:func:`_grants`: N for a Number, 1 for a Combust, else 0).
+        Built once per game."""
+        codices = self.game._cache.get(_CODICES_KEY)
+        if codices is None:
+            mirror = self.game.params["mirror"]
+            codices = {}
             for cid, codex in self.game.codex_by_id.items():
-                near = tuple(_mask(codex.pattern, r) for r in turns)
-                both = near + tuple(_mask(mirrored(codex.pattern), r) for r in turns)
-                masks[cid] = (both if params["mirror"] else near, near)
-            self.game._cache[_MASKS_KEY] = masks
-        return masks
+                info = codex.info
+                cls = info.cls if info.cls in (PRODUCTION, NUMBER) else None
+                draws = info.number if cls == NUMBER else int(codex.type == "COMBUST")
+                codices[cid] = (readings(codex.pattern, False, mirror),
+                                pip_indices(codex.pattern), codex.pips, cls, draws)
+            self.game._cache[_CODICES_KEY] = codices
+        return codices
 
     def _play_value(self, move: Move, hand: list[str]) -> float:
         deck = self.game.codex_by_id
@@ -170,27 +192,15 @@ def _after(circle: list[int | None], move: Move) -> list[int | None]:
     return out
 
 
-def _mask(pattern: tuple[tuple[int, int], ...], rotation: int) -> int:
-    """``pattern`` placed at ``rotation`` as a mask of (god, slot) bits."""
-    out = 0
-    for offset, god in pattern:
-        out |= 1 << (god * CIRCLE + (rotation + offset) % CIRCLE)
-    return out
-
-
-def _fits(masks: tuple[int, ...], free: int) -> bool:
-    """Whether some placement in ``masks`` needs no (god, slot) bit of ``free`` (the bits
-    the circle does not hold): the pattern matches."""
-    for mask in masks:
-        if not mask & free:
-            return True
-    return False
-
-
-def _near(masks: tuple[int, ...], free: int, credit: float = NEAR_MISS) -> float:
-    """``credit`` if some placement in ``masks`` misses at most one pip, else 0."""
-    for mask in masks:
-        missing = mask & free
-        if not missing & (missing - 1):
-            return credit
-    return 0.0
+def _near(table: tuple[int, ...], indices: tuple[int, ...], turns: int,
+          credit: float = NEAR_MISS) -> float:
+    """``credit`` if at some rotation of ``turns`` (a bit set) at most one pip of ``indices``
+    (:func:`.matching.pip_indices`) is out of place on the circle of ``table``
+    (:func:`.matching.pip_table`), else 0: the rotations where a pip is out, counted once
+    and twice."""
+    once = twice = 0
+    for index in indices:
+        out = ~table[index]
+        twice |= once & out
+        once |= out
+    return credit if turns & ~twice else 0.0

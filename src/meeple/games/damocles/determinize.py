@@ -98,6 +98,9 @@ def determinizer(game: Damocles,
     pairs_used = {(p, q) for p, q in turn["pairs_used"]}
     keep_count = turn["keep_count"]
     destroy_queue = [list(e) for e in turn["destroy_queue"]]
+    memo = game._legal_memo
+    pair_played = bool(pairs_used)  # set and reset together with pairs_used
+    copy = list.copy
 
     def draw(rng: random.Random) -> DamoclesState:
         cards, hands = deal.draw(rng)
@@ -108,10 +111,12 @@ def determinizer(game: Damocles,
                                f"deck of {deck_size}; the view does not add up")
         if granted is not None:  # the active seat's own draws this turn
             drawn = granted.copy()
+        elif not granted_count:
+            drawn = []
         else:  # drawn codices join the end of the hand; only their number is public
             k = granted_count
             held = hands[active]
-            drawn = held[max(0, len(held) - k):] if k else []
+            drawn = held[max(0, len(held) - k):]
             if len(drawn) < k:  # some draws were played already: among this turn's plays
                 played = [c for c in (*consumed_now, *reversed(tableaus[active]))
                           if c not in drawn]
@@ -124,14 +129,14 @@ def determinizer(game: Damocles,
         state.discard = cards[discard_at:deck_at]
         state.removed = removed.copy()
         state.hands = hands
-        state.tableaus = [t.copy() for t in tableaus]
+        state.tableaus = list(map(copy, tableaus))
         state.points = points.copy()
         state.phase = phase
         state.placer = placer
         state.placed = placed
         state.active = active
         state.turns_taken = turns_taken
-        state.events = [e.copy() for e in events]
+        state.events = list(map(copy, events))
         state.winners_ = winners
         state.step = step
         state.swaps_allowed = swaps_allowed
@@ -140,12 +145,13 @@ def determinizer(game: Damocles,
         state.annex_played = annex_played
         state.annex_available = annex_available
         state.pairs_used = pairs_used.copy()
-        state.pair_played = bool(pairs_used)  # set and reset together with pairs_used
+        state.pair_played = pair_played
         state.consumed = consumed.copy()
         state.granted = drawn
         state.keep_pool = pool
         state.keep_count = keep_count
-        state.destroy_queue = [e.copy() for e in destroy_queue]
+        state.destroy_queue = list(map(copy, destroy_queue)) if destroy_queue else []
+        state.tables = memo  # a search meets the same decisions again: remember their lists
         state._refresh_acting()
         return state
 

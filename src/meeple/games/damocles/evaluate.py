@@ -56,45 +56,71 @@ def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[
 
 
 def evaluate(state: DamoclesState) -> tuple[float, ...]:
-    """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over)."""
-    if state.phase == "over":
+    """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over).
+
+    Written with plain loops and local names (a comprehension costs a frame in Python 3.11;
+    searches call this at every leaf); every float is computed by the same operations in the
+    same order as the formula in the module docstring reads (an empty tableau's term, exactly
+    0.0, is skipped), so the values are the same bit for bit."""
+    phase = state.phase
+    if phase == "over":
         return state.returns()
     pips, productions, numbers, hand_rate = _tables(state)
-    n = state.game.players
-    cycles = state.game.params["cycles"]
-    if state.phase == "turn":
-        left = cycles * n - state.turns_taken
+    game = state.game
+    n = game.players
+    cycles = game.params["cycles"]
+    if phase == "turn":
+        left = cycles * n - state.turns_taken + n - 1
         active = state.active
-        turns = [max(0, (left - (s - active) % n + n - 1) // n) for s in range(n)]
-    else:  # setup: every turn is still to come
-        turns = [cycles] * n
+    tableau_production, tableau_number, tableau_pair = (
+        TABLEAU_PRODUCTION, TABLEAU_NUMBER_VALUE, TABLEAU_PAIR)
+    hand_pip = HAND_PIP
     projected = []
-    for s in range(n):
-        r = turns[s]
-        value = float(state.points[s])
+    turns = 0
+    s = 0
+    for score, hand, tableau in zip(state.points, state.hands, state.tableaus):  # noqa: B905
+        if phase == "turn":
+            r = (left - (s - active) % n) // n
+            if r < 0:
+                r = 0
+        else:  # setup: every turn is still to come
+            r = cycles
+        s += 1
+        turns += r
+        value = float(score)
         if r:
             per_turn = 0.0
             hand_pips = 0
-            for cid in state.hands[s]:
+            for cid in hand:
                 hand_pips += pips[cid]
                 per_turn += hand_rate[cid]
-            made = number_value = held = 0
-            for cid in state.tableaus[s]:
-                if cid in productions:
-                    made += 1
-                else:
-                    number_value += numbers.get(cid, 0)
-                    held += cid in numbers
-            per_turn += (TABLEAU_PRODUCTION * made + TABLEAU_NUMBER_VALUE * number_value
-                         + TABLEAU_PAIR * min(made, held))
-            value += HAND_PIP * hand_pips + r * per_turn
+            if tableau:
+                made = number_value = held = 0
+                for cid in tableau:
+                    if cid in productions:
+                        made += 1
+                    elif cid in numbers:
+                        number_value += numbers[cid]
+                        held += 1
+                per_turn += (tableau_production * made + tableau_number * number_value
+                             + tableau_pair * (made if made < held else held))
+            value += hand_pip * hand_pips + r * per_turn
         projected.append(value)
-    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(sum(turns) / n)
+    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(turns / n)
     top = max(projected)
-    weights = [math.exp((v - top) / temperature) for v in projected]
+    exp = math.exp
+    weights = []
+    for v in projected:
+        weights.append(exp((v - top) / temperature))
     total = sum(weights)
-    points = sum(projected)
-    if points <= 0:
-        return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT / n for w in weights)
-    return tuple((1 - SCORE_WEIGHT) * w / total + SCORE_WEIGHT * v / points
-                 for w, v in zip(weights, projected, strict=True))
+    points_total = sum(projected)
+    share, keep = SCORE_WEIGHT, 1 - SCORE_WEIGHT
+    out = []
+    if points_total <= 0:
+        even = share / n
+        for w in weights:
+            out.append(keep * w / total + even)
+    else:
+        for s in range(n):
+            out.append(keep * weights[s] / total + share * projected[s] / points_total)
+    return tuple(out)

@@ -29,14 +29,16 @@ from meeple.engine.winners import RecordedWinners
 from meeple.games.damocles.actions import Move, parse_move
 from meeple.games.damocles.codex import CIRCLE, GODS, Codex
 from meeple.games.damocles.content import load_deck
-from meeple.games.damocles.matching import match_mask
-from meeple.games.damocles.moves import legal_moves
+from meeple.games.damocles.matching import mask_on, pip_table, readings
+from meeple.games.damocles.moves import legal_moves, remembered_moves
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
 #: Fields of the turn context, reset at the start of every turn (rules-questions 1.1).
 TURN_FIELDS = ("step", "swaps_allowed", "swaps_done", "relax_tokens", "annex_played",
                "annex_available", "pair_played", "pairs_used", "consumed", "granted",
                "keep_pool", "keep_count", "destroy_queue")
+#: Circles whose rotation masks a game spec remembers (``DamoclesState.circle_masks``).
+CIRCLE_MEMO = 4096
 
 
 @register
@@ -67,7 +69,8 @@ class Damocles(Game):
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_swap_moves", "_matching")
+    __slots__ = ("deck", "codex_by_id", "_scoring", "_matching", "_readings", "_circle_masks",
+                 "_legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -83,8 +86,15 @@ class Damocles(Game):
                                  f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
-        object.__setattr__(self, "_swap_moves", {})  # moves._swap_candidates: seat -> moves
+        # per codex id: its pips and whether it is permanent (DamoclesState._first_play)
+        object.__setattr__(self, "_scoring", {c.id: (c.pips, c.info.permanent) for c in deck})
         object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
+        # per codex id, its readings (matching.readings) as printed and relaxed
+        object.__setattr__(self, "_readings", {
+            c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
+            for c in deck})
+        object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
+        object.__setattr__(self, "_legal_memo", {})  # moves.remembered_moves
 
     @property
     def capabilities(self) -> Capabilities:
@@ -133,10 +143,11 @@ class Damocles(Game):
         State.__init__(state, self, 0)
         if "removed" not in data:  # saved before DAM-38/DAM-39: nothing was out of the game
             data = {**data, "removed": []}
-        state._restore_fields(data, DamoclesState.__slots__, {
+        state._restore_fields(data, DamoclesState.FIELDS, {
             "pairs_used": lambda v: {tuple(pair) for pair in v},
             "winners_": lambda v: None if v is None else tuple(v),
         })
+        state.tables = None
         state._refresh_acting()
         return state
 
@@ -154,9 +165,16 @@ class DamoclesState(RecordedWinners, State):
     tableaus, the codices out of the game, scores, the turn context and the event log.
     """
 
-    __slots__ = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
-                 "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
-                 *TURN_FIELDS)
+    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
+    FIELDS = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
+              "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
+              *TURN_FIELDS)
+    #: Besides them, ``tables``: where the state remembers its legal lists at the swap steps
+    #: and in the play window. A determinization's states (and their copies) hold the game
+    #: spec's memo (:func:`.moves.remembered_moves`): a search lists the searching seat's own
+    #: play windows, and the swaps on the same public circle, again and again. A
+    #: playthrough's hold None and generate every list: its decisions rarely repeat.
+    __slots__ = (*FIELDS, "tables")
 
     def __init__(self, game: Damocles, seed: int) -> None:
         super().__init__(game, seed)
@@ -176,17 +194,45 @@ class DamoclesState(RecordedWinners, State):
         self.turns_taken = 0
         self.events: list[list[Any]] = []
         self.winners_: tuple[int, ...] | None = None
+        self.tables: dict[tuple, Any] | None = None
         self._reset_turn()
         self.phase = "discard" if p["setup_discard"] else "place"
         self._refresh_acting()
 
     # ----------------------------------------------------------------------- helpers
     def mask(self, codex_id: str, relaxed: bool) -> int:
-        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match)."""
-        game = self.game
-        rotational, mirror = game._matching
-        return match_mask(tuple(self.circle), game.codex_by_id[codex_id].pattern, rotational,
-                          relaxed, mirror)
+        """Rotations at which codex ``codex_id`` matches the circle now (0 = no match:
+        :func:`.matching.match_mask`), also stored in :meth:`circle_masks`."""
+        return self.masked(self.circle_masks(), codex_id, 1 if relaxed else 0)
+
+    def masked(self, entry: tuple[dict[str, int], dict[str, int], tuple[int, ...]],
+               codex_id: str, which: int) -> int:
+        """:meth:`mask` from this circle's ``entry`` of :meth:`circle_masks` (``which``: 0
+        printed, 1 relaxed), computed and stored there if absent."""
+        masks = entry[which]
+        found = masks.get(codex_id)
+        if found is None:
+            game = self.game
+            found = masks[codex_id] = mask_on(entry[2], game._readings[codex_id][which],
+                                              game._matching[0])
+        return found
+
+    def circle_masks(self) -> tuple[dict[str, int], dict[str, int], tuple[int, ...]]:
+        """The rotation masks known for the circle now: ``(printed, relaxed, pips)``, dicts
+        codex id -> :meth:`mask` (a codex absent until :meth:`mask` is asked) and the circle's
+        :func:`.matching.pip_table`. A mask is a pure function of the circle and the spec's
+        matching parameters, so every state with this circle shares the entry (on the game
+        spec, ``CIRCLE_MEMO`` circles at most, then started again empty): a search lists the
+        moves of the same public circle in every determinization. Callers only read the
+        dicts; :meth:`masked` fills them."""
+        memo = self.game._circle_masks
+        key = tuple(self.circle)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= CIRCLE_MEMO:
+                memo.clear()
+            found = memo[key] = ({}, {}, pip_table(key))
+        return found
 
     def _reset_turn(self) -> None:
         self.step = "pre"
@@ -200,12 +246,13 @@ class DamoclesState(RecordedWinners, State):
         self.destroy_queue: list[list[int]] = []
 
     def _refresh_acting(self) -> None:
-        if self.phase == "discard":
-            self._acting = tuple(range(self.game.players))
-        elif self.phase == "over":
-            self._acting = ()
-        else:
+        phase = self.phase
+        if phase == "turn" or phase == "place":
             self._acting = (self.active,)
+        elif phase == "discard":
+            self._acting = tuple(range(self.game.players))
+        else:  # over
+            self._acting = ()
 
     def _log(self, seat: int, text: str) -> None:
         self.events.append([self.turns_taken, seat, text])
@@ -233,9 +280,9 @@ class DamoclesState(RecordedWinners, State):
         tableau (DAM-17), consumed ones are set aside for step 5 and then leave the game (DAM-23,
         DAM-38). Nothing played ever returns to a hand, so no codex scores twice."""
         self.hands[seat].remove(cid)
-        codex = self._codex(cid)
-        self.points[seat] += codex.pips
-        if codex.info.permanent:
+        pips, permanent = self.game._scoring[cid]
+        self.points[seat] += pips
+        if permanent:
             self.tableaus[seat].append(cid)
         else:
             self.consumed.append(cid)
@@ -247,6 +294,15 @@ class DamoclesState(RecordedWinners, State):
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         return legal_moves(self, seat)
+
+    def _legal_tables(self) -> Mapping[int, Any]:
+        """The engine's tables (``State._legal_tables``); at a swap step or in the play window
+        a state holding ``tables`` remembers them there (:func:`.moves.remembered_moves`)."""
+        if (self.tables is not None and self.phase == "turn"
+                and self.step in ("play", "pre", "swap2")):
+            seat = self.active
+            return {seat: remembered_moves(self, seat)}
+        return State._legal_tables(self)
 
     def _illegal_reason(self, seat: int, action: Any) -> str:
         from meeple.games.damocles.decisions import illegal_reason
@@ -264,7 +320,7 @@ class DamoclesState(RecordedWinners, State):
             self._refresh_acting()
             return
         ((seat, move),) = joint.items()
-        getattr(self, "_do_" + move.kind)(seat, move.args)
+        _TRANSITIONS[move.kind](self, seat, move.args)
         self._refresh_acting()
 
     def _do_place(self, seat: int, args: tuple[int, int]) -> None:
@@ -448,7 +504,17 @@ class DamoclesState(RecordedWinners, State):
         return out
 
     def _copy(self) -> DamoclesState:
-        return self._copy_fields(self.__slots__)  # type: ignore[return-value]
+        new: DamoclesState = self._copy_fields(DamoclesState.FIELDS)  # type: ignore[assignment]
+        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        return new
 
     def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.__slots__)  # a snapshot, never the state's own lists
+        return self._fields_data(DamoclesState.FIELDS)  # a snapshot, never the state's lists
+
+
+#: The transition of each move kind but the setup discard (``DamoclesState._do_<kind>``),
+#: looked up once here rather than by name at every move.
+_TRANSITIONS: dict[str, Callable[[DamoclesState, int, tuple[Any, ...]], None]] = {
+    kind: getattr(DamoclesState, "_do_" + kind)
+    for kind in ("place", "haste", "swap", "trade", "stop", "play", "pair", "keep", "destroy",
+                 "end")}
