@@ -20,7 +20,7 @@ from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
 
 if TYPE_CHECKING:
-    from meeple.games.ozymandias_market.rules import MarketState
+    from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
 
 
 #: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
@@ -88,31 +88,39 @@ def legal_key(state: MarketState, seat: int) -> tuple:
 
 def legal_orders(state: MarketState, seat: int) -> list[Order]:
     """Every legal action of ``seat`` now, in a deterministic order."""
-    suits = state.game.suit_of
-    interned = state.game.orders  # one Order object per value, per game spec
-
-    order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
-    # The longest lists (plans, trades, expansions) look the interned orders up directly,
-    # with the interning's own key, and build through it only the first time (were that key
-    # to change, every look-up would miss and build: slower, never different).
-    known = interned.get
-
+    game = state.game
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
-        return [known((seat, "plan", (rank,))) or order("plan", rank)
-                for rank in sorted(state.hands[seat])]
+        plans = game.plans[seat]  # rank -> the interned plan order
+        out = []
+        for rank in sorted(state.hands[seat]):  # a plain loop: no comprehension's frame
+            found = plans.get(rank)
+            if found is None:
+                found = plans[rank] = _interned(game, seat, "plan", (rank,))
+            out.append(found)
+        return out
     step = state.step
     if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
         takeable = _takeable(state)
-        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
-                for given in sorted(state.hands[seat]) for taken in takeable]
+        trades = game.trades[seat]
+        out = []
+        for given in sorted(state.hands[seat]):
+            out += _trade_row(game, trades, seat, given, takeable)
+        return out
     if step == "trade_played":  # may trade the played card too
         given = state.played[seat]
-        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
-                for taken in _takeable(state)] + [order("done")]
+        return _trade_row(game, game.trades[seat], seat, given, _takeable(state)) + [
+            _interned(game, seat, "done", ())]
+    suits = game.suit_of
+    interned = game.orders  # one Order object per value, per game spec
+    order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
+    # The longest lists (expansions, surges, diasporas) look the interned orders up directly,
+    # with the interning's own key, and build through it only the first time (were that key
+    # to change, every look-up would miss and build: slower, never different).
+    known = interned.get
     colour = suits[state.played[seat]]
     if step == "surge":  # further expansions of a Surge, or stop
-        card = state.game.card_by_rank[state.played[seat]]
-        explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
+        card = game.card_by_rank[state.played[seat]]
+        explore = bool(card.param("explore")) or game.params["explore_on_expand"]
         return [known((seat, "surge", (h,))) or order("surge", h)
                 for h in _expansions(state, colour, explore=explore)] + [order("done")]
     if step == "augury":  # the order to put the looked-at cards back, top first
@@ -122,6 +130,33 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
              for option in _expand_options(state, colour)]
     moves += _event_orders(state, seat, colour, order)
     return moves or [order("pass")]
+
+
+def _interned(game: OzymandiasMarket, seat: int, kind: str, args: tuple) -> Order:
+    """``seat``'s order of ``kind`` with ``args``, one object per value in the game spec's
+    ``orders`` (under the engine's interning key ``(seat, kind, args)``, so the orders made here
+    and through :func:`meeple.engine.action.interning` are the same objects)."""
+    key = (seat, kind, args)
+    found = game.orders.get(key)
+    if found is None:
+        found = game.orders[key] = make_order(seat, kind, game.suit_of, args)
+    return found
+
+
+def _trade_row(game: OzymandiasMarket, trades: dict[int, dict[int | str, Order]], seat: int,
+               given: int, takeable: list[int | str]) -> list[Order]:
+    """The trades of ``given`` for each of ``takeable`` in order, from ``trades`` (the seat's
+    given -> taken -> interned order table on the game spec, filled on first use)."""
+    row = trades.get(given)
+    if row is None:
+        row = trades[given] = {}
+    out = []
+    for taken in takeable:
+        found = row.get(taken)
+        if found is None:
+            found = row[taken] = _interned(game, seat, "trade", (given, taken))
+        out.append(found)
+    return out
 
 
 def _takeable(state: MarketState) -> list[int | str]:

@@ -52,7 +52,7 @@ class OzymandiasMarket(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
     __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
-                 "card_params", "seats")
+                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -78,7 +78,19 @@ class OzymandiasMarket(Game):
         object.__setattr__(self, "card_params", {c.rank: {n: c.param(n) for n in names}
                                                  for c in cards})
         object.__setattr__(self, "seats", tuple(range(self.players)))
+        # The evaluator's tables: each rank's colour by list index (ranks absent from the deck
+        # hold None), and (max_rounds, target_vp under end=vp, else None).
+        colour_of: list[int | None] = [None] * (max(c.rank for c in cards) + 1)
+        for c in cards:
+            colour_of[c.rank] = c.suit
+        object.__setattr__(self, "colour_of", colour_of)
+        object.__setattr__(self, "evaluate_params", (
+            p["max_rounds"], p["target_vp"] if p["end"] == "vp" else None))
         object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
+        # The same interned orders by seat, then rank (plans) or given and taken card (trades),
+        # filled as the generator meets them: its longest lists read them without a key tuple.
+        object.__setattr__(self, "plans", tuple({} for _ in self.seats))
+        object.__setattr__(self, "trades", tuple({} for _ in self.seats))
         object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
 
     @property
