@@ -52,7 +52,7 @@ class OzymandiasMarket(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
     __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
-                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades")
+                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades", "plan_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -74,6 +74,9 @@ class OzymandiasMarket(Game):
         # read event parameters; ``Card.param`` builds a dict per call).
         object.__setattr__(self, "card_names", {c.rank: card_text(c.rank, c.suit)
                                                 for c in cards})
+        object.__setattr__(self, "plan_texts", tuple(
+            {rank: f"seat {s} {name}" for rank, name in self.card_names.items()}
+            for s in range(self.players)))  # the plans' reveal in the event log
         names = {name for e in EVENTS.values() for name in e.params}
         object.__setattr__(self, "card_params", {c.rank: {n: c.param(n) for n in names}
                                                  for c in cards})
@@ -261,15 +264,15 @@ class MarketState(RecordedWinners, State):
 
     def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
         if self.phase == "plan":  # reveal all plans at once (OZD-15)
-            hands, played, names = self.hands, self.played, self.game.card_names
-            seats = sorted(joint)
-            for seat in seats:
+            hands, played, texts = self.hands, self.played, self.game.plan_texts
+            shown = []  # "seat 0 K4" per seat (a plain loop: no comprehension's frame)
+            for seat in sorted(joint):
                 rank = joint[seat].args[0]
                 hands[seat].remove(rank)
                 played[seat] = rank
+                shown.append(texts[seat][rank])
             self.last_ranks = list(played)  # as revealed, even if later traded (OZD-28)
-            self._log(-1, "plans revealed: " + ", ".join(
-                [f"seat {s} {names[played[s]]}" for s in seats]))
+            self.events.append([self.round, -1, "plans revealed: " + ", ".join(shown)])
             self.phase, self.step, self.turn = "raise", "main", 0
             self.turn_order = sorted(joint, key=played.__getitem__)  # ascending rank
             self._refresh_acting()
