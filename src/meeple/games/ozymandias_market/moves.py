@@ -30,9 +30,9 @@ TABLES_MEMO = 8192
 
 def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
     """``State._legal_tables`` of a market state whose ``tables`` is the game spec's memo: per
-    acting seat, its legal orders (as :func:`legal_orders` lists them) and their set, each
-    remembered in the memo under :func:`legal_key`. The tables are shared between states and
-    never mutated."""
+    acting seat, its legal orders (as :func:`legal_orders` lists them) with no membership
+    container, each remembered in the memo under :func:`legal_key`. The tables are shared
+    between states and never mutated."""
     memo = state.tables
     out = {}
     for seat in state._acting:
@@ -45,9 +45,14 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
 
 
 def _remember(memo: dict[tuple, LegalEntry], key: tuple, orders: list[Order]) -> LegalEntry:
-    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full)."""
+    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full).
+
+    The entry has no membership container (None): a search applies its own picks with
+    ``apply_legal`` and never tests membership, and a checked apply builds the set when it
+    needs one (``State._legal_tables``). Building a ``frozenset`` at every miss hashed each
+    order through its Python ``__hash__`` for nothing: about a tenth of a search's time."""
     actions = tuple(orders)
-    entry = memo[key] = (actions, frozenset(actions))
+    entry = memo[key] = (actions, None)
     if len(memo) > TABLES_MEMO:
         memo.clear()
         memo[key] = entry

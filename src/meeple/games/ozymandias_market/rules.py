@@ -52,7 +52,8 @@ class OzymandiasMarket(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
     __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
-                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades", "plan_texts")
+                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades",
+                 "plan_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
