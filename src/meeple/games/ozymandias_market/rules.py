@@ -196,10 +196,19 @@ class MarketState(RecordedWinners, State):
     # ----------------------------------------------------------------------- helpers
     def value(self, colour: int) -> int:
         """Faction value: sectors whose top disk is ``colour`` (OZD-5)."""
-        return self.tops().count(colour)
+        return self.faction_values()[colour]
+
+    def faction_values(self) -> list[int]:
+        """Every colour's faction value (OZD-5), by colour index: one pass over the top disks,
+        a plain loop (no comprehension's frame: trades read it at every step)."""
+        counts = [0] * len(COLOURS)
+        for stack in self.stacks.values():
+            if stack:
+                counts[stack[-1]] += 1
+        return counts
 
     def tops(self) -> list[int]:
-        """The top disk's colour of every sector that has one (``value`` counts them)."""
+        """The top disk's colour of every sector that has one (faction values count them)."""
         return [stack[-1] for stack in self.stacks.values() if stack]
 
     def _refresh_acting(self) -> None:
@@ -395,7 +404,7 @@ class MarketState(RecordedWinners, State):
     # ------------------------------------------------------------------------ trade
     def _do_trade(self, seat: int, order: Order) -> None:
         given, taken = order.args
-        suits = self.game.suit_of
+        game = self.game
         if self.step == "trade_hand":
             self.hands[seat].remove(given)
         else:
@@ -404,14 +413,16 @@ class MarketState(RecordedWinners, State):
             gained = self._draw()
             self.discard.append(given)
             self.hands[seat].append(gained)
-            self._log(seat, f"trades {self._card(given)} for the deck's top card")
+            self._log(seat, f"trades {game.card_names[given]} for the deck's top card")
         else:
-            tops = self.tops()
-            score = max(0, tops.count(suits[given]) - tops.count(suits[taken]))  # OZD-16, 17
+            values, suits = self.faction_values(), game.suit_of
+            score = max(0, values[suits[given]] - values[suits[taken]])  # OZD-16, 17
             self.market[self.market.index(taken)] = given
             self.hands[seat].append(taken)
             self.vp[seat] += score
-            self._log(seat, f"trades {self._card(given)} for {self._card(taken)}: +{score} VP")
+            names = game.card_names
+            self.events.append([self.round, seat,
+                                f"trades {names[given]} for {names[taken]}: +{score} VP"])
         if self.step == "trade_hand":
             self.step = "trade_played"
         else:
@@ -494,7 +505,6 @@ class MarketState(RecordedWinners, State):
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
         card = self.game.card_names.__getitem__
-        tops = self.tops()
         out: dict[str, Any] = {
             "round": self.round,
             "phase": self.phase,
@@ -503,7 +513,7 @@ class MarketState(RecordedWinners, State):
             "turn_order": list(self.turn_order),
             "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
                     for h, stack in sorted(self.stacks.items())],
-            "values": {name: tops.count(c) for c, name in enumerate(COLOURS)},
+            "values": dict(zip(COLOURS, self.faction_values(), strict=True)),
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "dead": dict(zip(COLOURS, self.dead, strict=True)),
             "sectors_left": self.sectors_left,
