@@ -36,6 +36,8 @@ def _check_tables(state) -> int:
     remembered = sum(legal_key(state, s) in memo for s in state._acting)
     tables = legal_tables(state)
     assert sorted(tables) == list(state._acting)
+    for seat in state._acting:  # remembered under legal_key (the plans' path builds it inline)
+        assert memo[legal_key(state, seat)] is tables[seat]
     for seat, (actions, members) in tables.items():
         fresh = legal_orders(state, seat)
         assert list(actions) == fresh, (seat, state.phase, state.step)

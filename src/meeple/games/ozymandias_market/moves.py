@@ -11,6 +11,7 @@ remember (``MarketState.tables``): a playthrough rarely meets a decision twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,16 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
     between states and never mutated."""
     memo = state.tables
     out = {}
+    if state.phase == "plan":  # every seat plans: the key's sorted hand serves the miss too
+        game, hands = state.game, state.hands
+        for seat in state._acting:
+            hand = tuple(sorted(hands[seat]))
+            key = (seat, hand)  # legal_key's, for a plan
+            entry = memo.get(key)
+            if entry is None:
+                entry = _remember(memo, key, _plans(game, seat, hand))
+            out[seat] = entry
+        return out
     for seat in state._acting:
         key = legal_key(state, seat)
         entry = memo.get(key)
@@ -95,14 +106,7 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
     """Every legal action of ``seat`` now, in a deterministic order."""
     game = state.game
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
-        plans = game.plans[seat]  # rank -> the interned plan order
-        out = []
-        for rank in sorted(state.hands[seat]):  # a plain loop: no comprehension's frame
-            found = plans.get(rank)
-            if found is None:
-                found = plans[rank] = _interned(game, seat, "plan", (rank,))
-            out.append(found)
-        return out
+        return _plans(game, seat, sorted(state.hands[seat]))
     step = state.step
     if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
         takeable = _takeable(state)
@@ -135,6 +139,19 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
              for option in _expand_options(state, colour)]
     moves += _event_orders(state, seat, colour, order)
     return moves or [order("pass")]
+
+
+def _plans(game: OzymandiasMarket, seat: int, hand: Sequence[int]) -> list[Order]:
+    """``seat``'s plan orders, one per card of ``hand`` (sorted by the caller), from the game
+    spec's rank -> interned plan order table ``plans[seat]`` (filled on first use)."""
+    plans = game.plans[seat]
+    out = []
+    for rank in hand:  # a plain loop: no comprehension's frame
+        found = plans.get(rank)
+        if found is None:
+            found = plans[rank] = _interned(game, seat, "plan", (rank,))
+        out.append(found)
+    return out
 
 
 def _interned(game: OzymandiasMarket, seat: int, kind: str, args: tuple) -> Order:
