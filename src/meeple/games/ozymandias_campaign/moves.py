@@ -36,7 +36,9 @@ def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
         ``mode_moves``: its three mode moves (always legal, OZW-40), ``mode_tables``: their
         legal table (shared by every state, so searches see one sequence), ``end_moves``: its
         ``end`` move, ``arg_moves``: its stand/colony/lay/harvest moves by argument (four dicts,
-        filled as they are met: the same interned moves, one dict look-up each); per card
+        filled as they are met: the same interned moves, one dict look-up each),
+        ``card_moves``: its fight and play moves by ``(suit, rank)`` (two dicts, the same);
+        per card
         index, ``card_keys``: its ``(suit, rank)``, ``card_texts``: its text (``G5``).
     """
     moves: dict[tuple, Move] = {}
@@ -46,6 +48,7 @@ def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
             "mode_tables": tuple({s: (m, frozenset(m))} for s, m in enumerate(mode)),
             "end_moves": tuple(mv("end") for mv in makers),
             "arg_moves": tuple(({}, {}, {}, {}) for _ in makers),
+            "card_moves": tuple({"fight": {}, "play": {}} for _ in makers),
             "card_keys": tuple((c.suit, c.rank) for c in cards),
             "card_texts": tuple(card_name(c.suit, c.rank) for c in cards)}
 
@@ -151,7 +154,14 @@ def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
         if found is None:  # a pure function of the hand: remembered, bounded
             if len(memo) >= HAND_MEMO_SIZE:
                 memo.clear()
-            found = memo[key] = tuple([mv(kind, s, r) for s, r in hand_cards(state, seat)])
+            made = game.card_moves[seat][kind]  # (suit, rank) -> the interned move
+            moves = []
+            for card in hand_cards(state, seat):  # a plain loop: no comprehension's frame
+                move = made.get(card)
+                if move is None:
+                    move = made[card] = mv(kind, *card)
+                moves.append(move)
+            found = memo[key] = tuple(moves)
         return found
     if step == "explore":  # join the drawn tile at one of this point's open ports (OZW-32)
         tile = state.game.tiles[state.drawn_tile]

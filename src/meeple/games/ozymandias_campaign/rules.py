@@ -84,8 +84,8 @@ class OzymandiasCampaign(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
     __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names", "makers",
-                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_keys",
-                 "card_texts")
+                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_moves",
+                 "card_keys", "card_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
