@@ -93,4 +93,9 @@ def test_the_moves_remembered_by_argument_are_the_interned_moves() -> None:
                 assert move is game.makers[seat](kind, arg)
                 assert move == Move(seat, kind, (arg,))
                 seen += 1
+        for kind, table in game.card_moves[seat].items():  # fight/play by (suit, rank)
+            for card, move in table.items():
+                assert move is game.makers[seat](kind, *card)
+                assert move == Move(seat, kind, card)
+                seen += 1
     assert seen
