@@ -225,6 +225,24 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
     return out
 
 
+def has_lay_or_harvest(state: CampaignState, seat: int) -> bool:
+    """Whether ``seat`` may lay a worker down or harvest now (a ``lay`` or ``harvest`` move
+    among :func:`_campaign_moves`, under the same conditions): then the campaign step has a
+    choice besides ``end`` without listing its moves (``CampaignState._settle``).
+    ``tests/test_ozymandias_campaign_speed.py`` checks it against the listed moves."""
+    supply = state.supply[seat]
+    tableau = state.tableaus[seat]
+    if supply or (state.game.params["laydown_source"] == "bag" and state.bag[seat]):
+        for row in tableau:
+            if not row[TAPPED] and not row[LAID]:
+                return True
+    if supply:
+        for row in tableau:
+            if row[TAPPED] and not row[HARVEST]:
+                return True
+    return False
+
+
 def _remember(table: dict, mv, kind: str, arg) -> Move:
     """``mv(kind, arg)`` (the interned move), kept in ``table`` under ``arg`` for the next
     listing (``OzymandiasCampaign.arg_moves``)."""

@@ -41,6 +41,7 @@ from meeple.games.ozymandias_campaign.moves import (
     LAID,
     TAPPED,
     cube_count,
+    has_lay_or_harvest,
     legal_moves,
     new_row,
     spec_tables,
@@ -310,7 +311,9 @@ class CampaignState(RecordedWinners, State):
     def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
         end). Returns the legal moves of the decision reached when it had to list them to
-        see that there is a choice (``distribute``, ``campaign``), else None."""
+        see that there is a choice (``distribute``, ``campaign``), else None. A campaign step
+        where a worker can be laid down or harvest is a choice without listing its moves
+        (:func:`.moves.has_lay_or_harvest`): a search's leaf never asks for them."""
         while True:
             step, seat = self.step, self.active
             if step == "distribute":
@@ -339,6 +342,8 @@ class CampaignState(RecordedWinners, State):
                     self._end_turn()
                     continue
             elif step == "campaign":
+                if has_lay_or_harvest(self, seat):  # a choice: the moves are listed if asked
+                    return None
                 moves = legal_moves(self, seat)
                 if len(moves) == 1:  # only ``end``
                     self._end_turn()
