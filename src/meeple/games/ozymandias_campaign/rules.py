@@ -311,9 +311,8 @@ class CampaignState(RecordedWinners, State):
     def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
         end). Returns the legal moves of the decision reached when it had to list them to
-        see that there is a choice (``distribute``, ``campaign``), else None. A campaign step
-        where a worker can be laid down or harvest is a choice without listing its moves
-        (:func:`.moves.has_lay_or_harvest`): a search's leaf never asks for them."""
+        see that there is a choice (``distribute``, ``campaign``; not a campaign step with a
+        lay or harvest, :func:`.moves.has_lay_or_harvest`), else None."""
         while True:
             step, seat = self.step, self.active
             if step == "distribute":
@@ -342,7 +341,7 @@ class CampaignState(RecordedWinners, State):
                     self._end_turn()
                     continue
             elif step == "campaign":
-                if has_lay_or_harvest(self, seat):  # a choice: the moves are listed if asked
+                if has_lay_or_harvest(self, seat):  # a choice: listed if asked (not at leaves)
                     return None
                 moves = legal_moves(self, seat)
                 if len(moves) == 1:  # only ``end``
