@@ -124,3 +124,25 @@ def test_derived_tables_follow_kinds_and_adjacency() -> None:
     for q, near in m.adjacency.items():
         assert m.colony_neighbours[q] == {n for n in near if m.kinds[n] == COLONY}
         assert m.other_neighbours[q] == {n for n in near if m.kinds[n] != COLONY}
+
+
+def _tables(m: SectorMap) -> list:
+    """Every table of a map, dicts as their items in order (what a fresh build gives)."""
+    return [m.placements, list(m.kinds.items()), list(m.suits.items()),
+            list(m.adjacency.items()), m.open_ports, m.colonies,
+            list(m.colony_neighbours.items()), list(m.other_neighbours.items())]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 2)), min_size=1, max_size=10))
+def test_an_attached_map_is_built_from_its_parent_as_a_fresh_build_would_be(choices) -> None:
+    """``attach`` extends the parent's tables (``SectorMap._extended``); a build from every
+    placement gives the same tables in the same order."""
+    m = SectorMap.opening([tile("T0")])
+    for n, (which_open, which_port) in enumerate(choices, start=1):
+        if not m.open_ports:
+            break
+        at, port = m.open_ports[which_open % len(m.open_ports)]
+        new = tile(f"T{n}", suit=n % 3)
+        m = m.attach(at, port, new, new.ports[which_port][0])
+        assert _tables(m) == _tables(SectorMap(m.placements))

@@ -93,4 +93,34 @@ def test_the_moves_remembered_by_argument_are_the_interned_moves() -> None:
                 assert move is game.makers[seat](kind, arg)
                 assert move == Move(seat, kind, (arg,))
                 seen += 1
+        for kind, table in game.card_moves[seat].items():  # fight/play by (suit, rank)
+            for card, move in table.items():
+                assert move is game.makers[seat](kind, *card)
+                assert move == Move(seat, kind, card)
+                seen += 1
     assert seen
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(
+    (*CONFIGS, {"players": 3, "laydown_source": "supply"})))
+def test_a_lay_or_harvest_is_found_exactly_when_the_listing_has_one(seed, config) -> None:
+    """``has_lay_or_harvest`` (the settling's shortcut at campaign steps) against the
+    listing: the same answer at every campaign step of random games."""
+    from meeple.games.ozymandias_campaign.moves import has_lay_or_harvest
+
+    game = load_game("ozymandias-campaign", **config)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.step == "campaign":
+            seat = state.active
+            listed = any(m.kind in ("lay", "harvest") for m in legal_moves(state, seat))
+            assert has_lay_or_harvest(state, seat) == listed
+            checked += 1
+        state.apply_actions({s: rng.choice(state.legal_actions(s))
+                             for s in state.current_players()})
+    assert checked  # random games reach campaign steps

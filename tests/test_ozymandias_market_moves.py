@@ -36,11 +36,13 @@ def _check_tables(state) -> int:
     remembered = sum(legal_key(state, s) in memo for s in state._acting)
     tables = legal_tables(state)
     assert sorted(tables) == list(state._acting)
+    for seat in state._acting:  # remembered under legal_key (the plans' path builds it inline)
+        assert memo[legal_key(state, seat)] is tables[seat]
     for seat, (actions, members) in tables.items():
         fresh = legal_orders(state, seat)
         assert list(actions) == fresh, (seat, state.phase, state.step)
         assert [str(a) for a in actions] == [str(a) for a in fresh]
-        assert members == frozenset(fresh)
+        assert members is None  # no container: a checked apply builds the set
     return remembered
 
 
@@ -153,3 +155,30 @@ def test_the_memo_stays_within_its_bound(monkeypatch):
                                  for s in drawn.current_players()})
             sizes.append(len(game.legal_memo))
     assert max(sizes) == 50  # filled up, emptied, never more
+
+
+def test_checked_applies_on_remembered_tables_still_refuse_illegal_orders():
+    """The remembered tables carry no membership set; the engine's checks build one."""
+    from meeple.engine.errors import IllegalActionError
+
+    game = load_game(GAME, players=3)
+    walk = random.Random(4)
+    checked = 0
+    for seed in range(6):
+        for state in _playthrough(game, seed, walk):
+            if state.phase == "plan" or walk.random() < 0.7:
+                continue
+            seat = state.current_players()[0]
+            drawn = game.determinizer(state.view(seat))(random.Random(seed))
+            legal = drawn.legal_actions(seat)
+            illegal = game.parse_action("pass", seat) if "pass" not in map(str, legal) else None
+            if illegal is not None:
+                with pytest.raises(IllegalActionError):
+                    drawn.clone().apply_action(illegal, seat)
+            pick = walk.choice(legal)
+            again = drawn.clone()
+            again.apply_action(pick, seat)  # checked: accepted
+            drawn.apply_legal({seat: pick})  # unchecked: the same state
+            assert again.digest() == drawn.digest()
+            checked += 1
+    assert checked >= 20

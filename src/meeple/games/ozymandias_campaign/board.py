@@ -27,6 +27,49 @@ def point_name(tile: Tile, point: str) -> str:
     return f"{tile.id}:{point}"
 
 
+def _place(placement: Placement, kinds: dict[str, str], suits: dict[str, int],
+           adjacency: dict[str, Any], open_ports: list[tuple[str, str]]) -> list[str]:
+    """Add ``placement``'s tile to a map's tables in place (its points, its lines, its join and
+    its ports: the one place a map is built). ``adjacency`` values may be sets or frozensets:
+    each touched entry is replaced by a new set. Returns the touched points: the new tile's, in
+    file order, then the point it joins.
+
+    Raises:
+        ParameterError: if the tile is already on the map, the open port is not open, or the
+            tile has no such port.
+    """
+    tile = placement.tile
+    if any(point_name(tile, p) in kinds for p, _ in tile.points):
+        raise ParameterError(f"tile {tile.id} is already on the map")
+    touched = []
+    for point, kind in tile.points:
+        name = point_name(tile, point)
+        kinds[name] = kind
+        suits[name] = tile.suit
+        adjacency[name] = set()
+        touched.append(name)
+    for a, b in tile.lines:
+        adjacency[point_name(tile, a)].add(point_name(tile, b))
+        adjacency[point_name(tile, b)].add(point_name(tile, a))
+    ports = [(point_name(tile, point), port) for port, point in tile.ports]
+    if placement.join is not None:
+        at, port, new_port = placement.join
+        if (at, port) not in open_ports:
+            raise ParameterError(f"{at} has no open port {port!r} to join {tile.id} to")
+        ports_of_tile = dict(tile.ports)
+        if new_port not in ports_of_tile:
+            raise ParameterError(f"tile {tile.id} has no port {new_port!r}")
+        joined = point_name(tile, ports_of_tile[new_port])
+        adjacency[at] = {*adjacency[at], joined}
+        adjacency[joined].add(at)
+        open_ports.remove((at, port))
+        ports.remove((joined, new_port))
+        if at not in touched:
+            touched.append(at)
+    open_ports.extend(ports)
+    return touched
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A tile on the map; ``join`` is ``(open port's point name, its port name, new tile's
@@ -58,34 +101,10 @@ class SectorMap:
     def __init__(self, placements: Sequence[Placement]) -> None:
         kinds: dict[str, str] = {}
         suits: dict[str, int] = {}
-        adjacency: dict[str, set[str]] = {}
+        adjacency: dict[str, Any] = {}
         open_ports: list[tuple[str, str]] = []
         for placement in placements:
-            tile = placement.tile
-            if any(point_name(tile, p) in kinds for p, _ in tile.points):
-                raise ParameterError(f"tile {tile.id} is already on the map")
-            for point, kind in tile.points:
-                name = point_name(tile, point)
-                kinds[name] = kind
-                suits[name] = tile.suit
-                adjacency[name] = set()
-            for a, b in tile.lines:
-                adjacency[point_name(tile, a)].add(point_name(tile, b))
-                adjacency[point_name(tile, b)].add(point_name(tile, a))
-            ports = [(point_name(tile, point), port) for port, point in tile.ports]
-            if placement.join is not None:
-                at, port, new_port = placement.join
-                if (at, port) not in open_ports:
-                    raise ParameterError(f"{at} has no open port {port!r} to join {tile.id} to")
-                ports_of_tile = dict(tile.ports)
-                if new_port not in ports_of_tile:
-                    raise ParameterError(f"tile {tile.id} has no port {new_port!r}")
-                joined = point_name(tile, ports_of_tile[new_port])
-                adjacency[at].add(joined)
-                adjacency[joined].add(at)
-                open_ports.remove((at, port))
-                ports.remove((joined, new_port))
-            open_ports.extend(ports)
+            _place(placement, kinds, suits, adjacency, open_ports)
         self.placements = tuple(placements)
         self.kinds = kinds
         self.suits = suits
@@ -103,6 +122,33 @@ class SectorMap:
                                   for q, near in self.adjacency.items()}
         self.other_neighbours = {q: frozenset(n for n in near if kinds[n] != COLONY)
                                  for q, near in self.adjacency.items()}
+
+    def _extended(self, placement: Placement) -> SectorMap:
+        """This map with one more ``placement``: equal to ``SectorMap([*placements,
+        placement])`` (the same tables, in the same order), built from this map's tables by the
+        same step (:func:`_place`) instead of from every tile again; the derived tables are
+        redone only for the points the new tile adds or touches."""
+        kinds, suits = dict(self.kinds), dict(self.suits)
+        adjacency: dict[str, Any] = dict(self.adjacency)
+        open_ports = list(self.open_ports)
+        touched = _place(placement, kinds, suits, adjacency, open_ports)
+        new = SectorMap.__new__(SectorMap)
+        new.placements = (*self.placements, placement)
+        new.kinds, new.suits, new.open_ports = kinds, suits, tuple(open_ports)
+        colony_neighbours = dict(self.colony_neighbours)
+        other_neighbours = dict(self.other_neighbours)
+        for q in touched:
+            near = adjacency[q] = frozenset(adjacency[q])
+            colony_neighbours[q] = frozenset(n for n in near if kinds[n] == COLONY)
+            other_neighbours[q] = frozenset(n for n in near if kinds[n] != COLONY)
+        new.adjacency = adjacency
+        new.colony_neighbours, new.other_neighbours = colony_neighbours, other_neighbours
+        if any(kind == COLONY for _, kind in placement.tile.points):
+            new.colonies = tuple(sorted(q for q, kind in kinds.items() if kind == COLONY))
+        else:
+            new.colonies = self.colonies
+        new._attached = {}
+        return new
 
     @classmethod
     def opening(cls, tiles: Iterable[Tile]) -> SectorMap:
@@ -129,7 +175,7 @@ class SectorMap:
         found = self._attached.get(key)
         if found is not None and found[0] is tile:  # the tile kept alive: its id is its own
             return found[1]
-        result = SectorMap([*self.placements, Placement(tile, (at, port, tile_port))])
+        result = self._extended(Placement(tile, (at, port, tile_port)))
         self._attached[key] = (tile, result)
         return result
 

@@ -36,7 +36,9 @@ def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
         ``mode_moves``: its three mode moves (always legal, OZW-40), ``mode_tables``: their
         legal table (shared by every state, so searches see one sequence), ``end_moves``: its
         ``end`` move, ``arg_moves``: its stand/colony/lay/harvest moves by argument (four dicts,
-        filled as they are met: the same interned moves, one dict look-up each); per card
+        filled as they are met: the same interned moves, one dict look-up each),
+        ``card_moves``: its fight and play moves by ``(suit, rank)`` (two dicts, the same);
+        per card
         index, ``card_keys``: its ``(suit, rank)``, ``card_texts``: its text (``G5``).
     """
     moves: dict[tuple, Move] = {}
@@ -46,6 +48,7 @@ def spec_tables(players: int, cards: Sequence[Card]) -> dict[str, Any]:
             "mode_tables": tuple({s: (m, frozenset(m))} for s, m in enumerate(mode)),
             "end_moves": tuple(mv("end") for mv in makers),
             "arg_moves": tuple(({}, {}, {}, {}) for _ in makers),
+            "card_moves": tuple({"fight": {}, "play": {}} for _ in makers),
             "card_keys": tuple((c.suit, c.rank) for c in cards),
             "card_texts": tuple(card_name(c.suit, c.rank) for c in cards)}
 
@@ -151,7 +154,14 @@ def legal_moves(state: CampaignState, seat: int) -> Sequence[Move]:
         if found is None:  # a pure function of the hand: remembered, bounded
             if len(memo) >= HAND_MEMO_SIZE:
                 memo.clear()
-            found = memo[key] = tuple([mv(kind, s, r) for s, r in hand_cards(state, seat)])
+            made = game.card_moves[seat][kind]  # (suit, rank) -> the interned move
+            moves = []
+            for card in hand_cards(state, seat):  # a plain loop: no comprehension's frame
+                move = made.get(card)
+                if move is None:
+                    move = made[card] = mv(kind, *card)
+                moves.append(move)
+            found = memo[key] = tuple(moves)
         return found
     if step == "explore":  # join the drawn tile at one of this point's open ports (OZW-32)
         tile = state.game.tiles[state.drawn_tile]
@@ -213,6 +223,24 @@ def _campaign_moves(state: CampaignState, seat: int, mv) -> list[Move]:
             if row[TAPPED] and not row[HARVEST]:  # unworked, tapped (OZW-20)
                 out.append(harvests.get(i) or _remember(harvests, mv, "harvest", i))
     return out
+
+
+def has_lay_or_harvest(state: CampaignState, seat: int) -> bool:
+    """Whether ``seat`` may lay a worker down or harvest now (a ``lay`` or ``harvest`` move
+    among :func:`_campaign_moves`, under the same conditions): then the campaign step has a
+    choice besides ``end`` without listing its moves (``CampaignState._settle``).
+    ``tests/test_ozymandias_campaign_speed.py`` checks it against the listed moves."""
+    supply = state.supply[seat]
+    tableau = state.tableaus[seat]
+    if supply or (state.game.params["laydown_source"] == "bag" and state.bag[seat]):
+        for row in tableau:
+            if not row[TAPPED] and not row[LAID]:
+                return True
+    if supply:
+        for row in tableau:
+            if row[TAPPED] and not row[HARVEST]:
+                return True
+    return False
 
 
 def _remember(table: dict, mv, kind: str, arg) -> Move:

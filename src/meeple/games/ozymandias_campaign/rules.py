@@ -41,6 +41,7 @@ from meeple.games.ozymandias_campaign.moves import (
     LAID,
     TAPPED,
     cube_count,
+    has_lay_or_harvest,
     legal_moves,
     new_row,
     spec_tables,
@@ -84,8 +85,8 @@ class OzymandiasCampaign(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
     __slots__ = ("tiles", "tile_index", "cards", "moves", "point_names", "makers",
-                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_keys",
-                 "card_texts")
+                 "mode_moves", "mode_tables", "end_moves", "arg_moves", "card_moves",
+                 "card_keys", "card_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -310,7 +311,8 @@ class CampaignState(RecordedWinners, State):
     def _settle(self) -> list[Move] | None:
         """Take every step that leaves nothing to choose, until a real decision (or the
         end). Returns the legal moves of the decision reached when it had to list them to
-        see that there is a choice (``distribute``, ``campaign``), else None."""
+        see that there is a choice (``distribute``, ``campaign``; not a campaign step with a
+        lay or harvest, :func:`.moves.has_lay_or_harvest`), else None."""
         while True:
             step, seat = self.step, self.active
             if step == "distribute":
@@ -339,6 +341,8 @@ class CampaignState(RecordedWinners, State):
                     self._end_turn()
                     continue
             elif step == "campaign":
+                if has_lay_or_harvest(self, seat):  # a choice: listed if asked (not at leaves)
+                    return None
                 moves = legal_moves(self, seat)
                 if len(moves) == 1:  # only ``end``
                     self._end_turn()

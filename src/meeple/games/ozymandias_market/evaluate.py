@@ -29,48 +29,51 @@ BASE, SCALE = 2.0, 0.15
 
 def evaluate(state: MarketState) -> tuple[float, ...]:
     """One estimate in [0, 1] per seat of its final win share; ``returns()`` at the end.
-    (Written as plain loops over local names, no comprehension, which costs a call in
-    Python 3.11: the search calls it at every leaf.)"""
+
+    Written for speed, the search calls it at every leaf: plain loops over local names (a
+    comprehension or ``map`` costs more in Python 3.11), each rank's colour from the game
+    spec's list ``colour_of`` and ``max_rounds``/``target_vp`` from its ``evaluate_params``
+    (made at load), the leader's progress kept while the seats are scored. The same floats as
+    the formula of the module docstring, operation for operation."""
     if not state._acting:
         return state.returns()
     game = state.game
-    suit = game.suit_of
-    p = game.params
-    values = [0, 0, 0, 0]
+    colour = game.colour_of
+    values = [0, 0, 0, 0]  # each colour's faction value: the top disks it holds
     for stack in state.stacks.values():
         if stack:
             values[stack[-1]] += 1
-    market = state.market
-    if market:
-        low = values[suit[market[0]]]
-        for r in market:
-            v = values[suit[r]]
-            if v < low:
-                low = v
-    else:
-        low = 99
+    low = 99  # the weakest market card's value (no market: no trade gains)
+    for r in state.market:
+        v = values[colour[r]]
+        if v < low:
+            low = v
     progress = []
+    top = None
     vp, played = state.vp, state.played
     s = 0
     for hand in state.hands:
         best = 0
         for r in hand:
-            v = values[suit[r]]
+            v = values[colour[r]]
             if v > best:
                 best = v
         r = played[s]
         if r is not None:
-            v = values[suit[r]]
+            v = values[colour[r]]
             if v > best:
                 best = v
         gain = best - low
-        progress.append(vp[s] + (TRADE_WEIGHT * gain if gain > 0 else 0.0))
+        x = vp[s] + (TRADE_WEIGHT * gain if gain > 0 else 0.0)
+        progress.append(x)
+        if top is None or x > top:
+            top = x
         s += 1
-    top = max(progress)
-    rounds_left = p["max_rounds"] - state.round + 1
-    remaining = VP_PER_ROUND * rounds_left
-    if p["end"] == "vp":
-        remaining = min(remaining, max(0.0, p["target_vp"] - top))
+    max_rounds, target = game.evaluate_params
+    remaining = VP_PER_ROUND * (max_rounds - state.round + 1)
+    if target is not None:  # end=vp: no more than the VP the leader still misses
+        left = target - top
+        remaining = min(remaining, left if left > 0.0 else 0.0)
     temperature = BASE + SCALE * remaining
     weights = []
     for x in progress:

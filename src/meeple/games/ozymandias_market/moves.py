@@ -11,6 +11,7 @@ remember (``MarketState.tables``): a playthrough rarely meets a decision twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
 
 if TYPE_CHECKING:
-    from meeple.games.ozymandias_market.rules import MarketState
+    from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
 
 
 #: Legal tables remembered per game spec (the memo is emptied when it holds more: a bound on
@@ -30,11 +31,21 @@ TABLES_MEMO = 8192
 
 def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
     """``State._legal_tables`` of a market state whose ``tables`` is the game spec's memo: per
-    acting seat, its legal orders (as :func:`legal_orders` lists them) and their set, each
-    remembered in the memo under :func:`legal_key`. The tables are shared between states and
-    never mutated."""
+    acting seat, its legal orders (as :func:`legal_orders` lists them) with no membership
+    container, each remembered in the memo under :func:`legal_key`. The tables are shared
+    between states and never mutated."""
     memo = state.tables
     out = {}
+    if state.phase == "plan":  # every seat plans: the key's sorted hand serves the miss too
+        game, hands = state.game, state.hands
+        for seat in state._acting:
+            hand = tuple(sorted(hands[seat]))
+            key = (seat, hand)  # legal_key's, for a plan
+            entry = memo.get(key)
+            if entry is None:
+                entry = _remember(memo, key, _plans(game, seat, hand))
+            out[seat] = entry
+        return out
     for seat in state._acting:
         key = legal_key(state, seat)
         entry = memo.get(key)
@@ -45,9 +56,14 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
 
 
 def _remember(memo: dict[tuple, LegalEntry], key: tuple, orders: list[Order]) -> LegalEntry:
-    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full)."""
+    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full).
+
+    The entry has no membership container (None): a search applies its own picks with
+    ``apply_legal`` and never tests membership, and a checked apply builds the set when it
+    needs one (``State._legal_tables``). Building a ``frozenset`` at every miss hashed each
+    order through its Python ``__hash__`` for nothing: about a tenth of a search's time."""
     actions = tuple(orders)
-    entry = memo[key] = (actions, frozenset(actions))
+    entry = memo[key] = (actions, None)
     if len(memo) > TABLES_MEMO:
         memo.clear()
         memo[key] = entry
@@ -88,31 +104,32 @@ def legal_key(state: MarketState, seat: int) -> tuple:
 
 def legal_orders(state: MarketState, seat: int) -> list[Order]:
     """Every legal action of ``seat`` now, in a deterministic order."""
-    suits = state.game.suit_of
-    interned = state.game.orders  # one Order object per value, per game spec
-
-    order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
-    # The longest lists (plans, trades, expansions) look the interned orders up directly,
-    # with the interning's own key, and build through it only the first time (were that key
-    # to change, every look-up would miss and build: slower, never different).
-    known = interned.get
-
+    game = state.game
     if state.phase == "plan":  # Secret plans: any card in hand (OZD-15)
-        return [known((seat, "plan", (rank,))) or order("plan", rank)
-                for rank in sorted(state.hands[seat])]
+        return _plans(game, seat, sorted(state.hands[seat]))
     step = state.step
     if step == "trade_hand":  # must trade a hand card (Trade cards, OZD-18, OZD-19)
         takeable = _takeable(state)
-        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
-                for given in sorted(state.hands[seat]) for taken in takeable]
+        trades = game.trades[seat]
+        out = []
+        for given in sorted(state.hands[seat]):
+            out += _trade_row(game, trades, seat, given, takeable)
+        return out
     if step == "trade_played":  # may trade the played card too
         given = state.played[seat]
-        return [known((seat, "trade", (given, taken))) or order("trade", given, taken)
-                for taken in _takeable(state)] + [order("done")]
+        return _trade_row(game, game.trades[seat], seat, given, _takeable(state)) + [
+            _interned(game, seat, "done", ())]
+    suits = game.suit_of
+    interned = game.orders  # one Order object per value, per game spec
+    order = interning(interned, seat, lambda kind, args: make_order(seat, kind, suits, args))
+    # The longest lists (expansions, surges, diasporas) look the interned orders up directly,
+    # with the interning's own key, and build through it only the first time (were that key
+    # to change, every look-up would miss and build: slower, never different).
+    known = interned.get
     colour = suits[state.played[seat]]
     if step == "surge":  # further expansions of a Surge, or stop
-        card = state.game.card_by_rank[state.played[seat]]
-        explore = bool(card.param("explore")) or state.game.params["explore_on_expand"]
+        card = game.card_by_rank[state.played[seat]]
+        explore = bool(card.param("explore")) or game.params["explore_on_expand"]
         return [known((seat, "surge", (h,))) or order("surge", h)
                 for h in _expansions(state, colour, explore=explore)] + [order("done")]
     if step == "augury":  # the order to put the looked-at cards back, top first
@@ -122,6 +139,46 @@ def legal_orders(state: MarketState, seat: int) -> list[Order]:
              for option in _expand_options(state, colour)]
     moves += _event_orders(state, seat, colour, order)
     return moves or [order("pass")]
+
+
+def _plans(game: OzymandiasMarket, seat: int, hand: Sequence[int]) -> list[Order]:
+    """``seat``'s plan orders, one per card of ``hand`` (sorted by the caller), from the game
+    spec's rank -> interned plan order table ``plans[seat]`` (filled on first use)."""
+    plans = game.plans[seat]
+    out = []
+    for rank in hand:  # a plain loop: no comprehension's frame
+        found = plans.get(rank)
+        if found is None:
+            found = plans[rank] = _interned(game, seat, "plan", (rank,))
+        out.append(found)
+    return out
+
+
+def _interned(game: OzymandiasMarket, seat: int, kind: str, args: tuple) -> Order:
+    """``seat``'s order of ``kind`` with ``args``, one object per value in the game spec's
+    ``orders`` (under the engine's interning key ``(seat, kind, args)``, so the orders made here
+    and through :func:`meeple.engine.action.interning` are the same objects)."""
+    key = (seat, kind, args)
+    found = game.orders.get(key)
+    if found is None:
+        found = game.orders[key] = make_order(seat, kind, game.suit_of, args)
+    return found
+
+
+def _trade_row(game: OzymandiasMarket, trades: dict[int, dict[int | str, Order]], seat: int,
+               given: int, takeable: list[int | str]) -> list[Order]:
+    """The trades of ``given`` for each of ``takeable`` in order, from ``trades`` (the seat's
+    given -> taken -> interned order table on the game spec, filled on first use)."""
+    row = trades.get(given)
+    if row is None:
+        row = trades[given] = {}
+    out = []
+    for taken in takeable:
+        found = row.get(taken)
+        if found is None:
+            found = row[taken] = _interned(game, seat, "trade", (given, taken))
+        out.append(found)
+    return out
 
 
 def _takeable(state: MarketState) -> list[int | str]:

@@ -52,7 +52,8 @@ class OzymandiasMarket(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
     __slots__ = ("cards", "card_by_rank", "suit_of", "orders", "legal_memo", "card_names",
-                 "card_params", "seats")
+                 "card_params", "seats", "colour_of", "evaluate_params", "plans", "trades",
+                 "plan_texts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -74,11 +75,26 @@ class OzymandiasMarket(Game):
         # read event parameters; ``Card.param`` builds a dict per call).
         object.__setattr__(self, "card_names", {c.rank: card_text(c.rank, c.suit)
                                                 for c in cards})
+        object.__setattr__(self, "plan_texts", tuple(
+            {rank: f"seat {s} {name}" for rank, name in self.card_names.items()}
+            for s in range(self.players)))  # the plans' reveal in the event log
         names = {name for e in EVENTS.values() for name in e.params}
         object.__setattr__(self, "card_params", {c.rank: {n: c.param(n) for n in names}
                                                  for c in cards})
         object.__setattr__(self, "seats", tuple(range(self.players)))
+        # The evaluator's tables: each rank's colour by list index (ranks absent from the deck
+        # hold None), and (max_rounds, target_vp under end=vp, else None).
+        colour_of: list[int | None] = [None] * (max(c.rank for c in cards) + 1)
+        for c in cards:
+            colour_of[c.rank] = c.suit
+        object.__setattr__(self, "colour_of", colour_of)
+        object.__setattr__(self, "evaluate_params", (
+            p["max_rounds"], p["target_vp"] if p["end"] == "vp" else None))
         object.__setattr__(self, "orders", {})  # interned orders of the legal-move generator
+        # The same interned orders by seat, then rank (plans) or given and taken card (trades),
+        # filled as the generator meets them: its longest lists read them without a key tuple.
+        object.__setattr__(self, "plans", tuple({} for _ in self.seats))
+        object.__setattr__(self, "trades", tuple({} for _ in self.seats))
         object.__setattr__(self, "legal_memo", {})  # remembered legal tables (moves)
 
     @property
@@ -180,10 +196,19 @@ class MarketState(RecordedWinners, State):
     # ----------------------------------------------------------------------- helpers
     def value(self, colour: int) -> int:
         """Faction value: sectors whose top disk is ``colour`` (OZD-5)."""
-        return self.tops().count(colour)
+        return self.faction_values()[colour]
+
+    def faction_values(self) -> list[int]:
+        """Every colour's faction value (OZD-5), by colour index: one pass over the top disks,
+        a plain loop (no comprehension's frame: trades read it at every step)."""
+        counts = [0] * len(COLOURS)
+        for stack in self.stacks.values():
+            if stack:
+                counts[stack[-1]] += 1
+        return counts
 
     def tops(self) -> list[int]:
-        """The top disk's colour of every sector that has one (``value`` counts them)."""
+        """The top disk's colour of every sector that has one (faction values count them)."""
         return [stack[-1] for stack in self.stacks.values() if stack]
 
     def _refresh_acting(self) -> None:
@@ -249,15 +274,15 @@ class MarketState(RecordedWinners, State):
 
     def _apply(self, joint: Mapping[int, Order]) -> None:  # type: ignore[override]
         if self.phase == "plan":  # reveal all plans at once (OZD-15)
-            hands, played, names = self.hands, self.played, self.game.card_names
-            seats = sorted(joint)
-            for seat in seats:
+            hands, played, texts = self.hands, self.played, self.game.plan_texts
+            shown = []  # "seat 0 K4" per seat (a plain loop: no comprehension's frame)
+            for seat in sorted(joint):
                 rank = joint[seat].args[0]
                 hands[seat].remove(rank)
                 played[seat] = rank
+                shown.append(texts[seat][rank])
             self.last_ranks = list(played)  # as revealed, even if later traded (OZD-28)
-            self._log(-1, "plans revealed: " + ", ".join(
-                [f"seat {s} {names[played[s]]}" for s in seats]))
+            self.events.append([self.round, -1, "plans revealed: " + ", ".join(shown)])
             self.phase, self.step, self.turn = "raise", "main", 0
             self.turn_order = sorted(joint, key=played.__getitem__)  # ascending rank
             self._refresh_acting()
@@ -379,7 +404,7 @@ class MarketState(RecordedWinners, State):
     # ------------------------------------------------------------------------ trade
     def _do_trade(self, seat: int, order: Order) -> None:
         given, taken = order.args
-        suits = self.game.suit_of
+        game = self.game
         if self.step == "trade_hand":
             self.hands[seat].remove(given)
         else:
@@ -388,14 +413,16 @@ class MarketState(RecordedWinners, State):
             gained = self._draw()
             self.discard.append(given)
             self.hands[seat].append(gained)
-            self._log(seat, f"trades {self._card(given)} for the deck's top card")
+            self._log(seat, f"trades {game.card_names[given]} for the deck's top card")
         else:
-            tops = self.tops()
-            score = max(0, tops.count(suits[given]) - tops.count(suits[taken]))  # OZD-16, 17
+            values, suits = self.faction_values(), game.suit_of
+            score = max(0, values[suits[given]] - values[suits[taken]])  # OZD-16, 17
             self.market[self.market.index(taken)] = given
             self.hands[seat].append(taken)
             self.vp[seat] += score
-            self._log(seat, f"trades {self._card(given)} for {self._card(taken)}: +{score} VP")
+            names = game.card_names
+            self.events.append([self.round, seat,
+                                f"trades {names[given]} for {names[taken]}: +{score} VP"])
         if self.step == "trade_hand":
             self.step = "trade_played"
         else:
@@ -478,7 +505,6 @@ class MarketState(RecordedWinners, State):
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
         card = self.game.card_names.__getitem__
-        tops = self.tops()
         out: dict[str, Any] = {
             "round": self.round,
             "phase": self.phase,
@@ -487,7 +513,7 @@ class MarketState(RecordedWinners, State):
             "turn_order": list(self.turn_order),
             "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
                     for h, stack in sorted(self.stacks.items())],
-            "values": {name: tops.count(c) for c, name in enumerate(COLOURS)},
+            "values": dict(zip(COLOURS, self.faction_values(), strict=True)),
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "dead": dict(zip(COLOURS, self.dead, strict=True)),
             "sectors_left": self.sectors_left,
