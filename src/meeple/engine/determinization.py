@@ -107,7 +107,7 @@ class UnseenDeal:
         every seat's hand (new lists; ``hands[seat]`` a copy of ``hand``)."""
         cards = self.unseen.copy()
         shuffle(rng, cards)
-        hands: list[list[Any]] = [[] for _ in range(self.players)]
+        hands: list[Any] = [None] * self.players  # every seat's slot is filled below
         hands[self.seat] = self.hand.copy()
         for s, a, b in self.deals:
             hands[s] = cards[a:b]
