@@ -26,6 +26,7 @@ from meeple.games.epoch_ellipse.moves import (
     legal_tables,
     paying_modes,
 )
+from tests.playthrough import playthrough
 
 GAME = "epoch-ellipse"
 CONFIGS = [("seed", 3, {}), ("seed", 1, {}), ("hard", 5, {}), ("d6", 2, {}),
@@ -50,20 +51,6 @@ def _check_tables(state) -> int:
     return remembered
 
 
-def _playthrough(game, seed, walk, bots=None):
-    """Each state of one playthrough of ``seed`` before its step, then the step: uniform
-    choices from ``walk``, or the ``bots`` (one per seat) when given."""
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        yield state
-        acting = state.current_players()
-        if bots is None:
-            joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
-        else:
-            joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
-        state.apply_actions(joint)
-
-
 @pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
 def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
@@ -71,7 +58,7 @@ def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     for g in range(6):
         bots = ([make_bot("heuristic", game, s, g) for s in range(players)] if g % 2 == 0
                 else None)
-        for step, state in enumerate(_playthrough(game, g, random.Random(g), bots)):
+        for step, state in enumerate(playthrough(game, g, random.Random(g), bots)):
             remembered += _check_tables(state)
             if step % 9 == 0:  # determinizations: hidden cards redrawn
                 draw = game.determinizer(state.view(state.current_players()[0]))
@@ -149,7 +136,7 @@ def test_the_key_changes_whenever_the_legal_list_does(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
     differing = 0
     for g in range(3):
-        for state in _playthrough(game, 100 + g, random.Random(g)):
+        for state in playthrough(game, 100 + g, random.Random(g)):
             for seat in state.current_players():
                 key, legal = legal_key(state, seat), legal_moves(state, seat)
                 for other in _perturbed(state):
@@ -166,7 +153,7 @@ def test_payment_tables_follow_the_payment_rule():
         game = load_game(GAME, players=2, **extra)
         cards = game.content.cards
         checked = 0
-        for state in _playthrough(game, 7, random.Random(7)):
+        for state in playthrough(game, 7, random.Random(7)):
             (seat,) = state.current_players()
             wanted = {"combat": ("weapon",), "collapse": ("medical", "avoid_collapse"),
                       "hunger": ("food",)}.get(state.step)
@@ -234,7 +221,7 @@ def test_the_evaluators_fast_counts_are_the_plain_ones(variant, players):
     tab = evaluate._tables(game)
     checked = remembered = 0
     for g in range(4):
-        for step, state in enumerate(_playthrough(game, g, random.Random(g))):
+        for step, state in enumerate(playthrough(game, g, random.Random(g))):
             states = [state]
             if step % 6 == 0:
                 draw = game.determinizer(state.view(state.current_players()[0]))
@@ -283,7 +270,7 @@ def test_trade_and_explore_tables_follow_the_rules(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
     trades = explores = 0
     for g in range(4):
-        for state in _playthrough(game, 200 + g, random.Random(g)):
+        for state in playthrough(game, 200 + g, random.Random(g)):
             (seat,) = state.current_players()
             texts = [str(m) for m in legal_moves(state, seat)]
             if state.step == "plan":

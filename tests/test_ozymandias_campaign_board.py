@@ -80,16 +80,23 @@ def connected(m: SectorMap) -> bool:
     return len(seen) == len(m.kinds)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 2)), min_size=1, max_size=8))
-def test_any_sequence_of_joins_keeps_one_connected_symmetric_graph(choices) -> None:
+def _grown(choices):
+    """The maps made by joining tiles T1, T2, ... one at a time to the start tile T0, each at
+    the open port and with the tile port that ``choices`` pick (modulo what is there)."""
     m = SectorMap.opening([tile("T0")])
     for n, (which_open, which_port) in enumerate(choices, start=1):
         if not m.open_ports:
-            break
+            return
         at, port = m.open_ports[which_open % len(m.open_ports)]
         new = tile(f"T{n}", suit=n % 3)
         m = m.attach(at, port, new, new.ports[which_port][0])
+        yield m
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 2)), min_size=1, max_size=8))
+def test_any_sequence_of_joins_keeps_one_connected_symmetric_graph(choices) -> None:
+    for m in _grown(choices):
         joins = len(m.placements) - 1
         assert len(m.open_ports) == 3 * len(m.placements) - 2 * joins
         assert connected(m)
@@ -138,11 +145,5 @@ def _tables(m: SectorMap) -> list:
 def test_an_attached_map_is_built_from_its_parent_as_a_fresh_build_would_be(choices) -> None:
     """``attach`` extends the parent's tables (``SectorMap._extended``); a build from every
     placement gives the same tables in the same order."""
-    m = SectorMap.opening([tile("T0")])
-    for n, (which_open, which_port) in enumerate(choices, start=1):
-        if not m.open_ports:
-            break
-        at, port = m.open_ports[which_open % len(m.open_ports)]
-        new = tile(f"T{n}", suit=n % 3)
-        m = m.attach(at, port, new, new.ports[which_port][0])
+    for m in _grown(choices):
         assert _tables(m) == _tables(SectorMap(m.placements))

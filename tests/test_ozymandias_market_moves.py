@@ -16,6 +16,7 @@ import pytest
 from meeple import load_game
 from meeple.bots import make_bot
 from meeple.games.ozymandias_market.moves import legal_key, legal_orders, legal_tables
+from tests.playthrough import playthrough
 
 GAME = "ozymandias-market"
 CONFIGS = [("seed", 3, {}), ("seed", 2, {"adjacency": "top_only"}),
@@ -46,20 +47,6 @@ def _check_tables(state) -> int:
     return remembered
 
 
-def _playthrough(game, seed, walk, bots=None):
-    """Each state of one playthrough of ``seed`` before its step, then the step: uniform
-    choices from ``walk``, or the ``bots`` (one per seat) when given."""
-    state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
-        yield state
-        acting = state.current_players()
-        if bots is None:
-            joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
-        else:
-            joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
-        state.apply_actions(joint)
-
-
 @pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
 def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
@@ -67,7 +54,7 @@ def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     for g in range(12):
         bots = ([make_bot("heuristic", game, s, g) for s in range(players)] if g % 3 == 0
                 else None)
-        for step, state in enumerate(_playthrough(game, g, random.Random(g), bots)):
+        for step, state in enumerate(playthrough(game, g, random.Random(g), bots)):
             remembered += _check_tables(state)
             if step % 5 == 0:  # determinizations: hidden cards redrawn, the map re-read
                 draw = game.determinizer(state.view(state.current_players()[0]))
@@ -129,7 +116,7 @@ def test_the_key_changes_whenever_the_legal_list_does(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
     differing = 0
     for g in range(6):
-        for state in _playthrough(game, 100 + g, random.Random(g)):
+        for state in playthrough(game, 100 + g, random.Random(g)):
             for seat in state.current_players():
                 key, legal = legal_key(state, seat), legal_orders(state, seat)
                 for other in _perturbed(state):
@@ -165,7 +152,7 @@ def test_checked_applies_on_remembered_tables_still_refuse_illegal_orders():
     walk = random.Random(4)
     checked = 0
     for seed in range(6):
-        for state in _playthrough(game, seed, walk):
+        for state in playthrough(game, seed, walk):
             if state.phase == "plan" or walk.random() < 0.7:
                 continue
             seat = state.current_players()[0]
