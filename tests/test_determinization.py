@@ -162,3 +162,33 @@ def test_determinizer_refuses_other_views() -> None:
     draw = game.determinizer(state.view(0))
     with pytest.raises(ArgumentError):
         draw("not a stream")
+
+
+def test_remember_legal_keeps_entries_within_the_bound_and_checked_applies_still_refuse() -> None:
+    """``remember_legal``: the same entry back under a key, the memo emptied when full, and a
+    state holding such an entry (no membership set) still accepts its legal actions and
+    refuses anything else in a checked apply (the engine builds the set on demand)."""
+    from meeple.engine.determinization import remember_legal
+    from meeple.engine.errors import IllegalActionError
+    from meeple.engine.registry import load_game
+
+    memo: dict = {}
+    first = remember_legal(memo, "a", iter([1, 2, 3]), bound=2)
+    assert first == ((1, 2, 3), None) and memo["a"] is first
+    remember_legal(memo, "b", [4], bound=2)
+    assert len(memo) == 2
+    remember_legal(memo, "c", [5], bound=2)  # full: emptied first
+    assert list(memo) == ["c"]
+
+    game = load_game("damocles")
+    state = game.new_initial_state(seed=3)
+    seat = state.current_players()[0]
+    legal = state.legal_actions(seat)
+    state._legal = {seat: remember_legal({}, "k", legal)}
+    assert game.parse_action("end", seat) not in legal
+    before = state.digest()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(game.parse_action("end", seat), seat)
+    assert state.digest() == before
+    state.apply_action(legal[0], seat)
+    assert state.digest() != before

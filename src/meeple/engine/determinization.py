@@ -5,20 +5,45 @@ with what every game shares: the view checked and read once, the acting seats ch
 fresh chance seed per draw, other seats' pending simultaneous choices drawn, the seat's own
 kept. ``Game.determinize`` and ``Game.determinizer`` are its public faces. :class:`UnseenDeal`
 is the part card games share: the unseen cards shuffled and dealt to the other hands.
+:func:`remember_legal` and :data:`LEGAL_MEMO` are for games whose determinized states remember
+their legal tables on the game spec.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine import checks
 from meeple.engine.rng import shuffle
 
 if TYPE_CHECKING:
+    from meeple.engine.action import Action
     from meeple.engine.game import Game
-    from meeple.engine.state import State
+    from meeple.engine.state import LegalEntry, State
+
+#: The default bound of a game's memo of remembered legal tables (:func:`remember_legal`).
+LEGAL_MEMO = 8192
+
+
+def remember_legal(memo: MutableMapping[Hashable, LegalEntry], key: Hashable,
+                   actions: Iterable[Action], bound: int = LEGAL_MEMO) -> LegalEntry:
+    """The legal entry ``(tuple(actions), None)``, kept in ``memo`` under ``key``: a game
+    whose determinized states remember their legal tables (a search meets the same decision
+    again and again) calls it when ``memo.get(key)`` misses, ``key`` being everything its
+    legal-move generator reads. Later states with that key get the same entry, whose tuple the
+    search tree also recognises by identity. ``memo`` (the game spec's) is emptied first when
+    it holds ``bound`` entries.
+
+    The entry has no membership container (None): a search applies its own picks
+    (``State.apply_legal``) and never tests membership, and a checked apply builds the set
+    when it needs one (``State._check``); building a ``frozenset`` at every miss hashed every
+    action for nothing."""
+    if len(memo) >= bound:
+        memo.clear()
+    entry = memo[key] = (tuple(actions), None)
+    return entry
 
 
 def determinizer(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random], State]:

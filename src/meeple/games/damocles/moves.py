@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from meeple.engine.determinization import remember_legal
 from meeple.games.damocles.actions import Move, move
 from meeple.games.damocles.codex import CIRCLE, MANIPULATION, NUMBER, PRODUCTION
 
@@ -113,9 +114,7 @@ def remembered_moves(state: DamoclesState, seat: int) -> tuple[tuple[Move, ...],
     key = legal_key(state, seat)
     entry = memo.get(key)
     if entry is None:
-        if len(memo) >= LEGAL_MEMO:
-            memo.clear()
-        entry = memo[key] = (tuple(legal_moves(state, seat)), None)
+        entry = remember_legal(memo, key, legal_moves(state, seat), LEGAL_MEMO)
     return entry
 
 

@@ -16,6 +16,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from meeple.engine.action import interning
+from meeple.engine.determinization import remember_legal
 from meeple.engine.state import LegalEntry
 from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
@@ -43,31 +44,16 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
             key = (seat, hand)  # legal_key's, for a plan
             entry = memo.get(key)
             if entry is None:
-                entry = _remember(memo, key, _plans(game, seat, hand))
+                entry = remember_legal(memo, key, _plans(game, seat, hand), TABLES_MEMO)
             out[seat] = entry
         return out
     for seat in state._acting:
         key = legal_key(state, seat)
         entry = memo.get(key)
         if entry is None:
-            entry = _remember(memo, key, legal_orders(state, seat))
+            entry = remember_legal(memo, key, legal_orders(state, seat), TABLES_MEMO)
         out[seat] = entry
     return out
-
-
-def _remember(memo: dict[tuple, LegalEntry], key: tuple, orders: list[Order]) -> LegalEntry:
-    """``orders`` as a legal entry, kept in ``memo`` under ``key`` (emptied when full).
-
-    The entry has no membership container (None): a search applies its own picks with
-    ``apply_legal`` and never tests membership, and a checked apply builds the set when it
-    needs one (``State._legal_tables``). Building a ``frozenset`` at every miss hashed each
-    order through its Python ``__hash__`` for nothing: about a tenth of a search's time."""
-    actions = tuple(orders)
-    entry = memo[key] = (actions, None)
-    if len(memo) > TABLES_MEMO:
-        memo.clear()
-        memo[key] = entry
-    return entry
 
 
 def legal_key(state: MarketState, seat: int) -> tuple:
