@@ -16,7 +16,6 @@ import random
 import pytest
 
 from meeple import load_game
-from meeple.bots import make_bot
 from meeple.games.epoch_ellipse import evaluate
 from meeple.games.epoch_ellipse.actions import slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, SALVAGE
@@ -26,7 +25,7 @@ from meeple.games.epoch_ellipse.moves import (
     legal_tables,
     paying_modes,
 )
-from tests.playthrough import playthrough
+from tests.playthrough import check_remembered_tables, playthrough, states_and_draws
 
 GAME = "epoch-ellipse"
 CONFIGS = [("seed", 3, {}), ("seed", 1, {}), ("hard", 5, {}), ("d6", 2, {}),
@@ -34,36 +33,11 @@ CONFIGS = [("seed", 3, {}), ("seed", 1, {}), ("hard", 5, {}), ("d6", 2, {}),
            ("seed", 4, {"hand_size": 3, "explore_max": 2, "dead_survivor": "removed"})]
 
 
-def _check_tables(state) -> int:
-    """Every acting seat's memoised table (``state`` made to remember, as a determinization's
-    states do) equals a fresh generation; returns how many of them came from the memo."""
-    memo = state.game.legal_memo
-    state = state.clone()
-    state.tables = memo
-    remembered = sum(legal_key(state, s) in memo for s in state._acting)
-    tables = legal_tables(state)
-    assert sorted(tables) == list(state._acting)
-    for seat, (actions, members) in tables.items():
-        fresh = legal_moves(state, seat)
-        assert list(actions) == fresh, (seat, state.phase, state.step)
-        assert [str(a) for a in actions] == [str(a) for a in fresh]
-        assert members is None  # no container: a checked apply builds the set
-    return remembered
-
-
 @pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
 def test_remembered_legal_tables_are_the_generators(variant, players, extra):
     game = load_game(GAME, variant=variant, players=players, **extra)
-    remembered = 0
-    for g in range(6):
-        bots = ([make_bot("heuristic", game, s, g) for s in range(players)] if g % 2 == 0
-                else None)
-        for step, state in enumerate(playthrough(game, g, random.Random(g), bots)):
-            remembered += _check_tables(state)
-            if step % 9 == 0:  # determinizations: hidden cards redrawn
-                draw = game.determinizer(state.view(state.current_players()[0]))
-                for k in range(2):
-                    remembered += _check_tables(draw(random.Random(k)))
+    remembered = sum(check_remembered_tables(state, legal_key, legal_tables, legal_moves)
+                     for state in states_and_draws(game, 6, 2, 9))
     # Many tables came from the memo (hundreds in every configuration), so they were checked.
     assert remembered >= 100
 
