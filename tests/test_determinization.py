@@ -192,3 +192,24 @@ def test_remember_legal_keeps_entries_within_the_bound_and_checked_applies_still
     assert state.digest() == before
     state.apply_action(legal[0], seat)
     assert state.digest() != before
+
+
+@pytest.mark.parametrize("name", ["damocles", "epoch-ellipse", "ozymandias-market"])
+def test_only_a_determinizations_states_remember_their_legal_tables(name: str) -> None:
+    """Games whose determinized states remember their legal tables (``remember_legal``): a
+    new game's states and their copies generate every list (``tables`` None); a
+    determinization's states and their copies hold the game spec's ``legal_memo`` and list
+    the viewing seat's legal actions as the real state does; the memo is no rules field (not
+    in the data, the digest or a restored state)."""
+    from meeple.engine.registry import load_game
+
+    game = load_game(name)
+    state = game.new_initial_state(seed=3)
+    assert state.tables is None and state.clone().tables is None
+    seat = state.current_players()[0]
+    drawn = game.determinizer(state.view(seat))(random.Random(1))
+    assert drawn.tables is game.legal_memo and drawn.clone().tables is game.legal_memo
+    assert list(drawn.legal_actions(seat)) == list(state.legal_actions(seat))
+    assert "tables" not in drawn.to_json()["data"]
+    restored = game.state_from_json(drawn.to_json())
+    assert restored.tables is None and restored.digest() == drawn.digest()

@@ -98,7 +98,7 @@ def determinizer(game: Damocles,
     pairs_used = {(p, q) for p, q in turn["pairs_used"]}
     keep_count = turn["keep_count"]
     destroy_queue = [list(e) for e in turn["destroy_queue"]]
-    memo = game._legal_memo
+    memo = game.legal_memo
     pair_played = bool(pairs_used)  # set and reset together with pairs_used
     copy = list.copy
 

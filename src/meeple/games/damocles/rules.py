@@ -70,7 +70,7 @@ class Damocles(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
     __slots__ = ("deck", "codex_by_id", "_scoring", "_matching", "_readings", "_circle_masks",
-                 "_legal_memo")
+                 "legal_memo")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -94,7 +94,7 @@ class Damocles(Game):
             c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
             for c in deck})
         object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
-        object.__setattr__(self, "_legal_memo", {})  # moves.remembered_moves
+        object.__setattr__(self, "legal_memo", {})  # moves.remembered_moves
 
     @property
     def capabilities(self) -> Capabilities:
