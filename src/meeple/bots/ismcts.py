@@ -66,10 +66,9 @@ class _Node:
     (``{action: rank}``, 0 best) and how often it has acted here. ``tried`` keeps, per seat,
     ``(legal, found, untried)``: the last legal sequence (the object) it acted from, each of
     its actions' edge in its order (None while untried) and the untried positions, ascending
-    (None if there were none). A game that
-    hands out the same legal sequence object again (a shared table) skips the look-ups; every
-    edge of this node and seat is made through this entry or after replacing it, so it never
-    misses one."""
+    (None if there were none). A game that hands out the same legal sequence object again (a
+    shared table) skips the look-ups; every edge of this node and seat is made through this
+    entry or after replacing it, so it never misses one."""
 
     __slots__ = ("edges", "children", "rank", "visits", "tried")
 

@@ -5,8 +5,8 @@ with what every game shares: the view checked and read once, the acting seats ch
 fresh chance seed per draw, other seats' pending simultaneous choices drawn, the seat's own
 kept. ``Game.determinize`` and ``Game.determinizer`` are its public faces. :class:`UnseenDeal`
 is the part card games share: the unseen cards shuffled and dealt to the other hands.
-:func:`remember_legal` and :data:`LEGAL_MEMO` are for games whose determinized states remember
-their legal tables on the game spec.
+:func:`remember_legal`, :func:`remembered_tables` and :data:`LEGAL_MEMO` are for games whose
+determinized states remember their legal tables on the game spec.
 """
 
 from __future__ import annotations
@@ -44,6 +44,24 @@ def remember_legal(memo: MutableMapping[Hashable, LegalEntry], key: Hashable,
         memo.clear()
     entry = memo[key] = (tuple(actions), None)
     return entry
+
+
+def remembered_tables(state: State, memo: MutableMapping[Hashable, LegalEntry],
+                      legal_key: Callable[[Any, int], Hashable],
+                      generate: Callable[[Any, int], Iterable[Action]],
+                      bound: int = LEGAL_MEMO) -> dict[int, LegalEntry]:
+    """``State._legal_tables`` of a determinized ``state`` that remembers its tables in
+    ``memo``: per acting seat, the entry under ``legal_key(state, seat)``, made on a miss by
+    :func:`remember_legal` from ``generate(state, seat)`` (the game's legal-move generator,
+    which must read nothing of ``state`` that the key leaves out)."""
+    out = {}
+    for seat in state._acting:
+        key = legal_key(state, seat)
+        entry = memo.get(key)
+        if entry is None:
+            entry = remember_legal(memo, key, generate(state, seat), bound)
+        out[seat] = entry
+    return out
 
 
 def determinizer(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random], State]:

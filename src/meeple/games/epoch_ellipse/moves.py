@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from meeple.engine.determinization import remember_legal
+from meeple.engine.determinization import remembered_tables
 from meeple.engine.state import LegalEntry
 from meeple.games.epoch_ellipse.actions import Move, make_move
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, CHARM, SALVAGE
@@ -122,18 +122,10 @@ def _paying(game: Any, tab: _Tables, seat: int, kind: str, points: tuple[str, ..
 def legal_tables(state: EpochState) -> dict[int, LegalEntry]:
     """``State._legal_tables`` of a state whose ``tables`` is the game spec's memo: per acting
     seat, its legal moves (as :func:`legal_moves` lists them), each remembered in the memo
-    under :func:`legal_key` (``engine.determinization.remember_legal``: no membership set; a
+    under :func:`legal_key` (``engine.determinization.remembered_tables``: no membership set; a
     checked apply builds one when it needs it). The tables are shared between states and never
     mutated."""
-    memo = state.tables
-    out = {}
-    for seat in state._acting:
-        key = legal_key(state, seat)
-        entry = memo.get(key)
-        if entry is None:
-            entry = remember_legal(memo, key, legal_moves(state, seat), TABLES_MEMO)
-        out[seat] = entry
-    return out
+    return remembered_tables(state, state.tables, legal_key, legal_moves, TABLES_MEMO)
 
 
 def legal_key(state: EpochState, seat: int) -> tuple:

@@ -16,7 +16,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from meeple.engine.action import interning
-from meeple.engine.determinization import remember_legal
+from meeple.engine.determinization import remember_legal, remembered_tables
 from meeple.engine.state import LegalEntry
 from meeple.games.ozymandias_market.actions import Order, make_order
 from meeple.games.ozymandias_market.hexes import Hex, frontier, neighbours
@@ -36,9 +36,8 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
     container, each remembered in the memo under :func:`legal_key`. The tables are shared
     between states and never mutated."""
     memo = state.tables
-    out = {}
     if state.phase == "plan":  # every seat plans: the key's sorted hand serves the miss too
-        game, hands = state.game, state.hands
+        game, hands, out = state.game, state.hands, {}
         for seat in state._acting:
             hand = tuple(sorted(hands[seat]))
             key = (seat, hand)  # legal_key's, for a plan
@@ -47,13 +46,7 @@ def legal_tables(state: MarketState) -> dict[int, LegalEntry]:
                 entry = remember_legal(memo, key, _plans(game, seat, hand), TABLES_MEMO)
             out[seat] = entry
         return out
-    for seat in state._acting:
-        key = legal_key(state, seat)
-        entry = memo.get(key)
-        if entry is None:
-            entry = remember_legal(memo, key, legal_orders(state, seat), TABLES_MEMO)
-        out[seat] = entry
-    return out
+    return remembered_tables(state, memo, legal_key, legal_orders, TABLES_MEMO)
 
 
 def legal_key(state: MarketState, seat: int) -> tuple:
