@@ -16,7 +16,8 @@ docs/rules/ozymandias-campaign.md. A turn: the active seat picks a mode (``mode`
 
 Steps with nothing to choose are taken automatically. Legal moves live in :mod:`.moves`, the
 arithmetic of scoring and wars in :mod:`.scoring`, what the map actions and wars do (stand,
-colony, explore, war) in :mod:`.territory`.
+colony, explore, war) in :mod:`.territory`, the mode choice and the Intake and Migration steps
+in :mod:`.modes` (a mixin of the state).
 """
 
 from __future__ import annotations
@@ -34,25 +35,20 @@ from meeple.engine.winners import RecordedWinners
 from meeple.games.ozymandias_campaign.actions import Move, parse_move
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.content import load_cards, load_tiles
+from meeple.games.ozymandias_campaign.modes import SUIT_COUNT, ModeSteps
 from meeple.games.ozymandias_campaign.moves import (
-    CARD,
-    CUBES,
     HARVEST,
     LAID,
-    TAPPED,
     cube_count,
     has_lay_or_harvest,
     legal_moves,
     new_row,
     spec_tables,
 )
-from meeple.games.ozymandias_campaign.scoring import collapse_points
 from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
 from meeple.games.ozymandias_campaign.variants import PARAMETERS, VARIANTS
 from meeple.games.ozymandias_campaign.view import state_view
-from meeple.games.ozymandias_campaign.vocab import SUITS
 
-SUIT_COUNT = len(SUITS)
 #: Events kept in the state for the views (at least this many, at most twice as many).
 EVENTS_KEPT = 24
 
@@ -162,7 +158,7 @@ class OzymandiasCampaign(Game):
         return state
 
 
-class CampaignState(RecordedWinners, State):
+class CampaignState(ModeSteps, RecordedWinners, State):
     """One point of a playthrough (fields as in rules-questions 4.1).
 
     Per seat: ``hands`` (card indexes), ``tableaus`` (rows, see :mod:`.moves`), ``incoming``
@@ -361,143 +357,6 @@ class CampaignState(RecordedWinners, State):
                     continue
             return None
 
-    # -------------------------------------------------------------------------- modes
-    def _do_intake(self, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the intake mode")
-        self.step = "distribute"
-
-    def _do_migrate(self, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the migration mode")
-        self.step = "migrate"
-        self.mig_pos = len(self.tableaus[seat]) - 1
-        self.mig_out = [0] * SUIT_COUNT
-
-    def _do_campaign(self, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the campaign mode")
-        self.step = "campaign"
-
-    # ------------------------------------------------------------------------- intake
-    def _do_cube(self, seat: int, args: tuple) -> None:
-        suit, pos = args
-        self.incoming[seat][suit] -= 1
-        self.tableaus[seat][pos][CUBES + suit] += 1
-
-    def _do_pass(self, seat: int, args: tuple) -> None:
-        """Intake (a): undistributed cubes continue to the right neighbour, then (b)."""
-        right, incoming = self.right_of(seat), self.incoming[seat]
-        if any(incoming):
-            self._log(seat, "passes " + _cubes_text(incoming) + f" to Seat {right}")
-        for s in range(SUIT_COUNT):
-            self.incoming[right][s] += incoming[s]
-            incoming[s] = 0
-        self._collapse(seat)
-
-    def _collapse(self, seat: int) -> None:
-        """Intake (b): every tapped card collapses and may score (Collapse; OZW-7..10,
-        OZW-19); one colony worker is owed back per discarded card (OZW-18)."""
-        p = self.game.params
-        cards = self.game.cards
-        kept, discarded = [], 0
-        for row in self.tableaus[seat]:
-            if not row[TAPPED]:
-                kept.append(row)
-                continue
-            card = cards[row[CARD]]
-            cubes = row[CUBES:CUBES + SUIT_COUNT]
-            gain = collapse_points(card.suit, card.rank, cubes, self.unrest[seat],
-                                   bool(row[HARVEST]), bool(row[LAID]), p["threshold"],
-                                   p["bonus_from_zero"])
-            self.vp[seat] += gain
-            self.supply[seat] += row[LAID] + row[HARVEST]
-            for s in range(SUIT_COUNT):
-                if p["collapse_cubes"] == "pass_right":
-                    self.incoming[self.right_of(seat)][s] += cubes[s]
-                else:
-                    self.cubes_out[s] += cubes[s]
-            self.discard.append(row[CARD])
-            discarded += 1
-            self._log(seat, f"collapses {self.card_text(row[CARD])} ({_cubes_text(cubes)}): "
-                            f"+{gain} VP")
-        self.tableaus[seat] = kept
-        if self.trigger is None and self.vp[seat] >= p["target_vp"]:  # Victory (OZW-38)
-            self.trigger, self.last_seat = seat, self.right_of(seat)
-            self._log(seat, f"reaches {self.vp[seat]} VP: every other seat takes one more "
-                            "turn")
-        if p["colony_recovery"] == "bag":
-            moved = min(discarded, self.bag[seat])
-            self.bag[seat] -= moved
-            self.supply[seat] += moved
-            self.owed = 0
-        else:
-            self.owed = discarded
-        self.step = "recover_colony"
-
-    def _do_recover(self, seat: int, args: tuple) -> None:
-        if self.step == "recover_colony":  # the lowest of your workers there (OZW-18)
-            (point,) = args
-            stack = self.stacks[point]
-            stack.remove(seat)
-            if not stack:
-                del self.stacks[point]
-            self.supply[seat] += 1
-            self.owed -= 1
-            self._log(seat, f"recovers a colony worker from {point}")
-            return
-        if args[0] == "card":  # migration: a harvest worker (OZW-16)
-            self.tableaus[seat][args[1]][HARVEST] = 0
-            self._log(seat, f"recovers the harvest worker of card {args[1] + 1}")
-        else:
-            del self.standing[args[0]]
-            self._log(seat, f"recovers the worker standing on {args[0]}")
-        self.supply[seat] += 1
-
-    def _do_done(self, seat: int, args: tuple) -> None:
-        if self.step == "recover_colony":
-            self._finish_intake(seat)
-        else:
-            self._end_turn()
-
-    def _finish_intake(self, seat: int) -> None:
-        """Intake (c) tap every card without cubes, (d) draw up to the hand size."""
-        self.owed = 0
-        for row in self.tableaus[seat]:
-            if not cube_count(row):
-                row[TAPPED] = 1
-        hand = self.hands[seat]
-        while len(hand) < self.game.params["hand_size"]:
-            card = self._draw()
-            if card is None:
-                break
-            hand.append(card)
-        self._end_turn()
-
-    # ---------------------------------------------------------------------- migration
-    def _do_move(self, seat: int, args: tuple) -> None:
-        suit, dest = args
-        tableau = self.tableaus[seat]
-        tableau[self.mig_pos][CUBES + suit] -= 1
-        if dest == -1:
-            self.incoming[self.right_of(seat)][suit] += 1
-            self.mig_out[suit] += 1
-        else:
-            tableau[dest][CUBES + suit] += 1
-
-    def _do_keep(self, seat: int, args: tuple) -> None:
-        self.mig_pos -= 1  # free migration: the rest stays (e935810)
-
-    def _finish_migration(self, seat: int) -> None:
-        """Return unrest for what went right (OZW-13, OZW-15), then recover workers."""
-        out = self.mig_out
-        if any(out):
-            per_cube = self.game.params["unrest_return"] == "per_cube"
-            back = sum(out) if per_cube else sum(1 for k in out if k)
-            self._log(seat, f"gives {_cubes_text(out)} to Seat {self.right_of(seat)}; "
-                            f"returns {min(back, self.unrest[seat])} unrest")
-            self.unrest[seat] = max(0, self.unrest[seat] - back)
-        self.mig_out = [0] * SUIT_COUNT
-        self.mig_pos = -1
-        self.step = "recover_standing"
-
     # ----------------------------------------------------------------------- campaign
     def _do_stand(self, seat: int, args: tuple) -> None:
         stand(self, seat, *args)
@@ -597,12 +456,8 @@ class CampaignState(RecordedWinners, State):
         return data
 
 
-#: Move kind -> the transition ``CampaignState._do_<kind>`` (looked up once, not per move).
-_TRANSITIONS = {name[4:]: f for name, f in vars(CampaignState).items()
+#: Move kind -> the transition ``CampaignState._do_<kind>`` (its own or :class:`.modes.ModeSteps`'s;
+#: looked up once, not per move).
+_TRANSITIONS = {name[4:]: getattr(CampaignState, name) for name in dir(CampaignState)
                 if name.startswith("_do_")}
 
-
-def _cubes_text(cubes: Sequence[int]) -> str:
-    """``2G 1B`` (``none`` when empty)."""
-    parts = [f"{k}{SUITS[s][0]}" for s, k in enumerate(cubes) if k]
-    return " ".join(parts) or "none"
