@@ -138,3 +138,26 @@ def test_checked_applies_on_remembered_tables_still_refuse_illegal_orders():
             assert again.digest() == drawn.digest()
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize(("variant", "players", "extra"), CONFIGS)
+def test_no_move_changes_a_stack_list_in_place(variant, players, extra):
+    """A determinization's draws share the view's stack lists (``determinize``), which is
+    safe only because every transition gives a changed stack a new list: after every step of
+    many playthroughs and played-on draws, every list the map held before holds what it did."""
+    game = load_game(GAME, variant=variant, players=players, **extra)
+    walk = random.Random(7)
+    changed = 0
+    for state in states_and_draws(game, 8, 3, 4):
+        if state.tables is None or walk.random() < 0.5:  # a draw is played on as it is
+            state = state.clone()  # (a playthrough's state goes on in the walk)
+        for _ in range(4):  # a few steps on, as a search plays a draw on
+            if state.is_terminal():
+                break
+            before = [(stack, list(stack)) for stack in state.stacks.values()]
+            shape = {h: list(stack) for h, stack in state.stacks.items()}
+            state.apply_legal({s: walk.choice(state.legal_actions(s))
+                               for s in state.current_players()})
+            assert all(stack == kept for stack, kept in before)
+            changed += shape != state.stacks
+    assert changed >= 50  # the stacks did change, through the moves that change them

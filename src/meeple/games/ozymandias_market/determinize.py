@@ -37,7 +37,8 @@ def determinizer(game: OzymandiasMarket,
                  view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
     """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
     the pending choices), with the view read once: ``draw`` shuffles the unseen cards, deals
-    them and copies the rest.
+    them and copies the rest (the map as a new dict of the same stack lists: the rules give a
+    changed stack a new list, never change one in place, so the draws share them safely).
 
     Raises:
         ParameterError: if the view's card counts do not add up to the game's deck.
@@ -95,7 +96,7 @@ def determinizer(game: OzymandiasMarket,
         cards, hands = deal.draw(rng)
         state = MarketState.__new__(MarketState)
         State.__init__(state, game, 0)
-        state.stacks = {k: v.copy() for k, v in stacks.items()}
+        state.stacks = stacks.copy()  # the lists shared: the rules never change one in place
         state.supply = supply.copy()
         state.dead = dead.copy()
         state.sectors_left = sectors_left

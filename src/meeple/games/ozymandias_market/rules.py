@@ -152,6 +152,11 @@ class MarketState(RecordedWinners, State):
 
     Hidden: hands, the deck order, cards gained from the deck top, an Augury's cards (their
     looker sees them) and pending plans (OZD-31).
+
+    The rules never change a stack list in place: a move that changes a sector's stack gives
+    it a new list. So the draws of a determinization share the view's stack lists (each copies
+    the dict, not every list: :mod:`.determinize`), and no draw sees another's moves. Copies
+    (``clone``) still copy every list, for callers that edit a state by hand.
     """
 
     #: The rules' fields: what a copy copies, what the data holds and a restore reads.
@@ -243,14 +248,19 @@ class MarketState(RecordedWinners, State):
             self.supply[colour] += 1
 
     def _place(self, h: Hex, colour: int, source: Hex | None = None) -> None:
-        if h not in self.stacks:  # a new sector (Explore, OZD-10)
-            self.stacks[h] = []
+        """A disk of ``colour`` onto sector ``h`` (a new sector if ``h`` is not on the map), from
+        the supply or, with ``source``, from that sector's top. Every changed stack is a new
+        list (see the class docstring)."""
+        stacks = self.stacks
+        stack = stacks.get(h)
+        if stack is None:  # a new sector (Explore, OZD-10)
+            stack = stacks[h] = []
             self.sectors_left -= 1
         if source is None:
             self.supply[colour] -= 1
         else:
-            self.stacks[source].pop()  # taken from the map (OZD-3, 2015)
-        self.stacks[h].append(colour)
+            stacks[source] = stacks[source][:-1]  # taken from the map (OZD-3, 2015)
+        stacks[h] = stack + [colour]
 
     # --------------------------------------------------------------------------- hooks
     def _shuffle_unseen(self) -> None:
@@ -328,21 +338,26 @@ class MarketState(RecordedWinners, State):
 
     def _do_raze(self, seat: int, order: Order) -> None:
         (h,) = order.args
-        colour = self.stacks[h].pop()
+        stack = self.stacks[h]
+        colour = stack[-1]
+        self.stacks[h] = stack[:-1]  # a new list (see the class docstring)
         self._destroy(colour)
         self._log(seat, f"razes the {COLOURS[colour]} disk on {hex_text(h)}")
         self._next()
 
     def _do_march(self, seat: int, order: Order) -> None:
         src, dst = order.args
-        self.stacks[dst].append(self.stacks[src].pop())
+        stacks = self.stacks  # new lists (see the class docstring)
+        source = stacks[src]
+        stacks[dst] = stacks[dst] + source[-1:]
+        stacks[src] = source[:-1]
         self._log(seat, f"marches from {hex_text(src)} to {hex_text(dst)}")
         self._next()
 
     def _do_coup(self, seat: int, order: Order) -> None:
         (h,) = order.args
         stack = self.stacks[h]
-        stack[-1], stack[-2] = stack[-2], stack[-1]
+        self.stacks[h] = stack[:-2] + [stack[-1], stack[-2]]  # a new list (class docstring)
         self._log(seat, f"stages a coup on {hex_text(h)}")
         self._next()
 
@@ -446,8 +461,9 @@ class MarketState(RecordedWinners, State):
             if len(leaders) == 1:  # a strict, unique maximum collapses (OZD-22)
                 colour = leaders[0]
                 hit = [h for h, s in self.stacks.items() if s and s[-1] == colour]
+                stacks = self.stacks
                 for h in hit:  # one simultaneous pass over the top disks (OZD-24)
-                    self.stacks[h].pop()
+                    stacks[h] = stacks[h][:-1]  # a new list (see the class docstring)
                     self._destroy(colour)
                 self._log(-1, f"{COLOURS[colour]} collapses: {len(hit)} top disks destroyed")
         self.discard.extend(self.market)
