@@ -30,11 +30,12 @@ BASE, SCALE = 2.0, 0.15
 def evaluate(state: MarketState) -> tuple[float, ...]:
     """One estimate in [0, 1] per seat of its final win share; ``returns()`` at the end.
 
-    Written for speed, the search calls it at every leaf: plain loops over local names (a
-    comprehension or ``map`` costs more in Python 3.11), each rank's colour from the game
-    spec's list ``colour_of`` and ``max_rounds``/``target_vp`` from its ``evaluate_params``
-    (made at load), the leader's progress kept while the seats are scored. The same floats as
-    the formula of the module docstring, operation for operation."""
+    Written for speed, the search calls it at every leaf: plain loops over local names and no
+    builtin call but ``exp`` and ``sum`` (a comprehension, ``map`` or ``min`` costs more in
+    Python 3.11), each rank's colour from the game spec's list ``colour_of`` and
+    ``max_rounds``/``target_vp`` from its ``evaluate_params`` (made at load), the leader's
+    progress kept while the seats are scored. The same floats as the formula of the module
+    docstring, operation for operation."""
     if not state._acting:
         return state.returns()
     game = state.game
@@ -73,10 +74,16 @@ def evaluate(state: MarketState) -> tuple[float, ...]:
     remaining = VP_PER_ROUND * (max_rounds - state.round + 1)
     if target is not None:  # end=vp: no more than the VP the leader still misses
         left = target - top
-        remaining = min(remaining, left if left > 0.0 else 0.0)
+        if not left > 0.0:
+            left = 0.0
+        if left < remaining:  # min(remaining, left), the first on a tie
+            remaining = left
     temperature = BASE + SCALE * remaining
     weights = []
     for x in progress:
         weights.append(exp((x - top) / temperature))
     total = sum(weights)
-    return tuple(map(total.__rtruediv__, weights))  # w / total for each weight w
+    shares = []
+    for w in weights:
+        shares.append(w / total)
+    return tuple(shares)
