@@ -70,80 +70,98 @@ def expected_vp(state, seat: int) -> float:
     unrest (module docstring). Card suits and ranks come from the game's table
     (``card_keys``); the same arithmetic in the same order, so the same floats."""
     p = state.game.params
-    return _expected_vp(state, seat, state.game.card_keys, p["threshold"], p["bonus_from_zero"],
-                        state.active if state.step == "distribute" else -1)
+    return _expected_vps(state, (seat,), state.game.card_keys, p["threshold"],
+                         p["bonus_from_zero"],
+                         state.active if state.step == "distribute" else -1)[0]
 
 
-def _expected_vp(state, seat: int, keys, threshold: str, from_zero: bool,
-                 distributing: int) -> float:
-    """:func:`expected_vp` with what every seat shares looked up once by the caller: the
-    game's ``card_keys``, its ``threshold`` and ``bonus_from_zero`` and the seat in the
-    middle of an intake (-1: none)."""
-    unrest = state.unrest[seat]
-    inc = state.incoming[seat]
-    supply = state.supply[seat]
-    total = (state.vp[seat] + INCOMING_CUBE * (inc[0] + inc[1] + inc[2]) + UNREST * unrest
-             + HAND_CARD * len(state.hands[seat]) + WORKER * (supply + state.bag[seat]))
-    # Mid-intake (the seat is distributing its cubes): the tapped cards collapse at the end
-    # of it, so a harvested card is worth what the cubes make of it and an unharvested one
-    # nothing, and the empty untapped cards are about to tap (the seat is assumed to finish
-    # its intake well).
-    intake = distributing == seat
-    harvested = []
-    waiting = []
-    for row in state.tableaus[seat]:
-        rank = keys[row[CARD]][1]
-        level = rank - unrest  # min(max(0, rank - unrest), TYPICAL_LEVEL)
-        if level < 0:
-            level = 0
-        elif level > TYPICAL_LEVEL:
-            level = TYPICAL_LEVEL
-        potential = LEVEL_POINTS[level + 1 if level and row[LAID] else level]
-        if row[TAPPED]:
-            if row[HARVEST]:
-                harvested.append((potential, row))
-            elif not intake:
-                waiting.append(potential)
-        else:
-            cubes = row[CUBES] + row[CUBES + 1] + row[CUBES + 2]
-            if cubes:
-                total += BLOCKED_SHARE * potential + BANK_CUBE * cubes
+def _expected_vps(state, seats, keys, threshold: str, from_zero: bool,
+                  distributing: int) -> list[float]:
+    """:func:`expected_vp` of each of ``seats``, in order, with what every seat shares looked
+    up once: the game's ``card_keys``, its ``threshold`` and ``bonus_from_zero``, the seat in
+    the middle of an intake (-1: none), the state's per-seat lists and the weights (local
+    names: the evaluator calls this at every search leaf, one call for every seat)."""
+    unrests, incomings, supplies, vps = state.unrest, state.incoming, state.supply, state.vp
+    hands, bags, tableaus = state.hands, state.bag, state.tableaus
+    incoming_cube, unrest_weight, hand_card, worker = INCOMING_CUBE, UNREST, HAND_CARD, WORKER
+    out = []
+    for seat in seats:
+        unrest = unrests[seat]
+        inc = incomings[seat]
+        supply = supplies[seat]
+        total = (vps[seat] + incoming_cube * (inc[0] + inc[1] + inc[2])
+                 + unrest_weight * unrest + hand_card * len(hands[seat])
+                 + worker * (supply + bags[seat]))
+        # Mid-intake (the seat is distributing its cubes): the tapped cards collapse at the
+        # end of it, so a harvested card is worth what the cubes make of it and an
+        # unharvested one nothing, and the empty untapped cards are about to tap (the seat is
+        # assumed to finish its intake well).
+        intake = distributing == seat
+        harvested = []
+        waiting = []
+        for row in tableaus[seat]:
+            rank = keys[row[CARD]][1]
+            level = rank - unrest  # min(max(0, rank - unrest), TYPICAL_LEVEL)
+            if level < 0:
+                level = 0
+            elif level > TYPICAL_LEVEL:
+                level = TYPICAL_LEVEL
+            potential = LEVEL_POINTS[level + 1 if level and row[LAID] else level]
+            if row[TAPPED]:
+                if row[HARVEST]:
+                    harvested.append((potential, row))
+                elif not intake:
+                    waiting.append(potential)
             else:
-                total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
-    if waiting:  # the best waiting cards get the available workers
-        waiting.sort(reverse=True)
-        for k, potential in enumerate(waiting):
-            total += (TAPPED_SHARE if k < supply else STARVED_SHARE) * potential
-    if harvested:
-        pool = list(inc)
-        harvested.sort(key=_potential_first)
-        for potential, row in harvested:
-            suit, rank = keys[row[CARD]]
-            laid = bool(row[LAID])
-            cubes = [row[CUBES], row[CUBES + 1], row[CUBES + 2]]
-            now = collapse_points(suit, rank, cubes, unrest, True, laid, threshold,
-                                  from_zero)
-            # feed it from the pool: matching cubes up to its level, then any to the threshold
-            cap = max(0, rank - unrest)
-            taken = [0, 0, 0]
-            want = cap if threshold == "matching" else min(cap, 5)
-            taken[suit] = min(pool[suit], max(0, want - cubes[suit]))
-            short = cap - sum(cubes) - taken[suit]
+                cubes = row[CUBES] + row[CUBES + 1] + row[CUBES + 2]
+                if cubes:
+                    total += BLOCKED_SHARE * potential + BANK_CUBE * cubes
+                else:
+                    total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
+        if waiting:  # the best waiting cards get the available workers
+            waiting.sort(reverse=True)
+            for k, potential in enumerate(waiting):
+                total += (TAPPED_SHARE if k < supply else STARVED_SHARE) * potential
+        if harvested:
+            total = _harvested_value(total, harvested, list(inc), keys, unrest, intake,
+                                     threshold, from_zero)
+        out.append(total)
+    return out
+
+
+def _harvested_value(total: float, harvested: list, pool: list[int], keys, unrest: int,
+                     intake: bool, threshold: str, from_zero: bool) -> float:
+    """``total`` (a seat's expected VP so far) plus what its tapped cards with a harvest
+    worker are worth, added one card at a time, the best first (the float sums in that
+    order): ``harvested`` holds ``(potential, row)`` of each, ``pool`` the seat's incoming
+    cubes, shared out among them (changed here; module docstring)."""
+    harvested.sort(key=_potential_first)
+    for potential, row in harvested:
+        suit, rank = keys[row[CARD]]
+        laid = bool(row[LAID])
+        cubes = [row[CUBES], row[CUBES + 1], row[CUBES + 2]]
+        now = collapse_points(suit, rank, cubes, unrest, True, laid, threshold, from_zero)
+        # feed it from the pool: matching cubes up to its level, then any to the threshold
+        cap = max(0, rank - unrest)
+        taken = [0, 0, 0]
+        want = cap if threshold == "matching" else min(cap, 5)
+        taken[suit] = min(pool[suit], max(0, want - cubes[suit]))
+        short = cap - sum(cubes) - taken[suit]
+        for s in (0, 1, 2):
+            if short > 0 and s != suit:
+                taken[s] = min(pool[s], short)
+                short -= taken[s]
+        fed = collapse_points(suit, rank, (cubes[0] + taken[0], cubes[1] + taken[1],
+                                           cubes[2] + taken[2]),
+                              unrest, True, laid, threshold, from_zero)
+        if fed > now:
             for s in (0, 1, 2):
-                if short > 0 and s != suit:
-                    taken[s] = min(pool[s], short)
-                    short -= taken[s]
-            fed = collapse_points(suit, rank, (cubes[0] + taken[0], cubes[1] + taken[1],
-                                               cubes[2] + taken[2]),
-                                  unrest, True, laid, threshold, from_zero)
-            if fed > now:
-                for s in (0, 1, 2):
-                    pool[s] -= taken[s]
-            if intake:
-                total += max(now, fed)
-            else:
-                base = max(now, HARVESTED_SHARE * potential)
-                total += base + FEED_SHARE * max(0, fed - base)
+                pool[s] -= taken[s]
+        if intake:
+            total += max(now, fed)
+        else:
+            base = max(now, HARVESTED_SHARE * potential)
+            total += base + FEED_SHARE * max(0, fed - base)
     return total
 
 
@@ -161,9 +179,7 @@ def evaluate(state) -> tuple[float, ...]:
     p = game.params
     keys, threshold, from_zero = game.card_keys, p["threshold"], p["bonus_from_zero"]
     distributing = state.active if state.step == "distribute" else -1
-    est = []
-    for s in range(game.players):  # plain loops: a comprehension costs a frame in 3.11
-        est.append(_expected_vp(state, s, keys, threshold, from_zero, distributing))
+    est = _expected_vps(state, range(game.players), keys, threshold, from_zero, distributing)
     target = p["target_vp"]
     scale = target / 21.0
     lead = max(est)
