@@ -124,3 +124,45 @@ def test_a_lay_or_harvest_is_found_exactly_when_the_listing_has_one(seed, config
         state.apply_actions({s: rng.choice(state.legal_actions(s))
                              for s in state.current_players()})
     assert checked  # random games reach campaign steps
+
+
+def _steps_keep_stack_lists(state, walk: random.Random, steps: int) -> int:
+    """Play ``steps`` random steps on ``state``, checking after each that every stack list
+    the state held before it still holds what it did; returns how many steps changed the
+    stacks."""
+    changed = 0
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        before = [(stack, list(stack)) for stack in state.stacks.values()]
+        shape = {p: list(stack) for p, stack in state.stacks.items()}
+        state.apply_legal({s: walk.choice(state.legal_actions(s))
+                           for s in state.current_players()})
+        assert all(stack == kept for stack, kept in before)
+        changed += shape != state.stacks
+    return changed
+
+
+def test_no_move_changes_a_colony_stack_list_in_place() -> None:
+    """A determinization's draws share the view's colony stack lists (``determinize``), which
+    is safe only because every transition gives a changed stack a new list: after every step
+    of playthroughs (heuristic and random), of their copies and of draws played on, every list
+    the stacks held before holds what it did, while the stacks did change (conquests, wars
+    lost beneath the top, recoveries)."""
+    from meeple.bots import make_bot
+    from tests.playthrough import playthrough
+
+    walk = random.Random(3)
+    changed = 0
+    for config in ({"players": 3}, {"players": 4, "colony_recovery": "optional"}):
+        game = load_game("ozymandias-campaign", **config)
+        for g in range(4):
+            bots = ([make_bot("heuristic", game, s, g) for s in range(game.players)]
+                    if g % 2 == 0 else None)
+            for step, state in enumerate(playthrough(game, g, random.Random(g), bots)):
+                changed += _steps_keep_stack_lists(state.clone(), walk, 3)
+                if step % 6 == 0:  # a draw, played on as a search does
+                    draw = game.determinizer(state.view(state.current_players()[0]))
+                    for k in range(2):
+                        changed += _steps_keep_stack_lists(draw(random.Random(k)), walk, 4)
+    assert changed >= 20

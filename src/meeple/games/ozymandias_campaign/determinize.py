@@ -85,7 +85,8 @@ def determinizer(game: OzymandiasCampaign,
                  view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
     """``draw(rng)``: ``Game.determinize(view, rng)``'s state before the engine's part (the seed,
     the pending choices), with the view read once: ``draw`` shuffles the unseen cards and the
-    tile deck and copies the rest.
+    tile deck and copies the rest (the colony stacks as a new dict of the same lists: the
+    rules give a changed stack a new list, never change one in place, so draws share them).
 
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.
@@ -189,10 +190,7 @@ def determinizer(game: OzymandiasCampaign,
         state.bag = bag.copy()
         state.supply = supply.copy()
         state.standing = standing.copy()
-        copied_stacks = {}
-        for point, stack in stacks.items():
-            copied_stacks[point] = stack.copy()
-        state.stacks = copied_stacks
+        state.stacks = stacks.copy()  # the lists shared: the rules never change one in place
         state.active = active
         state.step = step
         state.turns = turns

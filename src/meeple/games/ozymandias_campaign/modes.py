@@ -108,9 +108,11 @@ class ModeSteps:
         if self.step == "recover_colony":  # the lowest of your workers there (OZW-18)
             (point,) = args
             stack = self.stacks[point]
-            stack.remove(seat)
-            if not stack:
+            at = stack.index(seat)  # the lowest: list.remove's, on a new list (CampaignState)
+            if len(stack) == 1:
                 del self.stacks[point]
+            else:
+                self.stacks[point] = stack[:at] + stack[at + 1:]
             self.supply[seat] += 1
             self.owed -= 1
             self._log(seat, f"recovers a colony worker from {point}")

@@ -174,6 +174,11 @@ class CampaignState(ModeSteps, RecordedWinners, State):
     suit (the supply is unlimited, OZW-39; these make conservation checkable).
 
     Hidden (OZW-41): hands, the deck and tile deck order, war cards before the reveal.
+
+    The rules never change a colony stack's list in place: a move that changes a stack gives
+    the point a new list. So the draws of a determinization share the view's stack lists (each
+    copies the dict, not every list: :mod:`.determinize`); copies (``clone``) still copy every
+    list, for callers that edit a state by hand.
     """
 
     __slots__ = ("map", "tile_deck", "deck", "discard", "hands", "tableaus", "incoming",

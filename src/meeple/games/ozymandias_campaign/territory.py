@@ -76,7 +76,7 @@ def conquer(state: CampaignState, seat: int, point: str) -> None:
     stack = state.stacks.setdefault(point, [])
     for other in sorted(set(stack) - {seat}):
         state.unrest[other] += 1
-    stack.append(seat)
+    state.stacks[point] = stack + [seat]  # a new list (see CampaignState)
     state._log(seat, f"lays a colony worker on {point}")
     state.step = "play"
 
@@ -135,6 +135,6 @@ def resolve_war(state: CampaignState, attacker_card: tuple | None,
         conquer(state, attacker, point)
     elif state.game.params["failed_colony"] == "beneath":  # OZW-27
         state.supply[attacker] -= 1
-        stack = state.stacks[point]
-        stack.insert(len(stack) - 1, attacker)
+        stack = state.stacks[point]  # beneath the top, on a new list (see CampaignState)
+        state.stacks[point] = stack[:-1] + [attacker] + stack[-1:]
         state.step = "play"
