@@ -16,7 +16,7 @@ holds the fields), like Epoch Ellipse's ``NightSteps``: the state's ``_do_<kind>
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from meeple.games.ozymandias_campaign.moves import CARD, CUBES, HARVEST, LAID, TAPPED, cube_count
@@ -58,7 +58,7 @@ class ModeSteps:
         """Intake (a): undistributed cubes continue to the right neighbour, then (b)."""
         right, incoming = self.right_of(seat), self.incoming[seat]
         if any(incoming):
-            self._log(seat, "passes " + _cubes_text(incoming) + f" to Seat {right}")
+            self._log(seat, "passes " + _cubes_text(tuple(incoming)) + f" to Seat {right}")
         for s in range(SUIT_COUNT):
             self.incoming[right][s] += incoming[s]
             incoming[s] = 0
@@ -88,7 +88,7 @@ class ModeSteps:
                     self.cubes_out[s] += cubes[s]
             self.discard.append(row[CARD])
             discarded += 1
-            self._log(seat, f"collapses {self.card_text(row[CARD])} ({_cubes_text(cubes)}): "
+            self._log(seat, f"collapses {self.card_text(row[CARD])} ({_cubes_text(tuple(cubes))}): "
                             f"+{gain} VP")
         self.tableaus[seat] = kept
         if self.trigger is None and self.vp[seat] >= p["target_vp"]:  # Victory (OZW-38)
@@ -165,7 +165,7 @@ class ModeSteps:
         if any(out):
             per_cube = self.game.params["unrest_return"] == "per_cube"
             back = sum(out) if per_cube else sum(1 for k in out if k)
-            self._log(seat, f"gives {_cubes_text(out)} to Seat {self.right_of(seat)}; "
+            self._log(seat, f"gives {_cubes_text(tuple(out))} to Seat {self.right_of(seat)}; "
                             f"returns {min(back, self.unrest[seat])} unrest")
             self.unrest[seat] = max(0, self.unrest[seat] - back)
         self.mig_out = [0] * SUIT_COUNT
@@ -173,7 +173,10 @@ class ModeSteps:
         self.step = "recover_standing"
 
 
-def _cubes_text(cubes: Sequence[int]) -> str:
-    """``2G 1B`` (``none`` when empty)."""
+@lru_cache(maxsize=4096)
+def _cubes_text(cubes: tuple[int, ...]) -> str:
+    """``2G 1B`` (``none`` when empty): the cube counts per suit as the event log writes them.
+    Remembered (a pure function of a few small counts; an intake's ``pass`` writes one at
+    every search step that ends a distribution)."""
     parts = [f"{k}{SUITS[s][0]}" for s, k in enumerate(cubes) if k]
     return " ".join(parts) or "none"
