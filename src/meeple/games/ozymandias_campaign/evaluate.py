@@ -182,8 +182,18 @@ def evaluate(state) -> tuple[float, ...]:
     est = _expected_vps(state, range(game.players), keys, threshold, from_zero, distributing)
     target = p["target_vp"]
     scale = target / 21.0
-    lead = max(est)
-    temp = TEMP_BASE * scale + TEMP_SLOPE * max(0, target - max(state.vp))
+    lead = est[0]  # max(est): the first largest (plain loops, no builtin call)
+    for e in est:
+        if e > lead:
+            lead = e
+    vps = state.vp
+    behind = target - vps[0]  # max(0, target - max(vp)), whole numbers
+    for v in vps:
+        if target - v < behind:
+            behind = target - v
+    if behind < 0:
+        behind = 0
+    temp = TEMP_BASE * scale + TEMP_SLOPE * behind
     exp = math.exp
     weights = []
     for e in est:
