@@ -312,7 +312,9 @@ class MarketState(RecordedWinners, State):
             return
         if self.phase == "raise":  # trades go from highest card to lowest
             self.phase, self.turn, self.step = "trade", 0, "trade_hand"
-            self.turn_order = sorted(self.turn_order, key=lambda s: -self.played[s])
+            # highest rank first: reverse=True keeps ties in order, as a key of -rank did
+            self.turn_order = sorted(self.turn_order, key=self.played.__getitem__,
+                                     reverse=True)
             return
         self._end_of_round()
 
