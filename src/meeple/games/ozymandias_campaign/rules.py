@@ -321,7 +321,7 @@ class CampaignState(ModeSteps, RecordedWinners, State):
                     self._do_pass(seat, ())
                     continue
                 moves = legal_moves(self, seat)
-                if not any(m.kind == "cube" for m in moves):
+                if len(moves) == 1:  # no cube fits: the list is its cube moves, then ``pass``
                     self._do_pass(seat, ())
                     continue
                 return moves
