@@ -92,39 +92,41 @@ def _expected_vps(state, seats, keys, threshold: str, from_zero: bool,
         total = (vps[seat] + incoming_cube * (inc[0] + inc[1] + inc[2])
                  + unrest_weight * unrest + hand_card * len(hands[seat])
                  + worker * (supply + bags[seat]))
-        # Mid-intake (the seat is distributing its cubes): the tapped cards collapse at the
-        # end of it, so a harvested card is worth what the cubes make of it and an
-        # unharvested one nothing, and the empty untapped cards are about to tap (the seat is
-        # assumed to finish its intake well).
-        intake = distributing == seat
-        harvested = []
-        waiting = []
-        for row in tableaus[seat]:
-            rank = keys[row[CARD]][1]
-            level = rank - unrest  # min(max(0, rank - unrest), TYPICAL_LEVEL)
-            if level < 0:
-                level = 0
-            elif level > TYPICAL_LEVEL:
-                level = TYPICAL_LEVEL
-            potential = LEVEL_POINTS[level + 1 if level and row[LAID] else level]
-            if row[TAPPED]:
-                if row[HARVEST]:
-                    harvested.append((potential, row))
-                elif not intake:
-                    waiting.append(potential)
-            else:
-                cubes = row[CUBES] + row[CUBES + 1] + row[CUBES + 2]
-                if cubes:
-                    total += BLOCKED_SHARE * potential + BANK_CUBE * cubes
+        tableau = tableaus[seat]
+        if tableau:  # (an empty tableau adds nothing)
+            # Mid-intake (the seat is distributing its cubes): the tapped cards collapse at the
+            # end of it, so a harvested card is worth what the cubes make of it and an
+            # unharvested one nothing, and the empty untapped cards are about to tap (the seat is
+            # assumed to finish its intake well).
+            intake = distributing == seat
+            harvested = []
+            waiting = []
+            for row in tableau:
+                rank = keys[row[CARD]][1]
+                level = rank - unrest  # min(max(0, rank - unrest), TYPICAL_LEVEL)
+                if level < 0:
+                    level = 0
+                elif level > TYPICAL_LEVEL:
+                    level = TYPICAL_LEVEL
+                potential = LEVEL_POINTS[level + 1 if level and row[LAID] else level]
+                if row[TAPPED]:
+                    if row[HARVEST]:
+                        harvested.append((potential, row))
+                    elif not intake:
+                        waiting.append(potential)
                 else:
-                    total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
-        if waiting:  # the best waiting cards get the available workers
-            waiting.sort(reverse=True)
-            for k, potential in enumerate(waiting):
-                total += (TAPPED_SHARE if k < supply else STARVED_SHARE) * potential
-        if harvested:
-            total = _harvested_value(total, harvested, list(inc), keys, unrest, intake,
-                                     threshold, from_zero)
+                    cubes = row[CUBES] + row[CUBES + 1] + row[CUBES + 2]
+                    if cubes:
+                        total += BLOCKED_SHARE * potential + BANK_CUBE * cubes
+                    else:
+                        total += (TAPPED_SHARE if intake else UNTAPPED_SHARE) * potential
+            if waiting:  # the best waiting cards get the available workers
+                waiting.sort(reverse=True)
+                for k, potential in enumerate(waiting):
+                    total += (TAPPED_SHARE if k < supply else STARVED_SHARE) * potential
+            if harvested:
+                total = _harvested_value(total, harvested, list(inc), keys, unrest, intake,
+                                         threshold, from_zero)
         out.append(total)
     return out
 
