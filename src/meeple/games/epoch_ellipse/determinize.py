@@ -127,8 +127,8 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         start += size
     cards = np.array([c for g in groups for c in g], dtype=np.int64)
     low = np.array(places, dtype=np.uint64)
-    starts = np.array([a for a, b in bounds for _ in range(b - a)], dtype=np.uint64)
-    frombuffer, position = np.frombuffer, np.uint64(_GROUP_SIZE - 1)
+    starts = np.array([a for a, b in bounds for _ in range(b - a)], dtype=np.int64)
+    frombuffer, int64 = np.frombuffer, np.int64
 
     def orders(rng: random.Random) -> list[list[int]]:
         if not bulk or type(rng) is not random.Random:
@@ -143,9 +143,10 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         keys |= b
         keys |= low
         keys.sort()
-        keys &= position
-        keys += starts  # each key's place among the cards
-        ordered = cards[keys].tolist()
+        places = keys.view(int64)  # signed: numpy indexes with it directly
+        places &= _GROUP_SIZE - 1
+        places += starts  # each key's place among the cards
+        ordered = cards[places].tolist()
         return [ordered[a:b] for a, b in bounds]
 
     return orders
@@ -271,8 +272,12 @@ def determinizer(game: EpochEllipse,
     kind, ctype = tab.kind, game.ctype
     memo = game.legal_memo
     # The orders drawn first: each player's deck, then the Night, Catastrophe, Salvage and
-    # Survivor decks' candidates (all fixed by the view), in one call.
-    first_orders = random_orders([*decks, night, cat_shared, salvage, survivors])
+    # Survivor decks' candidates (all fixed by the view), in one call; with no starter
+    # catastrophe to place at random in between, also the places of the cards left for the
+    # event decks (their number is fixed) and the Location deck's order, which follow.
+    leftover = list(range(len(other) + len(salvage) - d_salv + len(survivors) - d_surv))
+    first_orders = random_orders([*decks, night, cat_shared, salvage, survivors]
+                                 + ([] if cat_starter else [leftover, location_deck]))
     copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
@@ -303,7 +308,10 @@ def determinizer(game: EpochEllipse,
         state._reset_exploration()
         for name, value, is_list in explored:
             setattr(state, name, value.copy() if is_list else value)
-        *draws, night_deck, cats, salv, survs = first_orders(rng)
+        if cat_starter:
+            *draws, night_deck, cats, salv, survs = first_orders(rng)
+        else:
+            *draws, night_deck, cats, salv, survs, places, location_order = first_orders(rng)
         state.draws = draws
         state.decks = {SALVAGE: salv[:d_salv], SURVIVOR: survs[:d_surv],
                        CATASTROPHE: cats[:d_cat], NIGHT: night_deck}
@@ -311,8 +319,12 @@ def determinizer(game: EpochEllipse,
         for card in cat_starter:
             cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
         rest = other + salv[d_salv:] + survs[d_surv:]
-        key = _random_key(rng)  # the few cards left: one by one is faster
-        rest = _shuffled(rest, key)
+        if cat_starter:  # the few cards left, one by one (faster than a second bulk draw)
+            key = _random_key(rng)
+            rest = _shuffled(rest, key)
+            location_order = _shuffled(location_deck, key)
+        else:
+            rest = list(map(rest.__getitem__, places))
         if ended:
             _park_leftovers(state, locations, cat_rest, rest, kind, ctype)
             if (len(cat_rest) + len(rest) != sum(c for _, c in shapes)
@@ -327,7 +339,7 @@ def determinizer(game: EpochEllipse,
             event_decks.append(cat_rest[c:c + t] + rest[o:o + size - t])
             c += t
             o += size - t
-        state.location_deck = _shuffled(location_deck, key)
+        state.location_deck = location_order
         state._refresh_acting()
         return state
 
