@@ -158,20 +158,25 @@ def _raw(state: Any) -> tuple[int, ...]:
 
 def _features(state: Any) -> tuple[float, ...]:
     """The model's inputs (module docstring), each roughly in 0..1. Team totals are divided
-    by the seat count, not by the survivors alive, so a death never looks like progress."""
+    by the seat count, not by the survivors alive, so a death never looks like progress.
+    (Conditional expressions for ``min``: the same values, without a builtin call each.)"""
     vp, work, alive, pool, danger, critical, cats, _, foods, medicals = _raw(state)
-    target = state.game.params["target_vp"]
-    seats = state.game.players
-    return (min(vp, target) / target, min(work, 40) / 20.0, alive / 5.0, min(pool, 3) / 3.0,
-            danger / seats / 3.0, critical / seats, cats / seats / 10.0, foods / seats / 10.0,
+    game = state.game
+    target = game.params["target_vp"]
+    seats = game.players
+    return ((vp if vp < target else target) / target, (work if work < 40 else 40) / 20.0,
+            alive / 5.0, (pool if pool < 3 else 3) / 3.0, danger / seats / 3.0,
+            critical / seats, cats / seats / 10.0, foods / seats / 10.0,
             medicals / seats / 5.0)
 
 
 def team_chance(state: Any) -> float:
     """The team's estimated chance to win from a non-terminal ``state``."""
-    w, x = WEIGHTS, _features(state)  # unrolled: the same additions in the same order
-    z = (BIAS + w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4]
-         + w[5] * x[5] + w[6] * x[6] + w[7] * x[7] + w[8] * x[8])
+    w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS
+    x0, x1, x2, x3, x4, x5, x6, x7, x8 = _features(state)
+    # unrolled: the same additions in the same order
+    z = BIAS + w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 \
+        + w8 * x8
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
