@@ -25,6 +25,7 @@ chance to be back in play (a pile waiting for it, or not). At a terminal state t
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from meeple.games.epoch_ellipse.cards import CATASTROPHE
@@ -137,15 +138,21 @@ def _raw(state: Any) -> tuple[int, ...]:
     alive = critical = danger = 0
     total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
-    packed = tab.packed.__getitem__
+    packed = tab.packed
     mask = tab.mask
     hands, discards, draws = state.hands, state.discards, state.draws
     for seat, status in enumerate(state.status):
         if status != "alive":
             continue
         alive += 1
-        near = sum(map(packed, discards[seat] + hands[seat]))
-        total += near + sum(map(packed, draws[seat]))
+        # Each pile's packed counts in one C call (``itemgetter``: a tuple of one look-up
+        # per card, which needs two cards or more), then summed.
+        pile = discards[seat] + hands[seat]
+        near = (sum(itemgetter(*pile)(packed)) if len(pile) > 1
+                else packed[pile[0]] if pile else 0)
+        pile = draws[seat]
+        total += near + (sum(itemgetter(*pile)(packed)) if len(pile) > 1
+                         else packed[pile[0]] if pile else 0)
         near &= mask
         if seat == explorer:
             near += len(state.expl_cats) + (state.current is not None)
