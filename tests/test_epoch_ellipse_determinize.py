@@ -121,10 +121,15 @@ class _OwnRandom(random.Random):
 @given(groups=st.lists(st.lists(st.integers(0, 400), max_size=140), max_size=18),
        seed=st.integers(0, 2**64))
 def test_random_orders_are_the_random_key_sorts_with_the_same_stream(groups, seed) -> None:
-    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``) give
-    the cards of random-key sorts group by group, and leave the stream where they leave it;
-    more than 16 groups or a group over 128 cards take the one-by-one way."""
+    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``, from
+    the second call on) give the cards of random-key sorts group by group, and leave the
+    stream where they leave it; more than 16 groups or a group over 128 cards take the
+    one-by-one way."""
     orders = random_orders(groups)
+    first, one_by_one = random.Random(seed + 1), random.Random(seed + 1)
+    key = _random_key(one_by_one)
+    assert orders(first) == [sorted(g, key=key) for g in groups]  # the first call: sorted
+    assert first.random() == one_by_one.random()
     one_by_one, at_once, own = random.Random(seed), random.Random(seed), _OwnRandom(seed)
     key = _random_key(one_by_one)
     expected = [sorted(g, key=key) for g in groups]

@@ -100,42 +100,37 @@ _GROUPS, _GROUP_SIZE, _GROUP_SHIFT = 16, 128, 60
 
 
 def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
-    """``orders(rng)``: a new list of each of ``groups`` in a uniformly random order, equal
-    to ``[_shuffled(g, _random_key(rng)) for g in groups]`` with the same stream afterwards.
+    """``orders(rng)``: a new list of each of ``groups`` (lists that must not change) in a
+    uniformly random order, equal to ``[_shuffled(g, _random_key(rng)) for g in groups]``
+    with the same stream afterwards.
 
-    The keys are the same ``rng.random()`` draws, in the same order, taken at once (a plain
-    ``random.Random``): ``getrandbits(64 * n)`` is the generator's next ``2 n`` 32-bit
-    outputs, least significant first, which are the next ``n`` ``random()`` calls. Each
-    draw becomes its exact 53-bit integer, with the group's index above it and the card's
-    position in its group below it, and one sort of these distinct keys orders every group
-    at once, as ``sorted`` does (equal draws keep the cards' order). A determinization
-    orders about 190 cards at every draw; one by one through ``sorted`` they were a quarter
-    of a search's time. Another generator type (a subclass may draw otherwise), more than
-    16 groups or a group of more than 128 cards are ordered group by group through
-    ``sorted``. ``tests/test_epoch_ellipse_determinize.py`` checks the two ways agree.
+    From the second call on (a search draws many times from one view; a single draw, as
+    OpenSpiel's resampler makes, pays nothing for the tables), the keys are the same
+    ``rng.random()`` draws, in the same order, taken at once (a plain ``random.Random``):
+    ``getrandbits(64 * n)`` is the generator's next ``2 n`` 32-bit outputs, least
+    significant first, which are the next ``n`` ``random()`` calls. Each draw becomes its
+    exact 53-bit integer, with the group's index above it and the card's position in its
+    group below it, and one sort of these distinct keys orders every group at once, as
+    ``sorted`` does (equal draws keep the cards' order). A determinization orders about 190
+    cards at every draw; one by one through ``sorted`` they were a quarter of a search's
+    time. Another generator type (a subclass may draw otherwise), more than 16 groups or a
+    group of more than 128 cards are ordered group by group through ``sorted``.
+    ``tests/test_epoch_ellipse_determinize.py`` checks the two ways agree.
     """
-    groups = [list(g) for g in groups]
-    sizes = [len(g) for g in groups]
-    count = sum(sizes)
-    bulk = bool(count) and len(groups) <= _GROUPS and max(sizes) <= _GROUP_SIZE
-    bounds, places = [], []  # each group's slice; each card's group and place in it
-    start = 0
-    for g, size in enumerate(sizes):
-        bounds.append((start, start + size))
-        if bulk:
-            places.extend(g << _GROUP_SHIFT | i for i in range(size))
-        start += size
-    cards = np.array([c for g in groups for c in g], dtype=np.int64)
-    low = np.array(places, dtype=np.uint64)
-    starts = np.array([a for a, b in bounds for _ in range(b - a)], dtype=np.int64)
-    frombuffer, int64 = np.frombuffer, np.int64
+    tables: Any = None  # the arrays, built at the second call (False: one by one)
+    first = True
 
     def orders(rng: random.Random) -> list[list[int]]:
-        if not bulk or type(rng) is not random.Random:
+        nonlocal tables, first
+        if tables is None and not first:
+            tables = _order_tables(groups) or False
+        first = False
+        if not tables or type(rng) is not random.Random:
             key = _random_key(rng)
             return [sorted(g, key=key) for g in groups]
-        words = frombuffer(rng.getrandbits(64 * count).to_bytes(8 * count, "little"),
-                           dtype="<u8")
+        count, cards, low, starts, bounds = tables
+        words = np.frombuffer(rng.getrandbits(64 * count).to_bytes(8 * count, "little"),
+                              dtype="<u8")
         keys = words & _A_MASK
         keys <<= _A_SHIFT
         b = words >> _B_SHIFT
@@ -143,13 +138,32 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         keys |= b
         keys |= low
         keys.sort()
-        places = keys.view(int64)  # signed: numpy indexes with it directly
+        places = keys.view(np.int64)  # signed: numpy indexes with it directly
         places &= _GROUP_SIZE - 1
         places += starts  # each key's place among the cards
         ordered = cards[places].tolist()
         return [ordered[a:b] for a, b in bounds]
 
     return orders
+
+
+def _order_tables(groups: list[list[int]]) -> tuple | None:
+    """:func:`random_orders`' arrays for ``groups`` (None when they do not fit the keys): the
+    card count, the cards, each card's group and place in it, each card's group start, and
+    each group's slice of the ordered cards."""
+    sizes = [len(g) for g in groups]
+    count = sum(sizes)
+    if not count or len(groups) > _GROUPS or max(sizes) > _GROUP_SIZE:
+        return None
+    bounds, places, starts = [], [], []
+    start = 0
+    for g, size in enumerate(sizes):
+        bounds.append((start, start + size))
+        places.extend(g << _GROUP_SHIFT | i for i in range(size))
+        starts.extend([start] * size)
+        start += size
+    return (count, np.array([c for g in groups for c in g], dtype=np.int64),
+            np.array(places, dtype=np.uint64), np.array(starts, dtype=np.int64), bounds)
 
 
 def determinizer(game: EpochEllipse,
