@@ -92,11 +92,12 @@ def _random_key(rng: random.Random) -> Callable[[Any], float]:
 #: ``((w0 >> 5) * 2**26 + (w1 >> 6)) / 2**53``: that 53-bit integer orders draws exactly as
 #: the floats do (ties included). Read from the 64-bit word ``w = w0 | w1 << 32``, it goes
 #: to bits 7-59 of a sort key: ``(w & _A_MASK) << _A_SHIFT | (w >> _B_SHIFT) & _B_MASK``.
-_A_MASK, _A_SHIFT = np.uint64(0xFFFFFFE0), np.uint64(28)
-_B_SHIFT, _B_MASK = np.uint64(31), np.uint64(0x1FFFFFF80)
+_A_MASK, _A_SHIFT, _B_SHIFT, _B_MASK = 0xFFFFFFE0, 28, 31, 0x1FFFFFF80
 #: A key's other bits: the group's index (bits 60-63) above the draw, the card's position
 #: in its group (bits 0-6) below it, which makes every key distinct.
 _GROUPS, _GROUP_SIZE, _GROUP_SHIFT = 16, 128, 60
+_U64 = np.dtype("<u8")
+_band, _bor, _lshift, _rshift = np.bitwise_and, np.bitwise_or, np.left_shift, np.right_shift
 
 
 def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
@@ -128,18 +129,18 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         if not tables or type(rng) is not random.Random:
             key = _random_key(rng)
             return [sorted(g, key=key) for g in groups]
-        count, cards, low, starts, bounds = tables
+        count, cards, low, starts, bounds, a_mask, a_shift, b_shift, b_mask, position = tables
         words = np.frombuffer(rng.getrandbits(64 * count).to_bytes(8 * count, "little"),
-                              dtype="<u8")
-        keys = words & _A_MASK
-        keys <<= _A_SHIFT
-        b = words >> _B_SHIFT
-        b &= _B_MASK
-        keys |= b
-        keys |= low
+                              _U64)
+        keys = _band(words, a_mask)  # array operands: faster than scalars in numpy 2
+        _lshift(keys, a_shift, out=keys)
+        b = _rshift(words, b_shift)
+        _band(b, b_mask, out=b)
+        _bor(keys, b, out=keys)
+        _bor(keys, low, out=keys)
         keys.sort()
         places = keys.view(np.int64)  # signed: numpy indexes with it directly
-        places &= _GROUP_SIZE - 1
+        _band(places, position, out=places)
         places += starts  # each key's place among the cards
         ordered = cards[places].tolist()
         return [ordered[a:b] for a, b in bounds]
@@ -149,8 +150,9 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
 
 def _order_tables(groups: list[list[int]]) -> tuple | None:
     """:func:`random_orders`' arrays for ``groups`` (None when they do not fit the keys): the
-    card count, the cards, each card's group and place in it, each card's group start, and
-    each group's slice of the ordered cards."""
+    card count, the cards, each card's group and place in it, each card's group start, each
+    group's slice of the ordered cards, then the masks and shifts of the keys and the place
+    mask, one per card (numpy's operations are faster on two arrays than with a scalar)."""
     sizes = [len(g) for g in groups]
     count = sum(sizes)
     if not count or len(groups) > _GROUPS or max(sizes) > _GROUP_SIZE:
@@ -163,7 +165,10 @@ def _order_tables(groups: list[list[int]]) -> tuple | None:
         starts.extend([start] * size)
         start += size
     return (count, np.array([c for g in groups for c in g], dtype=np.int64),
-            np.array(places, dtype=np.uint64), np.array(starts, dtype=np.int64), bounds)
+            np.array(places, dtype=np.uint64), np.array(starts, dtype=np.int64), bounds,
+            *(np.full(count, c, dtype=np.uint64)
+              for c in (_A_MASK, _A_SHIFT, _B_SHIFT, _B_MASK)),
+            np.full(count, _GROUP_SIZE - 1, dtype=np.int64))
 
 
 def determinizer(game: EpochEllipse,
