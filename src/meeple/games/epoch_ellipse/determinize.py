@@ -143,7 +143,7 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         _band(places, position, out=places)
         places += starts  # each key's place among the cards
         ordered = cards[places].tolist()
-        return [ordered[a:b] for a, b in bounds]
+        return list(map(ordered.__getitem__, bounds))  # no comprehension frame
 
     return orders
 
@@ -160,7 +160,7 @@ def _order_tables(groups: list[list[int]]) -> tuple | None:
     bounds, places, starts = [], [], []
     start = 0
     for g, size in enumerate(sizes):
-        bounds.append((start, start + size))
+        bounds.append(slice(start, start + size))
         places.extend(g << _GROUP_SHIFT | i for i in range(size))
         starts.extend([start] * size)
         start += size
