@@ -91,13 +91,12 @@ def _random_key(rng: random.Random) -> Callable[[Any], float]:
 #: ``random.Random.random()`` from two 32-bit outputs ``w0, w1`` of the generator is
 #: ``((w0 >> 5) * 2**26 + (w1 >> 6)) / 2**53``: that 53-bit integer orders draws exactly as
 #: the floats do (ties included). Read from the 64-bit word ``w = w0 | w1 << 32``, it goes
-#: to bits 7-59 of a sort key: ``(w & _A_MASK) << _A_SHIFT | (w >> _B_SHIFT) & _B_MASK``.
-_A_MASK, _A_SHIFT, _B_SHIFT, _B_MASK = 0xFFFFFFE0, 28, 31, 0x1FFFFFF80
+#: to bits 7-59 of a sort key: ``(w << _A_SHIFT) & _A_MASK | (w >> _B_SHIFT) & _B_MASK``.
+_A_SHIFT, _A_MASK, _B_SHIFT, _B_MASK = 28, 0xFFFFFFE0 << 28, 31, 0x1FFFFFF80
 #: A key's other bits: the group's index (bits 60-63) above the draw, the card's position
 #: in its group (bits 0-6) below it, which makes every key distinct.
 _GROUPS, _GROUP_SIZE, _GROUP_SHIFT = 16, 128, 60
 _U64 = np.dtype("<u8")
-_band, _bor, _lshift, _rshift = np.bitwise_and, np.bitwise_or, np.left_shift, np.right_shift
 
 
 def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
@@ -129,18 +128,15 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         if not tables or type(rng) is not random.Random:
             key = _random_key(rng)
             return [sorted(g, key=key) for g in groups]
-        count, cards, low, starts, bounds, a_mask, a_shift, b_shift, b_mask, position = tables
-        words = np.frombuffer(rng.getrandbits(64 * count).to_bytes(8 * count, "little"),
-                              _U64)
-        keys = _band(words, a_mask)  # array operands: faster than scalars in numpy 2
-        _lshift(keys, a_shift, out=keys)
-        b = _rshift(words, b_shift)
-        _band(b, b_mask, out=b)
-        _bor(keys, b, out=keys)
-        _bor(keys, low, out=keys)
+        count, cards, low, a_mask, b_mask, starts, position, bounds = tables
+        # Every 64-bit word's key at once, on the one integer of all the draws (its words
+        # shifted into their neighbours' bits are masked off), then read as an array.
+        words = rng.getrandbits(64 * count)
+        packed = (words << _A_SHIFT & a_mask) | (words >> _B_SHIFT & b_mask) | low
+        keys = np.frombuffer(bytearray(packed.to_bytes(8 * count, "little")), _U64)
         keys.sort()
         places = keys.view(np.int64)  # signed: numpy indexes with it directly
-        _band(places, position, out=places)
+        np.bitwise_and(places, position, out=places)  # two arrays: faster than a scalar
         places += starts  # each key's place among the cards
         ordered = cards[places].tolist()
         return list(map(ordered.__getitem__, bounds))  # no comprehension frame
@@ -149,10 +145,10 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
 
 
 def _order_tables(groups: list[list[int]]) -> tuple | None:
-    """:func:`random_orders`' arrays for ``groups`` (None when they do not fit the keys): the
-    card count, the cards, each card's group and place in it, each card's group start, each
-    group's slice of the ordered cards, then the masks and shifts of the keys and the place
-    mask, one per card (numpy's operations are faster on two arrays than with a scalar)."""
+    """:func:`random_orders`' tables for ``groups`` (None when they do not fit the keys): the
+    card count, the cards, as integers of one 64-bit word per card each card's group and
+    place in it and the two masks of the draws' bits, then as arrays each card's group start
+    and the place mask, and each group's slice of the ordered cards."""
     sizes = [len(g) for g in groups]
     count = sum(sizes)
     if not count or len(groups) > _GROUPS or max(sizes) > _GROUP_SIZE:
@@ -164,11 +160,13 @@ def _order_tables(groups: list[list[int]]) -> tuple | None:
         places.extend(g << _GROUP_SHIFT | i for i in range(size))
         starts.extend([start] * size)
         start += size
-    return (count, np.array([c for g in groups for c in g], dtype=np.int64),
-            np.array(places, dtype=np.uint64), np.array(starts, dtype=np.int64), bounds,
-            *(np.full(count, c, dtype=np.uint64)
-              for c in (_A_MASK, _A_SHIFT, _B_SHIFT, _B_MASK)),
-            np.full(count, _GROUP_SIZE - 1, dtype=np.int64))
+    def words(values: Any) -> int:  # one 64-bit word per card, the first least significant
+        return int.from_bytes(np.asarray(values, dtype=np.uint64).tobytes(), "little")
+
+    return (count, np.array([c for g in groups for c in g], dtype=np.int64), words(places),
+            words([_A_MASK] * count), words([_B_MASK] * count),
+            np.array(starts, dtype=np.int64), np.full(count, _GROUP_SIZE - 1, dtype=np.int64),
+            bounds)
 
 
 def determinizer(game: EpochEllipse,
