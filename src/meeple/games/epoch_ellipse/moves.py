@@ -20,6 +20,7 @@ frame in Python 3.11).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.determinization import remembered_tables
@@ -146,14 +147,17 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     if step == "answer":
         return (seat, step)
     game = state.game
-    ctype = game.ctype.__getitem__
+    types = game.ctype
+    ctype = types.__getitem__
+    # A hand's types through one ``itemgetter`` call (two cards or more), not a map.
     if step == "plan":  # every hand is read (the trade offers): the own one once
         hands = []
         for h in state.hands:
-            hands.append(frozenset(map(ctype, h)))
+            hands.append(frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h)))
         hand = hands[seat]
     else:
-        hand = frozenset(map(ctype, state.hands[seat]))
+        h = state.hands[seat]
+        hand = frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h))
         if step == "limit" or step == "treat":
             return (seat, step, hand)
         if step == "rescue":
