@@ -96,7 +96,8 @@ _A_SHIFT, _A_MASK, _B_SHIFT, _B_MASK = 28, 0xFFFFFFE0 << 28, 31, 0x1FFFFFF80
 #: A key's other bits: the group's index (bits 60-63) above the draw, the card's position
 #: in its group (bits 0-6) below it, which makes every key distinct.
 _GROUPS, _GROUP_SIZE, _GROUP_SHIFT = 16, 128, 60
-_U64 = np.dtype("<u8")
+#: The keys' words, little-endian as ``int.to_bytes(..., "little")`` writes them.
+_U64, _I64 = np.dtype("<u8"), np.dtype("<i8")
 
 
 def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
@@ -135,7 +136,7 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
         packed = (words << _A_SHIFT & a_mask) | (words >> _B_SHIFT & b_mask) | low
         keys = np.frombuffer(bytearray(packed.to_bytes(8 * count, "little")), _U64)
         keys.sort()
-        places = keys.view(np.int64)  # signed: numpy indexes with it directly
+        places = keys.view(_I64)  # signed: numpy indexes with it directly
         np.bitwise_and(places, position, out=places)  # two arrays: faster than a scalar
         places += starts  # each key's place among the cards
         ordered = cards[places].tolist()
@@ -161,7 +162,7 @@ def _order_tables(groups: list[list[int]]) -> tuple | None:
         starts.extend([start] * size)
         start += size
     def words(values: Any) -> int:  # one 64-bit word per card, the first least significant
-        return int.from_bytes(np.asarray(values, dtype=np.uint64).tobytes(), "little")
+        return int.from_bytes(np.asarray(values, dtype=_U64).tobytes(), "little")
 
     return (count, np.array([c for g in groups for c in g], dtype=np.int64), words(places),
             words([_A_MASK] * count), words([_B_MASK] * count),
