@@ -110,15 +110,16 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
     ``rng.random()`` draws, in the same order, taken at once (a plain ``random.Random``):
     ``getrandbits(64 * n)`` is the generator's next ``2 n`` 32-bit outputs, least
     significant first, which are the next ``n`` ``random()`` calls. Each draw becomes its
-    exact 53-bit integer, with the group's index above it and the card's position in its
-    group below it, and one sort of these distinct keys orders every group at once, as
-    ``sorted`` does (equal draws keep the cards' order). A determinization orders about 190
+    exact 53-bit integer (shifts and masks on the one integer of all the draws), with the
+    group's index above it and the card's position in its group below it, and one numpy sort
+    of these distinct keys orders every group at once, as ``sorted`` does (equal draws keep
+    the cards' order). A determinization orders about 190
     cards at every draw; one by one through ``sorted`` they were a quarter of a search's
     time. Another generator type (a subclass may draw otherwise), more than 16 groups or a
     group of more than 128 cards are ordered group by group through ``sorted``.
     ``tests/test_epoch_ellipse_determinize.py`` checks the two ways agree.
     """
-    tables: Any = None  # the arrays, built at the second call (False: one by one)
+    tables: Any = None  # built at the second call (False: one by one)
     first = True
 
     def orders(rng: random.Random) -> list[list[int]]:
@@ -147,9 +148,9 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
 
 def _order_tables(groups: list[list[int]]) -> tuple | None:
     """:func:`random_orders`' tables for ``groups`` (None when they do not fit the keys): the
-    card count, the cards, as integers of one 64-bit word per card each card's group and
-    place in it and the two masks of the draws' bits, then as arrays each card's group start
-    and the place mask, and each group's slice of the ordered cards."""
+    card count; the cards (an array); three integers of one 64-bit word per card (each
+    card's group and place in it, and the two masks of a draw's bits); two arrays (each
+    card's group start, the place mask); each group's slice of the ordered cards."""
     sizes = [len(g) for g in groups]
     count = sum(sizes)
     if not count or len(groups) > _GROUPS or max(sizes) > _GROUP_SIZE:
@@ -161,6 +162,7 @@ def _order_tables(groups: list[list[int]]) -> tuple | None:
         places.extend(g << _GROUP_SHIFT | i for i in range(size))
         starts.extend([start] * size)
         start += size
+
     def words(values: Any) -> int:  # one 64-bit word per card, the first least significant
         return int.from_bytes(np.asarray(values, dtype=_U64).tobytes(), "little")
 
