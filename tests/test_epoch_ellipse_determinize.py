@@ -7,11 +7,14 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple import load_game
 from meeple.engine.errors import ParameterError
 from meeple.games.epoch_ellipse.bot import HeuristicBot
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
+from meeple.games.epoch_ellipse.determinize import _random_key, random_orders
 from meeple.games.epoch_ellipse.evaluate import evaluate, team_chance
 
 
@@ -108,6 +111,44 @@ def test_deck_orders_and_event_contents_are_drawn(midgame) -> None:
     assert len({tuple(_types(s, s.draws[seat])) for s in samples}) > 1
     for s in samples:  # the same contents every time, in another order
         assert sorted(_types(s, s.draws[seat])) == sorted(_types(state, state.draws[seat]))
+
+
+class _OwnRandom(random.Random):
+    """A generator type of its own: the determinizer orders cards one by one with it."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(groups=st.lists(st.lists(st.integers(0, 400), max_size=140), max_size=18),
+       seed=st.integers(0, 2**64))
+def test_random_orders_are_the_random_key_sorts_with_the_same_stream(groups, seed) -> None:
+    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``, from
+    the second call on) give the cards of random-key sorts group by group, and leave the
+    stream where they leave it; more than 16 groups or a group over 128 cards take the
+    one-by-one way."""
+    orders = random_orders(groups)
+    first, one_by_one = random.Random(seed + 1), random.Random(seed + 1)
+    key = _random_key(one_by_one)
+    assert orders(first) == [sorted(g, key=key) for g in groups]  # the first call: sorted
+    assert first.random() == one_by_one.random()
+    one_by_one, at_once, own = random.Random(seed), random.Random(seed), _OwnRandom(seed)
+    key = _random_key(one_by_one)
+    expected = [sorted(g, key=key) for g in groups]
+    assert orders(at_once) == expected
+    assert orders(own) == expected
+    assert at_once.getrandbits(64) == one_by_one.getrandbits(64) == own.getrandbits(64)
+
+
+def test_a_draw_is_the_same_with_cards_ordered_at_once_or_one_by_one(midgame) -> None:
+    """The determinizer's draws from a plain ``random.Random`` (every deck ordered at once)
+    and from a generator type of its own (one by one) are the same states, and leave the
+    stream at the same point."""
+    game, state = midgame
+    for seat in range(game.players):
+        draw = game.determinizer(state.view(seat))
+        for k in range(5):
+            plain, own = random.Random(k), _OwnRandom(k)
+            assert draw(plain).digest() == draw(own).digest()
+            assert plain.random() == own.random()
 
 
 def test_the_view_is_the_same_for_every_seat_and_nothing_is_pending(midgame) -> None:

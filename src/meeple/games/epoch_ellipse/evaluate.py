@@ -25,6 +25,7 @@ chance to be back in play (a pile waiting for it, or not). At a terminal state t
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from meeple.games.epoch_ellipse.cards import CATASTROPHE
@@ -137,15 +138,21 @@ def _raw(state: Any) -> tuple[int, ...]:
     alive = critical = danger = 0
     total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
-    packed = tab.packed.__getitem__
+    packed = tab.packed
     mask = tab.mask
     hands, discards, draws = state.hands, state.discards, state.draws
     for seat, status in enumerate(state.status):
         if status != "alive":
             continue
         alive += 1
-        near = sum(map(packed, discards[seat] + hands[seat]))
-        total += near + sum(map(packed, draws[seat]))
+        # Each pile's packed counts in one C call (``itemgetter``: a tuple of one look-up
+        # per card, which needs two cards or more), then summed.
+        pile = discards[seat] + hands[seat]
+        near = (sum(itemgetter(*pile)(packed)) if len(pile) > 1
+                else packed[pile[0]] if pile else 0)
+        pile = draws[seat]
+        total += near + (sum(itemgetter(*pile)(packed)) if len(pile) > 1
+                         else packed[pile[0]] if pile else 0)
         near &= mask
         if seat == explorer:
             near += len(state.expl_cats) + (state.current is not None)
@@ -158,20 +165,25 @@ def _raw(state: Any) -> tuple[int, ...]:
 
 def _features(state: Any) -> tuple[float, ...]:
     """The model's inputs (module docstring), each roughly in 0..1. Team totals are divided
-    by the seat count, not by the survivors alive, so a death never looks like progress."""
+    by the seat count, not by the survivors alive, so a death never looks like progress.
+    (Conditional expressions for ``min``: the same values, without a builtin call each.)"""
     vp, work, alive, pool, danger, critical, cats, _, foods, medicals = _raw(state)
-    target = state.game.params["target_vp"]
-    seats = state.game.players
-    return (min(vp, target) / target, min(work, 40) / 20.0, alive / 5.0, min(pool, 3) / 3.0,
-            danger / seats / 3.0, critical / seats, cats / seats / 10.0, foods / seats / 10.0,
+    game = state.game
+    target = game.params["target_vp"]
+    seats = game.players
+    return ((vp if vp < target else target) / target, (work if work < 40 else 40) / 20.0,
+            alive / 5.0, (pool if pool < 3 else 3) / 3.0, danger / seats / 3.0,
+            critical / seats, cats / seats / 10.0, foods / seats / 10.0,
             medicals / seats / 5.0)
 
 
 def team_chance(state: Any) -> float:
     """The team's estimated chance to win from a non-terminal ``state``."""
-    w, x = WEIGHTS, _features(state)  # unrolled: the same additions in the same order
-    z = (BIAS + w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4]
-         + w[5] * x[5] + w[6] * x[6] + w[7] * x[7] + w[8] * x[8])
+    w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS
+    x0, x1, x2, x3, x4, x5, x6, x7, x8 = _features(state)
+    # unrolled: the same additions in the same order
+    z = BIAS + w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 \
+        + w8 * x8
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))

@@ -20,6 +20,7 @@ frame in Python 3.11).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.determinization import remembered_tables
@@ -66,10 +67,11 @@ class _Tables:
     ``(seat, kind, points)``, by type, the moves a card of that type pays with (built lazily
     per type, None until then); ``explores``: per ``(seat, position)``, the ``explore`` moves
     of 1.. ``explore_max`` cards; ``trades``: per ``(seat, partner, given types, received
-    types)``, the trade offers (at most :data:`TRADES_MEMO`)."""
+    types)``, the trade offers (at most :data:`TRADES_MEMO`); ``anytime``: emergency
+    stabilization is open at any decision (EPE-30)."""
 
     __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "payable", "paying",
-                 "explores", "trades")
+                 "explores", "trades", "anytime")
 
     def __init__(self, game: Any) -> None:
         cards = game.content.cards
@@ -83,6 +85,7 @@ class _Tables:
         self.paying: dict[tuple, list[tuple[Move, ...] | None]] = {}
         self.explores: dict[tuple[int, int], tuple[Move, ...]] = {}
         self.trades: dict[tuple, tuple[Move, ...]] = {}
+        self.anytime = game.params["stabilize_window"] == "anytime"
 
 
 def _tables(game: Any) -> _Tables:
@@ -144,23 +147,29 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     if step == "answer":
         return (seat, step)
     game = state.game
-    ctype = game.ctype.__getitem__
-    hand = frozenset(map(ctype, state.hands[seat]))
-    if step == "limit" or step == "treat":
-        return (seat, step, hand)
-    if step == "rescue":
-        return (seat, step, hand, frozenset(map(ctype, state.expl_salvage)))
+    types = game.ctype
+    ctype = types.__getitem__
+    # A hand's types through one ``itemgetter`` call (two cards or more), not a map.
+    if step == "plan":  # every hand is read (the trade offers): the own one once
+        hands = []
+        for h in state.hands:
+            hands.append(frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h)))
+        hand = hands[seat]
+    else:
+        h = state.hands[seat]
+        hand = frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h))
+        if step == "limit" or step == "treat":
+            return (seat, step, hand)
+        if step == "rescue":
+            return (seat, step, hand, frozenset(map(ctype, state.expl_salvage)))
     ms_card = state.ms_card
     mournful = None
     if ms_card.count(None) != len(ms_card):  # a Mournful card: the types by owner
         mournful = tuple([None if c is None else ctype(c) for c in ms_card])
-    stabilize = (game.params["stabilize_window"] == "anytime"
-                 or (step in EXPLORING and state.explorer == seat)) and any(
-        map(_tables(game).cat.__getitem__, state.discards[seat]))
+    tab = game._cache.get("moves") or _tables(game)
+    stabilize = (tab.anytime or (step in EXPLORING and state.explorer == seat)) and any(
+        map(tab.cat.__getitem__, state.discards[seat]))
     if step == "plan":
-        hands = []
-        for h in state.hands:
-            hands.append(frozenset(map(ctype, h)))
         extra: Any = (tuple(hands), tuple(state.status), frozenset(state.traded))
     elif step == "choose":
         extra = (bool(state.location_deck), tuple(map(len, state.event_decks)),
@@ -235,8 +244,7 @@ def legal_moves(state: EpochState, seat: int) -> list[Move]:
         for owner, ms in enumerate(state.ms_card):
             if ms is not None and cards[ctype[ms]].subtype == CHARM:
                 out.append(_move(game, seat, "charm", ("ms", owner)))
-    if game.params["stabilize_window"] == "anytime" or (
-            step in EXPLORING and state.explorer == seat):
+    if tab.anytime or (step in EXPLORING and state.explorer == seat):
         cat = tab.cat
         for c in state.discards[seat]:
             if cat[c]:
