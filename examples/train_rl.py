@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "demonstration games before PPO (0: none; --steps 0: clone only)")
     parser.add_argument("--imitate-epochs", type=int, default=10)
     parser.add_argument("--teacher", default="heuristic", help="the demonstrating bot")
+    parser.add_argument("--imitate-target", default="ties", choices=("ties", "choice"),
+                        help="clone any of the teacher's equally good codes (ties) or its "
+                             "code (choice)")
     parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
     parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
                         help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
@@ -73,16 +76,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         eval_opponents=args.eval_opponents.split(","),
         eval_policies=args.eval_policies.split(","), actions=args.actions,
         shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, imitate=args.imitate,
-        imitate_epochs=args.imitate_epochs, teacher=args.teacher, ppo=ppo,
+        imitate_epochs=args.imitate_epochs, teacher=args.teacher,
+        imitate_target=args.imitate_target, ppo=ppo,
         out=args.out, on_point=_show)
     if curve["imitation"] is not None:
         im = curve["imitation"]
         held = {k: "-" if im[k] is None else f"{im[k]:.3f}"
-                for k in ("agreement_before", "agreement_held_out")}
+                for k in ("agreement_before", "agreement_held_out", "tie_agreement_before",
+                          "tie_agreement_held_out")}
         print(f"imitation: {im['decisions']} decisions of {im['teacher']} in {im['games']} "
               f"games, {im['epochs']} epochs, {im['seconds']:.1f} s; agreement at real "
               f"decisions of the held-out games: untrained {held['agreement_before']}, cloned "
-              f"{held['agreement_held_out']} (cloned games: {im['agreement_train']:.3f})")
+              f"{held['agreement_held_out']} (cloned games: {im['agreement_train']:.3f}); "
+              f"with any of its equally good codes (the teacher had several at "
+              f"{im['tie_share']:.0%}): untrained {held['tie_agreement_before']}, cloned "
+              f"{held['tie_agreement_held_out']}")
     for ref in curve["reference"]:
         print(f"reference {curve['reference_bot']} vs {ref['opponent']}: {ref['share']:.3f} "
               f"[{ref['ci_low']:.3f}, {ref['ci_high']:.3f}]")

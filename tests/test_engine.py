@@ -591,6 +591,29 @@ def test_bot_stream_derivation() -> None:
     assert bot.hear(Message(0, 1, None, "hi")) is None
 
 
+def test_choose_best_draws_among_the_equally_good_and_keeps_them_as_ties() -> None:
+    # Bot.choose_best: a uniform draw from the bot's stream among the actions within the
+    # tolerance of the best (the draw the three heuristics made inline before), none when one
+    # action is best; the equally good ones are kept as ties, in the candidates' order.
+    g = load_game(FOUR_GODS)
+    bot = make_bot("random", g, 0, 8)
+    twin = random.Random(derive_seed(8, "bot", "random", 0))
+    names = ["a", "b", "c", "d"]
+    assert bot.ties is None
+    assert bot.choose_best(names, [1.0, 3.0, 2.0, 3.0 - 1e-12]) == \
+        ["b", "d"][int(twin.random() * 2)]
+    assert bot.ties == ["b", "d"]
+    assert bot.choose_best(names, [0.0, 5.0, 4.95, 1.0], tolerance=0.1) == \
+        ["b", "c"][int(twin.random() * 2)]
+    assert bot.ties == ["b", "c"]
+    before = bot.rng.getstate()
+    assert bot.choose_best(names, [0.0, 5.0, 4.0, 1.0]) == "b"
+    assert bot.ties == ["b"] and bot.rng.getstate() == before  # no draw for a sole best
+    assert bot.rng.random() == twin.random()
+    with pytest.raises(ValueError):
+        bot.choose_best(names, [1.0, 2.0])
+
+
 @pytest.mark.parametrize(
     "steps",
     [["abc"], [None], [{"0": 5, "1": "pass"}], [{"x": "pass", "1": "pass"}]],

@@ -46,13 +46,15 @@ class _Recorder:
         self.observations: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
         self.codes: list[int] = []
+        self.labels: list[np.ndarray] = []
 
     def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool = True
                 ) -> tuple[int, None]:
-        label, played = self.bot.label_and_play(obs, action_masks)
+        label, played, labels = self.bot.label_and_play(obs, action_masks)
         self.observations.append(np.array(obs, dtype=np.float32))
         self.masks.append(np.array(action_masks, dtype=bool))
         self.codes.append(label)
+        self.labels.append(labels)
         return played, None
 
 
@@ -65,6 +67,11 @@ class DemonstrationBot(PolicyBot):
     chooses among the legal actions that agree with the codes played so far (asked again only
     when the played codes left its previous choice).
 
+    A teacher that chooses through :meth:`~meeple.engine.agent.Bot.choose_best` names the
+    actions it found equally good (its ``ties``); the codes they lead to at a sub-decision
+    (the next codes of those that agree with the codes played so far) are its **labels**
+    there, the chosen code among them. Any other teacher's labels are its code alone.
+
     Args:
         game, seat, seed: as :class:`~meeple.engine.agent.Bot`.
         teacher: the bot whose choices are recorded (built for the same seat and seed).
@@ -73,8 +80,9 @@ class DemonstrationBot(PolicyBot):
         player: None (play the teacher's codes) or a model with ``MaskablePPO.predict``'s
             signature whose codes are played (sampled, from torch's global stream).
     Attributes:
-        recorder: ``observations``, ``masks`` and ``codes`` (the teacher's; lists, one entry per
-            learner step: a step code is one step).
+        recorder: ``observations``, ``masks``, ``codes`` (the teacher's) and ``labels`` (bool
+            rows: the teacher's equally good codes); lists, one entry per learner step (a step
+            code is one step).
     """
 
     name = "demonstration"
@@ -89,29 +97,52 @@ class DemonstrationBot(PolicyBot):
         self._legal: Sequence[Action] = ()
         self._prefix: list[int] = []
         self._target: tuple[int, ...] = ()
+        self._ties: list[tuple[int, ...]] = []
 
     def _codes(self, action: Action) -> tuple[int, ...]:
         return self.steps.codes(action) if self.steps is not None else \
             (self.game.action_code(action),)
 
-    def label_and_play(self, obs: np.ndarray, mask: np.ndarray) -> tuple[int, int]:
-        """The teacher's code at the pending (sub-)decision and the code to play."""
+    def _ask(self, legal_actions: Sequence[Action]) -> None:
+        """The teacher's choice among ``legal_actions`` and its equally good ones, as codes."""
+        self.teacher.ties = None
+        chosen = self.teacher.act(self._view, legal_actions)
+        ties = self.teacher.ties
+        self._target = self._codes(chosen)
+        self._ties = [self._codes(a) for a in ties] if ties and chosen in ties else \
+            [self._target]
+
+    def label_and_play(self, obs: np.ndarray, mask: np.ndarray
+                       ) -> tuple[int, int, np.ndarray]:
+        """The teacher's code at the pending (sub)decision, the code to play, and the
+        teacher's labels there (bool, one per code: the next codes of its equally good
+        actions that agree with the codes played so far).
+
+        Raises:
+            RuntimeError: if a label is not legal at the decision (a teacher outside the
+                legal actions, or codes that do not compose them).
+        """
         d = len(self._prefix)
-        if self._target[:d] != tuple(self._prefix):  # the played codes left its choice
-            agree = [a for a in self._legal if self._codes(a)[:d] == tuple(self._prefix)]
-            self._target = self._codes(self.teacher.act(self._view, agree))
+        prefix = tuple(self._prefix)
+        if self._target[:d] != prefix:  # the played codes left its choice
+            self._ask([a for a in self._legal if self._codes(a)[:d] == prefix])
         label = self._target[d]
-        if not mask[label]:
-            raise RuntimeError(f"the teacher's code {label} is not legal at its decision")
+        labels = np.zeros(len(mask), dtype=bool)
+        for codes in self._ties:
+            if codes[:d] == prefix:
+                labels[codes[d]] = True
+        if not mask[labels].all():
+            raise RuntimeError(f"the teacher's codes {np.flatnonzero(labels & ~mask)} are not "
+                               f"legal at its decision")
         played = label
         if self.player is not None:
             played = int(self.player.predict(obs, action_masks=mask, deterministic=False)[0])
         self._prefix.append(played)
-        return label, played
+        return label, played, labels
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         self._view, self._legal, self._prefix = view, legal_actions, []
-        self._target = self._codes(self.teacher.act(view, legal_actions))
+        self._ask(legal_actions)
         return super().act(view, legal_actions)
 
     def hear(self, message: Any) -> None:
@@ -122,13 +153,16 @@ class DemonstrationBot(PolicyBot):
 @dataclass
 class Demonstrations:
     """Recorded decisions: ``observations`` (float32, one row per learner step), ``masks``
-    (bool, the legal codes), ``codes`` (int64, the teacher's code), ``returns`` (float32, the
-    seat's win share at the game's end discounted by ``gamma`` per later step of the seat),
-    ``game_index`` (int64, the game each row comes from), ``games`` and ``seconds``."""
+    (bool, the legal codes), ``codes`` (int64, the teacher's code), ``labels`` (bool, shaped as
+    ``masks``: the teacher's equally good codes, its code among them; :class:`DemonstrationBot`),
+    ``returns`` (float32, the seat's win share at the game's end discounted by ``gamma`` per
+    later step of the seat), ``game_index`` (int64, the game each row comes from), ``games``
+    and ``seconds``."""
 
     observations: np.ndarray
     masks: np.ndarray
     codes: np.ndarray
+    labels: np.ndarray
     returns: np.ndarray
     game_index: np.ndarray
     games: int
@@ -138,7 +172,8 @@ class Demonstrations:
         """Both sets of decisions (``other``'s games numbered after these)."""
         return Demonstrations(*(np.concatenate([a, b]) for a, b in (
             (self.observations, other.observations), (self.masks, other.masks),
-            (self.codes, other.codes), (self.returns, other.returns),
+            (self.codes, other.codes), (self.labels, other.labels),
+            (self.returns, other.returns),
             (self.game_index, other.game_index + self.games))),
             games=self.games + other.games, seconds=self.seconds + other.seconds)
 
@@ -150,7 +185,8 @@ class Demonstrations:
 
         def part(keep: np.ndarray, games: int) -> Demonstrations:
             return Demonstrations(self.observations[keep], self.masks[keep], self.codes[keep],
-                                  self.returns[keep], self.game_index[keep], games, 0.0)
+                                  self.labels[keep], self.returns[keep], self.game_index[keep],
+                                  games, 0.0)
 
         return part(first, cut), part(~first, self.games - cut)
 
@@ -184,7 +220,7 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
         import torch
 
         torch.manual_seed(derive_seed(seed, "imitate", "player"))
-    obs, masks, codes, returns, index = [], [], [], [], []
+    obs, masks, codes, labels, returns, index = [], [], [], [], [], []
     for i in range(games):
         seat, gseed = i % game.players, derive_seed(seed, "imitate", i)
         other = opponents[(i // game.players) % len(opponents)]
@@ -199,17 +235,20 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
         obs += rec.observations
         masks += rec.masks
         codes += rec.codes
+        labels += rec.labels
         returns += [share * gamma ** (n - 1 - k) for k in range(n)]
         index += [i] * n
     return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks, dtype=bool),
-                          np.asarray(codes, dtype=np.int64), np.asarray(returns, np.float32),
+                          np.asarray(codes, dtype=np.int64), np.asarray(labels, dtype=bool),
+                          np.asarray(returns, np.float32),
                           np.asarray(index, dtype=np.int64), games, time.perf_counter() - began)
 
 
-def agreement(policy: Any, demos: Demonstrations) -> float:
+def agreement(policy: Any, demos: Demonstrations, ties: bool = False) -> float:
     """The share of ``demos``' real decisions (more than one legal code; a forced step is no
     test) where the policy's most probable legal code (what ``rl:PATH`` plays) is the
-    teacher's code. ``policy``: a ``MaskablePPO`` model or its ``policy``.
+    teacher's code, or with ``ties`` one of the teacher's equally good codes (its labels).
+    ``policy``: a ``MaskablePPO`` model or its ``policy``.
 
     Raises:
         ValueError: if ``demos`` holds no decision with a choice.
@@ -220,6 +259,7 @@ def agreement(policy: Any, demos: Demonstrations) -> float:
     if not real.any():
         raise ValueError("no demonstrated decision with more than one legal code")
     obs, masks, codes = demos.observations[real], demos.masks[real], demos.codes[real]
+    labels = demos.labels[real]
     policy = getattr(policy, "policy", policy)
     hits = 0
     with torch.no_grad():
@@ -227,33 +267,47 @@ def agreement(policy: Any, demos: Demonstrations) -> float:
             part = slice(start, start + 4096)
             dist = policy.get_distribution(torch.as_tensor(obs[part]), action_masks=masks[part])
             best = dist.distribution.probs.argmax(dim=1).numpy()
-            hits += int((best == codes[part]).sum())
+            if ties:
+                hits += int(labels[part][np.arange(len(best)), best].sum())
+            else:
+                hits += int((best == codes[part]).sum())
     return hits / len(codes)
 
 
+#: What :func:`clone_policy` fits: the teacher's ``"choice"`` (its code) or its ``"ties"``
+#: (any of its equally good codes).
+TARGETS = ("choice", "ties")
+
+
 def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_size: int = 256,
-                 learning_rate: float = 1e-3, value_weight: float = 0.5, seed: int = 0
-                 ) -> list[dict[str, float]]:
+                 learning_rate: float = 1e-3, value_weight: float = 0.5, seed: int = 0,
+                 target: str = "ties") -> list[dict[str, float]]:
     """Fit ``model``'s policy (a ``MaskablePPO``) to ``demos`` in place: Adam over shuffled
-    batches, loss = mean negative log-probability of the teacher's codes under their masks +
-    ``value_weight`` * mean squared error of the value head against ``demos.returns`` (0: the
-    value head is left to PPO).
+    batches, loss = mean negative log-probability of the teacher's code (``target="choice"``)
+    or of the set of its equally good codes (``"ties"``: the summed probability of its labels,
+    a partial-label likelihood, so a tie the teacher broke at random is not noise to fit) under
+    the masks, + ``value_weight`` * mean squared error of the value head against
+    ``demos.returns`` (0: the value head is left to PPO).
 
     Returns:
         one dict per epoch: ``{"epoch", "loss", "nll", "value_mse"}`` (means over the epoch).
     Raises:
-        ParameterError: for ``epochs`` or ``batch_size`` < 1, or no demonstrations.
+        ParameterError: for ``epochs`` or ``batch_size`` < 1, no demonstrations, or a target
+            not in :data:`TARGETS`.
     """
     import torch
 
     if epochs < 1 or batch_size < 1 or not len(demos.codes):
         raise ParameterError(f"epochs = {epochs}, batch_size = {batch_size}, "
                              f"{len(demos.codes)} decisions: need at least one of each")
+    if target not in TARGETS:
+        raise ParameterError(f"target = {target!r}: one of {list(TARGETS)}")
     policy = model.policy
     policy.set_training_mode(True)
     optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     obs = torch.as_tensor(demos.observations)
     codes = torch.as_tensor(demos.codes)
+    labels = torch.as_tensor(demos.labels)
     targets = torch.as_tensor(demos.returns)
     rng = np.random.default_rng(seed)
     history = []
@@ -262,8 +316,14 @@ def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_s
         sums, batches = np.zeros(3), 0
         for start in range(0, len(order), batch_size):
             rows = order[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs[rows], codes[rows],
-                                                          action_masks=demos.masks[rows])
+            if target == "choice":
+                values, log_prob, _ = policy.evaluate_actions(obs[rows], codes[rows],
+                                                              action_masks=demos.masks[rows])
+            else:  # log of the labels' summed probability (masked codes: log-prob ~ -1e8)
+                dist = policy.get_distribution(obs[rows], action_masks=demos.masks[rows])
+                log_probs = dist.distribution.logits.masked_fill(~labels[rows], -torch.inf)
+                log_prob = torch.logsumexp(log_probs, dim=1)
+                values = policy.predict_values(obs[rows])
             nll = -log_prob.mean()
             value_mse = ((values.flatten() - targets[rows]) ** 2).mean()
             loss = nll + value_weight * value_mse

@@ -199,7 +199,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
                        shaping: float = 0.0, memory: float = 0.0,
                        keep_best: str | None = None, imitate: int = 0,
                        imitate_epochs: int = 10, teacher: str = "heuristic",
-                       ppo: dict[str, Any] | None = None, out: str | Path = "runs/rl",
+                       imitate_target: str = "ties", ppo: dict[str, Any] | None = None,
+                       out: str | Path = "runs/rl",
                        on_point: Callable[[dict[str, Any]], None] | None = None
                        ) -> dict[str, Any]:
     """Train ``MaskablePPO`` on ``game_name`` for ``steps`` environment steps and save it.
@@ -234,6 +235,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
             ``imitate_epochs`` epochs before the first point, so point 0 measures the cloned
             policy and PPO fine-tunes it. Recorded in the sidecar and curve (``imitation``).
         imitate_epochs, teacher: the cloning epochs and the demonstrating bot.
+        imitate_target: what the cloning fits, ``"ties"`` (any of the teacher's equally good
+            codes) or ``"choice"`` (its code), :func:`~meeple.adapters.imitation.clone_policy`.
         ppo: ``MaskablePPO`` keyword arguments over :data:`PPO_DEFAULTS`.
         out: the folder for ``model.zip``, ``model.json``, ``curve.json`` and ``curve.png``
             (and ``best.zip``, ``best.json``).
@@ -252,7 +255,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         ImportError: without sb3-contrib (the extra ``meeple[rl]``).
         ParameterError: for a bad game setting, bot name, policy, ``keep_best`` that is not an
             evaluation opponent, ``steps`` < 0 (0 only with ``imitate``), ``eval_every`` < 1,
-            ``imitate`` < 0, or a bad ``shaping``, ``memory`` or ``teacher``.
+            ``imitate`` < 0, or a bad ``shaping``, ``memory``, ``teacher`` or
+            ``imitate_target``.
     """
     import torch
     from sb3_contrib import MaskablePPO
@@ -289,7 +293,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
     if imitate:
         imitation = imitation_warm_start(model, game, games=imitate, epochs=imitate_epochs,
                                          teacher=teacher, opponents=names, encoding=encoding,
-                                         memory=memory, gamma=settings["gamma"], seed=seed)
+                                         memory=memory, gamma=settings["gamma"], seed=seed,
+                                         target=imitate_target)
         meta["imitation"] = imitation
 
     def results(policy_model: Any, eval_seed: int) -> list[dict[str, Any]]:
@@ -371,16 +376,20 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
 
 def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, teacher: str,
                          opponents: Sequence[str], encoding: str, memory: float, gamma: float,
-                         seed: int) -> dict[str, Any]:
+                         seed: int, target: str = "ties") -> dict[str, Any]:
     """Clone ``teacher`` into ``model``'s policy (in place) from ``games`` demonstration games
-    against ``opponents``, the last 10% held out (:mod:`meeple.adapters.imitation`).
+    against ``opponents``, the last 10% held out, fitting its ``target`` (``"ties"`` or
+    ``"choice"``; :mod:`meeple.adapters.imitation`).
 
     Returns:
-        ``{"teacher", "opponents", "games", "decisions", "epochs", "seconds", "loss",
-        "agreement_before", "agreement_held_out", "agreement_train"}`` (agreements at real
-        decisions; ``agreement_before`` is the untrained policy's on the held-out games).
+        ``{"teacher", "opponents", "games", "decisions", "epochs", "target", "seconds",
+        "loss", "agreement_before", "agreement_held_out", "agreement_train",
+        "tie_agreement_before", "tie_agreement_held_out", "tie_share"}``: agreements at real
+        decisions with the teacher's code, ``tie_`` ones with any of its equally good codes
+        (``_before``: the untrained policy's, on the held-out games); ``tie_share``: the share
+        of real decisions where the teacher had more than one equally good code.
     Raises:
-        ParameterError: for an unknown teacher or opponent name.
+        ParameterError: for an unknown teacher or opponent name, or target.
     """
     from meeple.adapters.imitation import agreement, clone_policy, collect_demonstrations
 
@@ -389,14 +398,20 @@ def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, tea
                                    opponents=opponents, memory=memory, gamma=gamma, seed=seed)
     train, held = demos.split(0.1)
     before = agreement(model, held) if held.games else None
-    history = clone_policy(model, train, epochs=epochs, seed=seed)
+    tie_before = agreement(model, held, ties=True) if held.games else None
+    history = clone_policy(model, train, epochs=epochs, seed=seed, target=target)
+    real = demos.masks.sum(axis=1) > 1
     return {"teacher": teacher, "opponents": list(opponents), "games": games,
-            "decisions": len(demos.codes), "epochs": epochs,
+            "decisions": len(demos.codes), "epochs": epochs, "target": target,
             "seconds": time.perf_counter() - began,
             "loss": {k: float(v) for k, v in history[-1].items()},
             "agreement_before": before,
             "agreement_held_out": agreement(model, held) if held.games else None,
-            "agreement_train": agreement(model, train)}
+            "agreement_train": agreement(model, train),
+            "tie_agreement_before": tie_before,
+            "tie_agreement_held_out": agreement(model, held, ties=True) if held.games else None,
+            "tie_share": float((demos.labels[real].sum(axis=1) > 1).mean()) if real.any()
+            else 0.0}
 
 
 def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:

@@ -45,6 +45,11 @@ class Bot(ABC):
     #: the name of a class attribute the bot reads as ``self.NAME``, with the range an
     #: optimiser should search, ``(low, high)``. Empty: nothing to tune.
     tunable: ClassVar[Mapping[str, tuple[float, float]]] = {}
+    #: The actions the last :meth:`choose_best` found equally good (the one it returned among
+    #: them), or ``None``. An imitation learner reads them as the teacher's equally good
+    #: choices (``meeple.adapters.imitation``); set it to ``None`` before :meth:`act` to tell
+    #: whether that call chose through :meth:`choose_best`.
+    ties: Sequence[Action] | None = None
 
     def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
         self.game = game
@@ -54,6 +59,24 @@ class Bot(ABC):
     @abstractmethod
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         """Choose one of ``legal_actions`` (never empty) from this seat's ``view``."""
+
+    def choose_best(self, actions: Sequence[Action], values: Sequence[float],
+                    tolerance: float = 1e-9) -> Action:
+        """One of the ``actions`` whose value is within ``tolerance`` of the highest, drawn
+        uniformly from this bot's stream (one ``random()`` call, none when a single action is
+        that good); the equally good ones are kept as :attr:`ties`.
+
+        Args:
+            actions: the candidates (never empty).
+            values: one value per candidate, same order (higher is better, any scale).
+            tolerance: how far below the highest value still counts as equally good (>= 0).
+        Raises:
+            ValueError: if ``actions`` is empty or ``values`` has another length.
+        """
+        top = max(values)
+        best = [a for v, a in zip(values, actions, strict=True) if v >= top - tolerance]
+        self.ties = best
+        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
     def action_values(self, view: Mapping[str, Any],
                       legal_actions: Sequence[Action]) -> Sequence[float] | None:

@@ -149,9 +149,7 @@ class HeuristicBot(Bot):
                     scores[i] -= penalty  # do not spend yourself into elimination...
             # ...unless every rival may fall with you: the highest energy among those who
             # fall together wins (B4G-13), and a last attack leaves you at 0 or more.
-        floor = max(scores) - self.TOLERANCE
-        best = [sel for sel, score in zip(sels, scores, strict=True) if score >= floor]
-        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+        return self.choose_best(sels, scores, self.TOLERANCE)
 
     def _habits(
         self, history: Sequence[Any], alive: list[int]

@@ -49,7 +49,7 @@ class HeuristicBot(Bot):
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> Move:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        return self._best(legal_actions, self.action_values(view, legal_actions))
+        return self.choose_best(legal_actions, self.action_values(view, legal_actions))
 
     def action_values(self, view: Mapping[str, Any], legal_actions: Sequence[Move]) -> list[float]:
         """The heuristic's value of each of ``legal_actions`` (same order), in points: the
@@ -77,11 +77,6 @@ class HeuristicBot(Bot):
         return [self._play_value(m, hand) for m in legal_actions]
 
     # ------------------------------------------------------------------ evaluations
-    def _best(self, moves: Sequence[Move], values: Sequence[float]) -> Move:
-        top = max(values)
-        best = [m for v, m in zip(values, moves, strict=True) if v >= top - 1e-9]
-        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
-
     def _worth(self, codex: Codex) -> float:
         """Rough value of holding ``codex``: its points, more for pair codices that grant."""
         info = codex.info

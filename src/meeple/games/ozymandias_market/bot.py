@@ -66,10 +66,7 @@ class HeuristicBot(Bot):
                                                    mine, market, played))
 
     def _best(self, orders: Sequence[Order], value) -> Order:
-        scored = [(value(o), o) for o in orders]
-        top = max(v for v, _ in scored)
-        best = [o for v, o in scored if v >= top - 1e-9]
-        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+        return self.choose_best(orders, [value(o) for o in orders])
 
     def _trade_value(self, order: Order, values: list[int], hand: list[int],
                      held: int) -> float:
