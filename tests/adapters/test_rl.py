@@ -276,7 +276,8 @@ def test_demonstrations_are_what_the_learner_sees_and_replay_the_teacher() -> No
 
     env = LabViewEnv(game, seat=0, opponents="heuristic", actions="compact")
     first, info = env.reset(seed=derive_seed(4, "imitate", 0))
-    np.testing.assert_array_equal(demos.observations[0], np.concatenate([first, first]))
+    np.testing.assert_array_equal(demos.observations[0].toarray()[0],
+                                  np.concatenate([first, first]))
     np.testing.assert_array_equal(demos.masks[0], info["action_mask"].astype(bool))
     for i in range(2):
         gseed = derive_seed(4, "imitate", i)
@@ -304,7 +305,7 @@ def test_with_a_player_the_demonstrations_label_the_players_positions() -> None:
               make_bot("heuristic", game, 1, gseed)]
     state, _ = play_episode(game, gseed, agents)
     assert len(policy.seen) == len(demos.codes) > 20
-    np.testing.assert_array_equal(np.asarray(policy.seen), demos.observations)
+    np.testing.assert_array_equal(np.asarray(policy.seen), demos.observations.toarray())
     played = [int(np.flatnonzero(m)[0]) for m in demos.masks]
     assert all(m[c] for m, c in zip(demos.masks, demos.codes, strict=True))
     assert sum(c != p for c, p in zip(demos.codes, played, strict=True)) > 5
@@ -369,6 +370,8 @@ def test_the_market_heuristic_names_its_ties_and_the_demonstrations_keep_them() 
     train, held = demos.split(0.5)
     assert len(train.labels) + len(held.labels) == len(demos.labels)
     np.testing.assert_array_equal((train + held).labels, demos.labels)
+    np.testing.assert_array_equal((train + held).observations.toarray(),
+                                  demos.observations.toarray())
 
 
 def test_cloning_the_ties_fits_a_set_the_choice_a_single_code() -> None:
@@ -377,6 +380,7 @@ def test_cloning_the_ties_fits_a_set_the_choice_a_single_code() -> None:
     # fitting its random choices ("choice") cannot reach 0.
     _sb3()
     from sb3_contrib import MaskablePPO
+    from scipy import sparse
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from meeple.adapters.imitation import DemonstrationBot, Demonstrations, clone_policy
@@ -389,7 +393,8 @@ def test_cloning_the_ties_fits_a_set_the_choice_a_single_code() -> None:
     play_episode(game, 2, [learner, make_bot("random", game, 1, 2)])
     rec = learner.recorder
     n = len(rec.codes)
-    demos = Demonstrations(np.asarray(rec.observations), np.asarray(rec.masks),
+    demos = Demonstrations(sparse.csr_matrix(np.asarray(rec.observations)),
+                           np.asarray(rec.masks),
                            np.asarray(rec.codes), np.asarray(rec.labels), np.zeros(n, np.float32),
                            np.zeros(n, np.int64), 1, 0.0)
     losses = {}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from meeple.bots import make_bot
 from meeple.bots.rl import PolicyBot
@@ -152,14 +153,16 @@ class DemonstrationBot(PolicyBot):
 
 @dataclass
 class Demonstrations:
-    """Recorded decisions: ``observations`` (float32, one row per learner step), ``masks``
+    """Recorded decisions: ``observations`` (a float32 ``scipy.sparse.csr_matrix``, one row per
+    learner step; stored sparse since an observation is mostly zeros: the market's 5,559
+    floats hold about 56 that are not, so a million rows fit in half a GB), ``masks``
     (bool, the legal codes), ``codes`` (int64, the teacher's code), ``labels`` (bool, shaped as
     ``masks``: the teacher's equally good codes, its code among them; :class:`DemonstrationBot`),
     ``returns`` (float32, the seat's win share at the game's end discounted by ``gamma`` per
     later step of the seat), ``game_index`` (int64, the game each row comes from), ``games``
     and ``seconds``."""
 
-    observations: np.ndarray
+    observations: sparse.csr_matrix
     masks: np.ndarray
     codes: np.ndarray
     labels: np.ndarray
@@ -170,8 +173,10 @@ class Demonstrations:
 
     def __add__(self, other: Demonstrations) -> Demonstrations:
         """Both sets of decisions (``other``'s games numbered after these)."""
-        return Demonstrations(*(np.concatenate([a, b]) for a, b in (
-            (self.observations, other.observations), (self.masks, other.masks),
+        return Demonstrations(sparse.vstack([self.observations, other.observations],
+                                            format="csr"),
+                              *(np.concatenate([a, b]) for a, b in (
+            (self.masks, other.masks),
             (self.codes, other.codes), (self.labels, other.labels),
             (self.returns, other.returns),
             (self.game_index, other.game_index + self.games))),
@@ -184,7 +189,8 @@ class Demonstrations:
         first = self.game_index < cut
 
         def part(keep: np.ndarray, games: int) -> Demonstrations:
-            return Demonstrations(self.observations[keep], self.masks[keep], self.codes[keep],
+            return Demonstrations(self.observations[np.flatnonzero(keep)], self.masks[keep],
+                                  self.codes[keep],
                                   self.labels[keep], self.returns[keep], self.game_index[keep],
                                   games, 0.0)
 
@@ -232,13 +238,14 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
         state, _ = play_episode(game, gseed, agents)
         rec = learner.recorder
         n, share = len(rec.codes), float(state.returns()[seat])
-        obs += rec.observations
+        obs.append(sparse.csr_matrix(np.asarray(rec.observations, dtype=np.float32)))
         masks += rec.masks
         codes += rec.codes
         labels += rec.labels
         returns += [share * gamma ** (n - 1 - k) for k in range(n)]
         index += [i] * n
-    return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks, dtype=bool),
+    return Demonstrations(sparse.vstack(obs, format="csr", dtype=np.float32),
+                          np.asarray(masks, dtype=bool),
                           np.asarray(codes, dtype=np.int64), np.asarray(labels, dtype=bool),
                           np.asarray(returns, np.float32),
                           np.asarray(index, dtype=np.int64), games, time.perf_counter() - began)
@@ -258,14 +265,16 @@ def agreement(policy: Any, demos: Demonstrations, ties: bool = False) -> float:
     real = demos.masks.sum(axis=1) > 1
     if not real.any():
         raise ValueError("no demonstrated decision with more than one legal code")
-    obs, masks, codes = demos.observations[real], demos.masks[real], demos.codes[real]
+    obs, masks, codes = (demos.observations[np.flatnonzero(real)], demos.masks[real],
+                         demos.codes[real])
     labels = demos.labels[real]
     policy = getattr(policy, "policy", policy)
     hits = 0
     with torch.no_grad():
         for start in range(0, len(codes), 4096):
             part = slice(start, start + 4096)
-            dist = policy.get_distribution(torch.as_tensor(obs[part]), action_masks=masks[part])
+            dist = policy.get_distribution(torch.as_tensor(obs[part].toarray()),
+                                           action_masks=masks[part])
             best = dist.distribution.probs.argmax(dim=1).numpy()
             if ties:
                 hits += int(labels[part][np.arange(len(best)), best].sum())
@@ -305,7 +314,7 @@ def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_s
     policy = model.policy
     policy.set_training_mode(True)
     optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    obs = torch.as_tensor(demos.observations)
+    obs = demos.observations
     codes = torch.as_tensor(demos.codes)
     labels = torch.as_tensor(demos.labels)
     targets = torch.as_tensor(demos.returns)
@@ -316,14 +325,15 @@ def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_s
         sums, batches = np.zeros(3), 0
         for start in range(0, len(order), batch_size):
             rows = order[start:start + batch_size]
+            batch = torch.as_tensor(obs[rows].toarray())
             if target == "choice":
-                values, log_prob, _ = policy.evaluate_actions(obs[rows], codes[rows],
+                values, log_prob, _ = policy.evaluate_actions(batch, codes[rows],
                                                               action_masks=demos.masks[rows])
             else:  # log of the labels' summed probability (masked codes: log-prob ~ -1e8)
-                dist = policy.get_distribution(obs[rows], action_masks=demos.masks[rows])
+                dist = policy.get_distribution(batch, action_masks=demos.masks[rows])
                 log_probs = dist.distribution.logits.masked_fill(~labels[rows], -torch.inf)
                 log_prob = torch.logsumexp(log_probs, dim=1)
-                values = policy.predict_values(obs[rows])
+                values = policy.predict_values(batch)
             nll = -log_prob.mean()
             value_mse = ((values.flatten() - targets[rows]) ** 2).mean()
             loss = nll + value_weight * value_mse
