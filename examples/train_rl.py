@@ -56,16 +56,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--imitate-target", default="ties", choices=("ties", "choice"),
                         help="clone any of the teacher's equally good codes (ties) or its "
                              "code (choice)")
+    parser.add_argument("--imitate-fit", action="append", default=[], metavar="NAME=NUMBER",
+                        help="a clone_policy setting, e.g. batch_size=1024 or learning_rate=2e-3 "
+                             "(repeatable)")
     parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
     parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
                         help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
                              "(repeatable)")
+    parser.add_argument("--net", default=None, metavar="UNITS,UNITS",
+                        help="the policy and value networks' hidden layers, e.g. 128,128 "
+                             "(default: sb3's 64,64)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/rl", help="folder for the model and curve")
     args = parser.parse_args(argv)
     params = dict(item.split("=", 1) for item in args.param)
-    ppo = {k: float(v) if any(c in v for c in ".e") else int(v)
-           for k, v in (item.split("=", 1) for item in args.ppo)}
+    def numbers(items: list[str]) -> dict[str, float | int]:
+        return {k: float(v) if any(c in v for c in ".e") else int(v)
+                for k, v in (item.split("=", 1) for item in items)}
+
+    ppo, fit = numbers(args.ppo), numbers(args.imitate_fit)
+    if args.net:
+        ppo["policy_kwargs"] = {"net_arch": [int(units) for units in args.net.split(",")]}
 
     from meeple.adapters.rl import train_maskable_ppo
 
@@ -77,7 +88,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         eval_policies=args.eval_policies.split(","), actions=args.actions,
         shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, imitate=args.imitate,
         imitate_epochs=args.imitate_epochs, teacher=args.teacher,
-        imitate_target=args.imitate_target, ppo=ppo,
+        imitate_target=args.imitate_target, imitate_fit=fit, ppo=ppo,
         out=args.out, on_point=_show)
     if curve["imitation"] is not None:
         im = curve["imitation"]

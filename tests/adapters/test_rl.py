@@ -407,3 +407,31 @@ def test_cloning_the_ties_fits_a_set_the_choice_a_single_code() -> None:
     assert all(h["nll"] > 0.1 for h in losses["choice"]), losses
     with pytest.raises(ParameterError):
         clone_policy(model, demos, target="best")
+
+
+def test_the_imitation_curve_pools_both_sets_of_games() -> None:
+    from examples.imitation_curve import pooled
+    from meeple.lab.analysis.stats import wilson
+
+    both = pooled([{"games": 10, "share": 0.5}, {"games": 30, "share": 0.9}])
+    assert both["games"] == 40 and both["share"] == pytest.approx(32 / 40)
+    assert (both["ci_low"], both["ci_high"]) == pytest.approx(wilson(32, 40))
+
+
+def test_the_imitation_curve_clones_each_size_and_plots(tmp_path: Path) -> None:
+    # examples/imitation_curve.py end to end on tiny sizes: one trainer folder per size with
+    # an rl: model, the clone and the heuristic measured on both sets of games (2 x 4 each).
+    _sb3()
+    from examples.imitation_curve import main
+
+    rows = main(["ozymandias-market", "--players", "2", "--games", "12,24", "--epochs", "1",
+                 "--eval-games", "4", "--out", str(tmp_path)])
+    assert [r["games"] for r in rows] == [12, 24]
+    for row in rows:
+        assert Path(row["model"]).is_file() and row["imitation"]["games"] == row["games"]
+        for opponent in ("heuristic", "random"):
+            assert row["vs"][opponent]["clone"]["games"] == 8
+            assert row["vs"][opponent]["reference"]["games"] == 8
+    assert rows[0]["vs"]["random"]["reference"] == rows[1]["vs"]["random"]["reference"]
+    assert json.loads((tmp_path / "curve.json").read_text()) == rows
+    assert (tmp_path / "curve.png").stat().st_size > 10_000

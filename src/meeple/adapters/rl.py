@@ -199,7 +199,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
                        shaping: float = 0.0, memory: float = 0.0,
                        keep_best: str | None = None, imitate: int = 0,
                        imitate_epochs: int = 10, teacher: str = "heuristic",
-                       imitate_target: str = "ties", ppo: dict[str, Any] | None = None,
+                       imitate_target: str = "ties", imitate_fit: dict[str, Any] | None = None,
+                       ppo: dict[str, Any] | None = None,
                        out: str | Path = "runs/rl",
                        on_point: Callable[[dict[str, Any]], None] | None = None
                        ) -> dict[str, Any]:
@@ -237,6 +238,8 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         imitate_epochs, teacher: the cloning epochs and the demonstrating bot.
         imitate_target: what the cloning fits, ``"ties"`` (any of the teacher's equally good
             codes) or ``"choice"`` (its code), :func:`~meeple.adapters.imitation.clone_policy`.
+        imitate_fit: more ``clone_policy`` keyword arguments (``batch_size``,
+            ``learning_rate``, ``value_weight``), or None for its defaults.
         ppo: ``MaskablePPO`` keyword arguments over :data:`PPO_DEFAULTS`.
         out: the folder for ``model.zip``, ``model.json``, ``curve.json`` and ``curve.png``
             (and ``best.zip``, ``best.json``).
@@ -294,7 +297,7 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         imitation = imitation_warm_start(model, game, games=imitate, epochs=imitate_epochs,
                                          teacher=teacher, opponents=names, encoding=encoding,
                                          memory=memory, gamma=settings["gamma"], seed=seed,
-                                         target=imitate_target)
+                                         target=imitate_target, fit=imitate_fit)
         meta["imitation"] = imitation
 
     def results(policy_model: Any, eval_seed: int) -> list[dict[str, Any]]:
@@ -376,14 +379,16 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
 
 def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, teacher: str,
                          opponents: Sequence[str], encoding: str, memory: float, gamma: float,
-                         seed: int, target: str = "ties") -> dict[str, Any]:
+                         seed: int, target: str = "ties", fit: dict[str, Any] | None = None
+                         ) -> dict[str, Any]:
     """Clone ``teacher`` into ``model``'s policy (in place) from ``games`` demonstration games
     against ``opponents``, the last 10% held out, fitting its ``target`` (``"ties"`` or
-    ``"choice"``; :mod:`meeple.adapters.imitation`).
+    ``"choice"``; :mod:`meeple.adapters.imitation`), with ``fit``'s other ``clone_policy``
+    arguments.
 
     Returns:
         ``{"teacher", "opponents", "games", "decisions", "epochs", "target", "seconds",
-        "loss", "agreement_before", "agreement_held_out", "agreement_train",
+        "fit", "loss", "agreement_before", "agreement_held_out", "agreement_train",
         "tie_agreement_before", "tie_agreement_held_out", "tie_share"}``: agreements at real
         decisions with the teacher's code, ``tie_`` ones with any of its equally good codes
         (``_before``: the untrained policy's, on the held-out games); ``tie_share``: the share
@@ -399,10 +404,11 @@ def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, tea
     train, held = demos.split(0.1)
     before = agreement(model, held) if held.games else None
     tie_before = agreement(model, held, ties=True) if held.games else None
-    history = clone_policy(model, train, epochs=epochs, seed=seed, target=target)
+    history = clone_policy(model, train, epochs=epochs, seed=seed, target=target, **(fit or {}))
     real = demos.masks.sum(axis=1) > 1
     return {"teacher": teacher, "opponents": list(opponents), "games": games,
             "decisions": len(demos.codes), "epochs": epochs, "target": target,
+            "fit": dict(fit or {}),
             "seconds": time.perf_counter() - began,
             "loss": {k: float(v) for k, v in history[-1].items()},
             "agreement_before": before,
