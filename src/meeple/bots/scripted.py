@@ -69,10 +69,7 @@ class ScriptedBot(Bot):
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        values = self.action_values(view, legal_actions)
-        top = max(values)
-        best = [a for v, a in zip(values, legal_actions, strict=True) if v >= top - 1e-9]
-        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+        return self.choose_best(legal_actions, self.action_values(view, legal_actions))
 
 
 def _number(weight: float) -> str:
