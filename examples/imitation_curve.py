@@ -73,7 +73,7 @@ def plot(rows: list[dict[str, Any]], opponents: list[str], teacher: str, fair: f
         ax.set_ylim(0, 1.02)
         ax.set_xlabel("demonstration games")
         ax.set_ylabel(f"win share against {opponent} seats")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="best", fontsize=8)
     ax = axes[-1]
     for key, label, colour in (("tie_agreement_held_out", "any equally good code", "tab:green"),
                                ("agreement_held_out", "the teacher's own code", "tab:purple")):
