@@ -1,5 +1,5 @@
 """How close a cloned policy comes to its teacher as the demonstrations grow: the imitation
-learning curve of docs/adapters/gymnasium.md ("Cloning the teacher's ties").
+learning curve of docs/adapters/gymnasium.md ("More demonstrations").
 
 Needs the extra ``meeple[rl]``. For each number of demonstration games it clones the teacher
 (``train_maskable_ppo(..., steps=0, imitate=GAMES)``: no PPO step) and measures the cloned
