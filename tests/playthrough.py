@@ -61,3 +61,21 @@ def check_remembered_tables(state: Any, legal_key: Any, legal_tables: Any, gener
         assert [str(a) for a in actions] == [str(a) for a in fresh]
         assert members is None  # no container: a checked apply builds the set
     return remembered
+
+
+def steps_keep_stack_lists(state: Any, walk: random.Random, steps: int) -> int:
+    """Play ``steps`` random steps on ``state`` (unchecked, as a search plays a draw on),
+    checking after each that every list in ``state.stacks`` before it still holds what it did
+    (a game whose draws share stack lists must never change one in place); returns how many
+    steps changed the stacks."""
+    changed = 0
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        before = [(stack, list(stack)) for stack in state.stacks.values()]
+        shape = {key: list(stack) for key, stack in state.stacks.items()}
+        state.apply_legal({s: walk.choice(state.legal_actions(s))
+                           for s in state.current_players()})
+        assert all(stack == kept for stack, kept in before)
+        changed += shape != state.stacks
+    return changed

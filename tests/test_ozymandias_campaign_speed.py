@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from meeple.engine.registry import load_game
 from meeple.games.ozymandias_campaign.actions import Move, card_name
 from meeple.games.ozymandias_campaign.moves import hand_cards, legal_moves
+from tests.playthrough import steps_keep_stack_lists
 
 CONFIGS = ({"players": 2}, {"players": 4}, {"variant": "e935810", "players": 3},
            {"variant": "cfa0da0", "players": 4},
@@ -126,23 +127,6 @@ def test_a_lay_or_harvest_is_found_exactly_when_the_listing_has_one(seed, config
     assert checked  # random games reach campaign steps
 
 
-def _steps_keep_stack_lists(state, walk: random.Random, steps: int) -> int:
-    """Play ``steps`` random steps on ``state``, checking after each that every stack list
-    the state held before it still holds what it did; returns how many steps changed the
-    stacks."""
-    changed = 0
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        before = [(stack, list(stack)) for stack in state.stacks.values()]
-        shape = {p: list(stack) for p, stack in state.stacks.items()}
-        state.apply_legal({s: walk.choice(state.legal_actions(s))
-                           for s in state.current_players()})
-        assert all(stack == kept for stack, kept in before)
-        changed += shape != state.stacks
-    return changed
-
-
 def test_no_move_changes_a_colony_stack_list_in_place() -> None:
     """A determinization's draws share the view's colony stack lists (``determinize``), which
     is safe only because every transition gives a changed stack a new list: after every step
@@ -160,9 +144,9 @@ def test_no_move_changes_a_colony_stack_list_in_place() -> None:
             bots = ([make_bot("heuristic", game, s, g) for s in range(game.players)]
                     if g % 2 == 0 else None)
             for step, state in enumerate(playthrough(game, g, random.Random(g), bots)):
-                changed += _steps_keep_stack_lists(state.clone(), walk, 3)
+                changed += steps_keep_stack_lists(state.clone(), walk, 3)
                 if step % 6 == 0:  # a draw, played on as a search does
                     draw = game.determinizer(state.view(state.current_players()[0]))
                     for k in range(2):
-                        changed += _steps_keep_stack_lists(draw(random.Random(k)), walk, 4)
+                        changed += steps_keep_stack_lists(draw(random.Random(k)), walk, 4)
     assert changed >= 20

@@ -15,7 +15,12 @@ import pytest
 
 from meeple import load_game
 from meeple.games.ozymandias_market.moves import legal_key, legal_orders, legal_tables
-from tests.playthrough import check_remembered_tables, playthrough, states_and_draws
+from tests.playthrough import (
+    check_remembered_tables,
+    playthrough,
+    states_and_draws,
+    steps_keep_stack_lists,
+)
 
 GAME = "ozymandias-market"
 CONFIGS = [("seed", 3, {}), ("seed", 2, {"adjacency": "top_only"}),
@@ -151,13 +156,5 @@ def test_no_move_changes_a_stack_list_in_place(variant, players, extra):
     for state in states_and_draws(game, 8, 3, 4):
         if state.tables is None or walk.random() < 0.5:  # a draw is played on as it is
             state = state.clone()  # (a playthrough's state goes on in the walk)
-        for _ in range(4):  # a few steps on, as a search plays a draw on
-            if state.is_terminal():
-                break
-            before = [(stack, list(stack)) for stack in state.stacks.values()]
-            shape = {h: list(stack) for h, stack in state.stacks.items()}
-            state.apply_legal({s: walk.choice(state.legal_actions(s))
-                               for s in state.current_players()})
-            assert all(stack == kept for stack, kept in before)
-            changed += shape != state.stacks
+        changed += steps_keep_stack_lists(state, walk, 4)  # on, as a search plays a draw
     assert changed >= 50  # the stacks did change, through the moves that change them
