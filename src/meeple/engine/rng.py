@@ -47,7 +47,7 @@ def chance_stream(seed: int) -> random.Random:
       ``random.Random.__init__`` -> ``random.Random.seed`` do for an int besides the type
       checks, then ``gauss_next = None`` as they set it.
 
-    ``tests/test_engine.py`` compares both forms over many seeds.
+    ``tests/test_engine_rng.py`` compares both forms over many seeds.
     """
     if type(seed) is not int:
         return random.Random(derive_seed(seed, "chance"))
