@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+from _random import Random as _CRandom
 from typing import Any
+
+_blake2b = hashlib.blake2b
+_new_random = random.Random.__new__
+_c_seed = _CRandom.seed  # the C seeding under random.Random.seed's Python wrapper
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -26,6 +31,43 @@ def derive_seed(*parts: int | str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+def chance_stream(seed: int) -> random.Random:
+    """A state's chance stream, ``random.Random(derive_seed(seed, "chance"))``: the same
+    generator (same ``getstate()``, same draws), made about 1 us faster (of ~5.3 us) because a
+    determinized state makes one at its first chance event in every search iteration.
+
+    Specialised, for a plain ``int`` seed only (anything else takes the plain form):
+
+    * the seed's bytes are built in one step, ``b"int:%d\x1fstr:chance" % seed``, which are
+      exactly the bytes :func:`derive_seed` joins for ``(seed, "chance")`` (``type(seed)
+      .__name__`` is ``"int"``, ``f"{seed}"`` is ``"%d" % seed`` for an int, and both parts
+      are ASCII), hashed the same way;
+    * the generator is allocated with ``random.Random.__new__`` (which does not seed) and
+      seeded by the C ``_random.Random.seed`` with that int, which is all that
+      ``random.Random.__init__`` -> ``random.Random.seed`` do for an int besides the type
+      checks, then ``gauss_next = None`` as they set it.
+
+    ``tests/test_engine_rng.py`` compares both forms over many seeds.
+    """
+    if type(seed) is not int:
+        return random.Random(derive_seed(seed, "chance"))
+    rng = _new_random(random.Random)
+    _c_seed(rng, int.from_bytes(_blake2b(b"int:%d\x1fstr:chance" % seed, digest_size=8)
+                                .digest(), "big") >> 1)
+    rng.gauss_next = None
+    return rng
+
+
+def copy_stream(rng: random.Random) -> random.Random:
+    """An independent ``random.Random`` in ``rng``'s exact state (it continues the same
+    stream; ``State.clone``'s copy of the chance stream). The same as ``r = random.Random();
+    r.setstate(rng.getstate())`` without seeding ``r`` from the OS first (~11 us, then
+    overwritten by ``setstate``): ``random.Random.__new__`` allocates without seeding."""
+    new = _new_random(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
 def rng_to_json(rng: random.Random) -> list[Any]:
     """The generator's full state as JSON-compatible data (for ``State.to_json``)."""
     version, internal, gauss = rng.getstate()
@@ -34,7 +76,7 @@ def rng_to_json(rng: random.Random) -> list[Any]:
 
 def rng_from_json(data: list[Any]) -> random.Random:
     """Rebuild a generator from :func:`rng_to_json` output; it continues the same stream."""
-    rng = random.Random()
+    rng = _new_random(random.Random)  # no OS seeding: setstate sets everything (copy_stream)
     rng.setstate((data[0], tuple(data[1]), data[2]))
     return rng
 

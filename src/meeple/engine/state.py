@@ -40,7 +40,7 @@ from meeple.engine.errors import (
     ParameterError,
 )
 from meeple.engine.persist import copied, jsonable
-from meeple.engine.rng import derive_seed, rng_to_json
+from meeple.engine.rng import chance_stream, copy_stream, rng_to_json
 
 if TYPE_CHECKING:
     from meeple.engine.game import Game
@@ -181,7 +181,7 @@ class State(ABC):
     def rng(self) -> random.Random:
         """The state's own chance stream, seeded from ``seed``; games draw only from it."""
         if self._rng is None:
-            self._rng = random.Random(derive_seed(self.seed, "chance"))
+            self._rng = chance_stream(self.seed)  # random.Random(derive_seed(seed, "chance"))
         return self._rng
 
     def reseed(self, seed: int, *, shuffle_unseen: bool = True) -> None:
@@ -198,7 +198,7 @@ class State(ABC):
         if type(seed) is not int or seed < 0:
             raise ParameterError(f"seed = {seed!r} must be a non-negative integer")
         self.seed = seed
-        self._rng = random.Random(derive_seed(seed, "chance"))
+        self._rng = chance_stream(seed)
         if shuffle_unseen:
             self._shuffle_unseen()
             self._legal = None  # legal tables never depend on a pile order; be safe
@@ -471,11 +471,7 @@ class State(ABC):
         new._acting = self._acting
         new._legal = self._legal
         new._pending = dict(self._pending)
-        if self._rng is None:
-            new._rng = None
-        else:
-            new._rng = random.Random()
-            new._rng.setstate(self._rng.getstate())
+        new._rng = None if self._rng is None else copy_stream(self._rng)
         return new
 
     def to_json(self) -> dict[str, Any]:

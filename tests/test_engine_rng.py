@@ -1,0 +1,90 @@
+"""The engine's specialised chance streams equal their plain constructions, bit for bit.
+
+``chance_stream(seed)`` must be ``random.Random(derive_seed(seed, "chance"))`` and
+``copy_stream(rng)`` / ``rng_from_json`` must continue ``rng``'s exact stream: every record,
+determinization and search draws from them, so one differing bit would change play.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meeple import load_game
+from meeple.engine import derive_seed
+from meeple.engine.rng import chance_stream, copy_stream, rng_from_json, rng_to_json
+
+SEEDS = st.integers(min_value=0, max_value=2**70) | st.integers(min_value=-2**64, max_value=-1)
+
+
+def _same(a: random.Random, b: random.Random) -> None:
+    assert type(a) is random.Random and type(b) is random.Random
+    assert a.getstate() == b.getstate()
+    assert [a.getrandbits(k) for k in (1, 7, 32, 33, 100)] == [
+        b.getrandbits(k) for k in (1, 7, 32, 33, 100)]
+    assert [a.random() for _ in range(5)] == [b.random() for _ in range(5)]
+    assert a.gauss(0.0, 1.0) == b.gauss(0.0, 1.0)  # gauss_next is carried alike
+    assert a.getstate() == b.getstate()
+
+
+def test_chance_stream_is_the_plain_construction_for_many_seeds() -> None:
+    seeds = [*range(2000), 2**62 - 1, 2**63, 2**64 + 5, 10**40]
+    seeds += [random.Random(1).getrandbits(62) for _ in range(500)]
+    for seed in seeds:
+        _same(chance_stream(seed), random.Random(derive_seed(seed, "chance")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(SEEDS)
+def test_chance_stream_is_the_plain_construction(seed: int) -> None:
+    _same(chance_stream(seed), random.Random(derive_seed(seed, "chance")))
+
+
+def test_chance_stream_of_a_non_int_seed_takes_the_plain_form() -> None:
+    """A bool is an int subclass whose ``derive_seed`` bytes differ ("bool:True")."""
+    _same(chance_stream(True), random.Random(derive_seed(True, "chance")))
+    assert chance_stream(True).getstate() != chance_stream(1).getstate()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=1500),
+       st.booleans())
+def test_copy_stream_and_json_continue_the_same_stream(seed: int, used: int,
+                                                       gauss: bool) -> None:
+    rng = random.Random(seed)
+    for _ in range(used):  # anywhere in the Mersenne Twister's 624-word block
+        rng.getrandbits(32)
+    if gauss:
+        rng.gauss(0.0, 1.0)  # leaves a gauss_next behind
+    plain = random.Random()
+    plain.setstate(rng.getstate())
+    copied = copy_stream(rng)
+    assert copied is not rng
+    restored = rng_from_json(json.loads(json.dumps(rng_to_json(rng))))
+    state = rng.getstate()
+    _same(copied, plain)
+    _same(restored, _restate(state))
+    _same(rng, _restate(state))  # the copies drew on their own: rng is untouched
+
+
+def _restate(state: tuple) -> random.Random:
+    r = random.Random()
+    r.setstate(state)
+    return r
+
+
+def test_state_rng_reseed_and_clone_use_the_same_streams() -> None:
+    """A chance game's state: ``rng``, ``reseed`` and ``clone`` give the plain streams."""
+    game = load_game("ozymandias-market")
+    state = game.new_initial_state(seed=11)
+    state._rng = None
+    _same(state.rng, random.Random(derive_seed(11, "chance")))
+    state.reseed(12345, shuffle_unseen=False)
+    _same(state.rng, random.Random(derive_seed(12345, "chance")))
+    state.rng.random()
+    twin = state.clone()
+    assert twin._rng is not state._rng
+    _same(twin.rng, _restate(state.rng.getstate()))
