@@ -73,8 +73,8 @@ class Bot(ABC):
         Raises:
             ValueError: if ``actions`` is empty or ``values`` has another length.
         """
-        top = max(values)
-        best = [a for v, a in zip(values, actions, strict=True) if v >= top - tolerance]
+        floor = max(values) - tolerance
+        best = [a for v, a in zip(values, actions, strict=True) if v >= floor]
         self.ties = best
         return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
 
