@@ -8,7 +8,7 @@ trainer's per-point games and its fresh games); the teacher is measured in the s
 the same games. Shares are pooled over both sets, with 95% Wilson intervals. For example::
 
     python examples/imitation_curve.py ozymandias-market --players 2 \\
-        --games 500,1000,2000,4000,8000 --out runs/imitation-market
+        --games 500,1000,2000,4000,8000 --out runs/imitation
 
 It leaves one trainer folder per size (``GAMES/model.zip`` is an ``rl:`` bot), ``curve.json``
 and ``curve.png`` in ``--out``.
@@ -64,8 +64,8 @@ def plot(rows: list[dict[str, Any]], opponents: list[str], teacher: str, fair: f
         ax.axhline(ref["share"], color="tab:orange", label=f"{teacher} in its place")
         ax.axhline(fair, color="grey", linestyle=":", label="fair share")
         ax.errorbar(games, [c["share"] for c in clone],
-                    yerr=[[c["share"] - c["ci_low"] for c in clone],
-                          [c["ci_high"] - c["share"] for c in clone]],
+                    yerr=[[max(0.0, c["share"] - c["ci_low"]) for c in clone],
+                          [max(0.0, c["ci_high"] - c["share"]) for c in clone]],
                     marker="o", capsize=3, color="tab:blue", label="cloned policy (greedy)")
         ax.set_xscale("log")
         ax.set_xticks(games, [f"{g:,}" for g in games])
@@ -93,23 +93,32 @@ def plot(rows: list[dict[str, Any]], opponents: list[str], teacher: str, fair: f
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game")
-    parser.add_argument("--players", type=int, default=None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("game", help="a meeple game name, e.g. ozymandias-market")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (None: the game's default)")
     parser.add_argument("--games", default="500,1000,2000,4000",
                         help="demonstration game counts, comma-separated")
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--learning-rate", type=float, default=2e-3)
-    parser.add_argument("--net", default="128,128", metavar="UNITS,UNITS")
-    parser.add_argument("--target", default="ties", choices=("ties", "choice"))
-    parser.add_argument("--teacher", default="heuristic")
+    parser.add_argument("--epochs", type=int, default=5, help="cloning epochs")
+    parser.add_argument("--batch-size", type=int, default=1024, help="cloning batch size")
+    parser.add_argument("--learning-rate", type=float, default=2e-3,
+                        help="cloning learning rate (Adam)")
+    parser.add_argument("--net", default="128,128", metavar="UNITS,UNITS",
+                        help="the policy and value networks' hidden layers")
+    parser.add_argument("--target", default="ties", choices=("ties", "choice"),
+                        help="clone any of the teacher's equally good codes (ties) or its "
+                             "code (choice); train_rl.py's --imitate-target")
+    parser.add_argument("--teacher", default="heuristic", help="the demonstrating bot")
     parser.add_argument("--opponents", default="heuristic",
                         help="the bots the teacher plays against in the demonstrations")
-    parser.add_argument("--eval-opponents", default="heuristic,random")
-    parser.add_argument("--eval-games", type=int, default=200)
+    parser.add_argument("--eval-opponents", default="heuristic,random",
+                        help="comma-separated bots the clone is measured against")
+    parser.add_argument("--eval-games", type=int, default=200,
+                        help="games per opponent in each of the two sets (per size)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/imitation")
+    parser.add_argument("--out", default="runs/imitation",
+                        help="folder: one trainer folder per size, curve.json, curve.png")
     args = parser.parse_args(argv)
 
     from meeple.adapters.rl import train_maskable_ppo

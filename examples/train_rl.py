@@ -25,19 +25,24 @@ def _show(point: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Parse the command line, train, print the curve and return its dict."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("game", help="a meeple game name, e.g. battle-of-the-four-gods")
-    parser.add_argument("--variant", default=None)
-    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--variant", default=None, help="a named variant (None: the game's own)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (None: the game's default)")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule parameter (repeatable)")
     parser.add_argument("--steps", type=int, default=60_000, help="training steps")
     parser.add_argument("--opponents", default="random",
                         help="comma-separated training opponents, one environment each "
                              "(e.g. random,heuristic)")
-    parser.add_argument("--eval-every", type=int, default=10_000)
-    parser.add_argument("--eval-games", type=int, default=100)
-    parser.add_argument("--eval-opponents", default="random,heuristic")
+    parser.add_argument("--eval-every", type=int, default=10_000,
+                        help="training steps between evaluation points")
+    parser.add_argument("--eval-games", type=int, default=100,
+                        help="games per evaluation opponent (and policy) at each point")
+    parser.add_argument("--eval-opponents", default="random,heuristic",
+                        help="comma-separated bots the policy is measured against")
     parser.add_argument("--eval-policies", default="greedy",
                         help="comma-separated: greedy (most probable code), sample (sampled)")
     parser.add_argument("--shaping", type=float, default=0.0,
@@ -51,45 +56,57 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--imitate", type=int, default=0, metavar="GAMES",
                         help="imitation warm start: clone the teacher bot from GAMES "
                              "demonstration games before PPO (0: none; --steps 0: clone only)")
-    parser.add_argument("--imitate-epochs", type=int, default=10)
+    parser.add_argument("--imitate-epochs", type=int, default=10, help="cloning epochs")
     parser.add_argument("--teacher", default="heuristic", help="the demonstrating bot")
     parser.add_argument("--imitate-target", default="ties", choices=("ties", "choice"),
                         help="clone any of the teacher's equally good codes (ties) or its "
                              "code (choice)")
     parser.add_argument("--imitate-fit", action="append", default=[], metavar="NAME=NUMBER",
-                        help="a clone_policy setting, e.g. batch_size=1024 or learning_rate=2e-3 "
-                             "(repeatable)")
-    parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"))
+                        help="a clone_policy setting: batch_size, learning_rate or value_weight, "
+                             "e.g. batch_size=1024 (repeatable)")
+    parser.add_argument("--actions", default="auto", choices=("auto", "compact", "full"),
+                        help="the action codes: full table, step codes, or auto (step codes "
+                             "for tables over 512 codes)")
     parser.add_argument("--ppo", action="append", default=[], metavar="NAME=NUMBER",
                         help="a MaskablePPO setting over PPO_DEFAULTS, e.g. learning_rate=1e-4 "
                              "(repeatable)")
     parser.add_argument("--net", default=None, metavar="UNITS,UNITS",
                         help="the policy and value networks' hidden layers, e.g. 128,128 "
-                             "(default: sb3's 64,64)")
-    parser.add_argument("--seed", type=int, default=0)
+                             "(None: sb3's 64,64)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seeds the policy, the environments and the evaluation games")
     parser.add_argument("--out", default="runs/rl", help="folder for the model and curve")
     args = parser.parse_args(argv)
     params = dict(item.split("=", 1) for item in args.param)
+
     def numbers(items: list[str]) -> dict[str, float | int]:
         return {k: float(v) if any(c in v for c in ".e") else int(v)
                 for k, v in (item.split("=", 1) for item in items)}
 
-    ppo, fit = numbers(args.ppo), numbers(args.imitate_fit)
-    if args.net:
-        ppo["policy_kwargs"] = {"net_arch": [int(units) for units in args.net.split(",")]}
+    try:
+        ppo, fit = numbers(args.ppo), numbers(args.imitate_fit)
+        if args.net:
+            ppo["policy_kwargs"] = {"net_arch": [int(units) for units in args.net.split(",")]}
+    except ValueError as error:
+        parser.error(f"--ppo, --imitate-fit and --net take numbers ({error})")
 
     from meeple.adapters.rl import train_maskable_ppo
+    from meeple.engine.errors import ParameterError
 
-    curve = train_maskable_ppo(
-        args.game, variant=args.variant, players=args.players, params=params,
-        opponents=args.opponents.split(","), steps=args.steps, seed=args.seed,
-        eval_every=args.eval_every, eval_games=args.eval_games,
-        eval_opponents=args.eval_opponents.split(","),
-        eval_policies=args.eval_policies.split(","), actions=args.actions,
-        shaping=args.shaping, memory=args.memory, keep_best=args.keep_best, imitate=args.imitate,
-        imitate_epochs=args.imitate_epochs, teacher=args.teacher,
-        imitate_target=args.imitate_target, imitate_fit=fit, ppo=ppo,
-        out=args.out, on_point=_show)
+    try:
+        curve = train_maskable_ppo(
+            args.game, variant=args.variant, players=args.players, params=params,
+            opponents=args.opponents.split(","), steps=args.steps, seed=args.seed,
+            eval_every=args.eval_every, eval_games=args.eval_games,
+            eval_opponents=args.eval_opponents.split(","),
+            eval_policies=args.eval_policies.split(","), actions=args.actions,
+            shaping=args.shaping, memory=args.memory, keep_best=args.keep_best,
+            imitate=args.imitate,
+            imitate_epochs=args.imitate_epochs, teacher=args.teacher,
+            imitate_target=args.imitate_target, imitate_fit=fit, ppo=ppo,
+            out=args.out, on_point=_show)
+    except ParameterError as error:
+        parser.error(str(error))
     if curve["imitation"] is not None:
         im = curve["imitation"]
         held = {k: "-" if im[k] is None else f"{im[k]:.3f}"

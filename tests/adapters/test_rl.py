@@ -435,3 +435,32 @@ def test_the_imitation_curve_clones_each_size_and_plots(tmp_path: Path) -> None:
     assert rows[0]["vs"]["random"]["reference"] == rows[1]["vs"]["random"]["reference"]
     assert json.loads((tmp_path / "curve.json").read_text()) == rows
     assert (tmp_path / "curve.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(("target", "fit", "words"), [
+    ("best", None, "imitate_target"),
+    ("ties", {"batch": 512}, "not a cloning setting"),
+    ("ties", {"epochs": 3}, "their own arguments"),
+    ("ties", {"batch_size": 512.5}, "an int >= 1"),
+    ("ties", {"learning_rate": 0}, "a number > 0"),
+])
+def test_cloning_settings_are_refused_before_any_game(target, fit, words) -> None:
+    from meeple.adapters.rl import _check_fit
+
+    with pytest.raises(ParameterError, match=words):
+        _check_fit(target, fit)
+    _check_fit("choice", {"batch_size": 1024, "learning_rate": 2e-3, "value_weight": 0})
+
+
+def test_demonstrations_take_the_adapters_auto_encoding() -> None:
+    from meeple.adapters._common import action_coder
+    from meeple.adapters.imitation import collect_demonstrations
+
+    for name in ("ozymandias-market", "battle-of-the-four-gods"):
+        game = load_game(name)
+        auto = collect_demonstrations(game, games=1, encoding="auto", seed=3)
+        kind = action_coder(game, "auto").kind
+        same = collect_demonstrations(game, games=1, encoding=kind, seed=3)
+        assert auto.masks.shape == same.masks.shape and (auto.codes == same.codes).all()
+    with pytest.raises(ParameterError, match="auto"):
+        collect_demonstrations(game, games=1, encoding="steps")

@@ -36,6 +36,14 @@ def test_wilson_matches_scipy_for_whole_counts(k: int, n: int) -> None:
     assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-9)
 
 
+@pytest.mark.parametrize("n", [1, 7, 12, 200, 4001])
+def test_wilson_is_exactly_zero_or_one_at_the_ends(n: int) -> None:
+    # float rounding left 2.8e-17 as the lower bound of 0 wins in 12, so "share - low" was
+    # negative and a plot's error bar refused it
+    assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+    assert 0.0 < wilson(0, n)[1] and wilson(n, n)[0] < 1.0
+
+
 def test_wilson_of_shared_wins_lies_between_its_neighbours() -> None:
     low, high = wilson(4.5, 10)
     assert wilson(4, 10)[0] < low < wilson(5, 10)[0]

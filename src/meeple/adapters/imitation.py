@@ -155,7 +155,8 @@ class DemonstrationBot(PolicyBot):
 class Demonstrations:
     """Recorded decisions: ``observations`` (a float32 ``scipy.sparse.csr_matrix``, one row per
     learner step; stored sparse since an observation is mostly zeros: the market's 5,559
-    floats hold about 56 that are not, so a million rows fit in half a GB), ``masks``
+    floats hold about 56 that are not, so a million rows take about half a GB, where dense
+    they would take 22 GB; its masks and labels take another 0.7 GB), ``masks``
     (bool, the legal codes), ``codes`` (int64, the teacher's code), ``labels`` (bool, shaped as
     ``masks``: the teacher's equally good codes, its code among them; :class:`DemonstrationBot`),
     ``returns`` (float32, the seat's win share at the game's end discounted by ``gamma`` per
@@ -212,6 +213,9 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
 
     Returns:
         the :class:`Demonstrations`.
+    ``encoding``: ``"full"``, ``"compact"`` or ``"auto"`` (the adapters' choice,
+    :func:`meeple.adapters._common.action_coder`: compact for a table over 512 codes).
+
     Raises:
         ParameterError: for ``games < 1``, no opponents, an unknown bot name or encoding, or a
             memory decay outside 0..1.
@@ -219,8 +223,12 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
     if games < 1 or not opponents:
         raise ParameterError(f"games = {games}, opponents = {list(opponents)}: need at least "
                              f"one game and one opponent")
-    if encoding not in ("full", "compact"):
-        raise ParameterError(f"encoding = {encoding!r}: 'full' or 'compact'")
+    if encoding not in ("full", "compact", "auto"):
+        raise ParameterError(f"encoding = {encoding!r}: 'full', 'compact' or 'auto'")
+    if encoding == "auto":
+        from meeple.adapters._common import action_coder
+
+        encoding = action_coder(game, "auto").kind
     began = time.perf_counter()
     if player is not None:
         import torch

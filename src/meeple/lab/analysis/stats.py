@@ -112,7 +112,10 @@ def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[fl
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at the ends the bound is exactly 0 or 1 (centre == half), whatever the float rounding
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def difference_interval(k1: float, n1: int, k2: float, n2: int,
