@@ -438,18 +438,19 @@ def test_the_imitation_curve_clones_each_size_and_plots(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("target", "fit", "words"), [
-    ("best", None, "imitate_target"),
-    ("ties", {"batch": 512}, "not a cloning setting"),
+    ("best", None, "target"),
+    ("ties", {"batch": 512}, "choose from"),
     ("ties", {"epochs": 3}, "their own arguments"),
     ("ties", {"batch_size": 512.5}, "an int >= 1"),
     ("ties", {"learning_rate": 0}, "a number > 0"),
 ])
 def test_cloning_settings_are_refused_before_any_game(target, fit, words) -> None:
-    from meeple.adapters.rl import _check_fit
+    from meeple.adapters.imitation import check_clone_settings
 
     with pytest.raises(ParameterError, match=words):
-        _check_fit(target, fit)
-    _check_fit("choice", {"batch_size": 1024, "learning_rate": 2e-3, "value_weight": 0})
+        check_clone_settings(target, fit)
+    check_clone_settings("choice", {"batch_size": 1024, "learning_rate": 2e-3,
+                                    "value_weight": 0})
 
 
 def test_demonstrations_take_the_adapters_auto_encoding() -> None:

@@ -20,7 +20,7 @@ docs/adapters/gymnasium.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,11 +211,11 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
     ``i % players``, every other seat is played by ``opponents[(i // players) %
     len(opponents)]`` (so with two opponent names each seat meets both).
 
-    Returns:
-        the :class:`Demonstrations`.
     ``encoding``: ``"full"``, ``"compact"`` or ``"auto"`` (the adapters' choice,
     :func:`meeple.adapters._common.action_coder`: compact for a table over 512 codes).
 
+    Returns:
+        the :class:`Demonstrations`.
     Raises:
         ParameterError: for ``games < 1``, no opponents, an unknown bot name or encoding, or a
             memory decay outside 0..1.
@@ -296,6 +296,40 @@ def agreement(policy: Any, demos: Demonstrations, ties: bool = False) -> float:
 TARGETS = ("choice", "ties")
 
 
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+#: :func:`clone_policy`'s settings besides the epochs, seed and target, each with the kind of
+#: value it takes and the check of that kind.
+CLONE_SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "batch_size": ("an int >= 1", lambda v: isinstance(v, int) and not isinstance(v, bool)
+                   and v >= 1),
+    "learning_rate": ("a number > 0", lambda v: _number(v) and v > 0),
+    "value_weight": ("a number >= 0", lambda v: _number(v) and v >= 0),
+}
+
+
+def check_clone_settings(target: str, settings: Mapping[str, Any] | None) -> None:
+    """Refuse a cloning ``target`` or ``settings`` (:func:`clone_policy` keyword arguments)
+    before anything is played or fitted.
+
+    Raises:
+        ParameterError: a target not in :data:`TARGETS`, or a setting not in
+            :data:`CLONE_SETTINGS` or not of its kind.
+    """
+    if target not in TARGETS:
+        raise ParameterError(f"target = {target!r}: one of {list(TARGETS)}")
+    for name, value in (settings or {}).items():
+        if name not in CLONE_SETTINGS:
+            raise ParameterError(f"cloning setting {name!r}: choose from "
+                                 f"{', '.join(CLONE_SETTINGS)} (epochs, seed and target have "
+                                 f"their own arguments)")
+        kind, ok = CLONE_SETTINGS[name]
+        if not ok(value):
+            raise ParameterError(f"cloning setting {name} = {value!r}: must be {kind}")
+
+
 def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_size: int = 256,
                  learning_rate: float = 1e-3, value_weight: float = 0.5, seed: int = 0,
                  target: str = "ties") -> list[dict[str, float]]:
@@ -309,16 +343,16 @@ def clone_policy(model: Any, demos: Demonstrations, *, epochs: int = 10, batch_s
     Returns:
         one dict per epoch: ``{"epoch", "loss", "nll", "value_mse"}`` (means over the epoch).
     Raises:
-        ParameterError: for ``epochs`` or ``batch_size`` < 1, no demonstrations, or a target
-            not in :data:`TARGETS`.
+        ParameterError: for ``epochs`` < 1, no demonstrations, or a target or setting
+            :func:`check_clone_settings` refuses.
     """
     import torch
 
-    if epochs < 1 or batch_size < 1 or not len(demos.codes):
-        raise ParameterError(f"epochs = {epochs}, batch_size = {batch_size}, "
-                             f"{len(demos.codes)} decisions: need at least one of each")
-    if target not in TARGETS:
-        raise ParameterError(f"target = {target!r}: one of {list(TARGETS)}")
+    if epochs < 1 or not len(demos.codes):
+        raise ParameterError(f"epochs = {epochs}, {len(demos.codes)} decisions: need at least "
+                             f"one of each")
+    check_clone_settings(target, {"batch_size": batch_size, "learning_rate": learning_rate,
+                                  "value_weight": value_weight})
     policy = model.policy
     policy.set_training_mode(True)
     optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)

@@ -238,9 +238,9 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         imitate_epochs, teacher: the cloning epochs and the demonstrating bot.
         imitate_target: what the cloning fits, ``"ties"`` (any of the teacher's equally good
             codes) or ``"choice"`` (its code), :func:`~meeple.adapters.imitation.clone_policy`.
-        imitate_fit: more ``clone_policy`` keyword arguments, any of :data:`IMITATE_FIT`
-            (``batch_size``: an int >= 1; ``learning_rate``: > 0; ``value_weight``: >= 0), or
-            None for its defaults.
+        imitate_fit: more ``clone_policy`` keyword arguments, any of
+            :data:`~meeple.adapters.imitation.CLONE_SETTINGS` (``batch_size``: an int >= 1;
+            ``learning_rate``: > 0; ``value_weight``: >= 0), or None for its defaults.
         ppo: ``MaskablePPO`` keyword arguments over :data:`PPO_DEFAULTS`.
         out: the folder for ``model.zip``, ``model.json``, ``curve.json`` and ``curve.png``
             (and ``best.zip``, ``best.json``).
@@ -270,7 +270,9 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
         raise ParameterError(f"steps = {steps}, eval_every = {eval_every}, imitate = "
                              f"{imitate}: need steps >= 1 (>= 0 with imitate), eval_every >= 1 "
                              f"and imitate >= 0")
-    _check_fit(imitate_target, imitate_fit)
+    from meeple.adapters.imitation import check_clone_settings
+
+    check_clone_settings(imitate_target, imitate_fit)
     policies = list(eval_policies)
     if not policies or any(p not in EVAL_POLICIES for p in policies):
         raise ParameterError(f"eval_policies = {policies}: choose from {EVAL_POLICIES}")
@@ -377,35 +379,6 @@ def train_maskable_ppo(game_name: str, *, variant: str | None = None,
     (out / "curve.json").write_text(json.dumps(curve, indent=2) + "\n")
     plot_curve(curve, out / "curve.png")
     return curve
-
-
-#: The ``clone_policy`` settings ``imitate_fit`` may give, and the check each value must pass.
-IMITATE_FIT: dict[str, tuple[str, Callable[[Any], bool]]] = {
-    "batch_size": ("an int >= 1", lambda v: type(v) is int and v >= 1),
-    "learning_rate": ("a number > 0", lambda v: type(v) in (int, float) and v > 0),
-    "value_weight": ("a number >= 0", lambda v: type(v) in (int, float) and v >= 0),
-}
-
-
-def _check_fit(target: str, fit: dict[str, Any] | None) -> None:
-    """Refuse a cloning target or setting before any demonstration game is played.
-
-    Raises:
-        ParameterError: a target not in ``TARGETS``, or a setting not in :data:`IMITATE_FIT`
-            or not of its kind.
-    """
-    from meeple.adapters.imitation import TARGETS
-
-    if target not in TARGETS:
-        raise ParameterError(f"imitate_target = {target!r}: one of {list(TARGETS)}")
-    for name, value in (fit or {}).items():
-        if name not in IMITATE_FIT:
-            raise ParameterError(f"imitate_fit {name!r}: not a cloning setting; choose from "
-                                 f"{', '.join(IMITATE_FIT)} (epochs, seed and target have "
-                                 f"their own arguments)")
-        kind, ok = IMITATE_FIT[name]
-        if not ok(value):
-            raise ParameterError(f"imitate_fit {name} = {value!r}: must be {kind}")
 
 
 def imitation_warm_start(model: Any, game: Game, *, games: int, epochs: int, teacher: str,
