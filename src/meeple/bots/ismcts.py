@@ -190,7 +190,9 @@ class ISMCTSBot(Bot):
         while True:
             if done >= len(self._logs) - 1:  # availability counts never exceed ``done``
                 self._logs = _logs(2 * len(self._logs))
-            self._iterate(root, draw(rng))
+            state = draw(rng)
+            state.narrate = False  # the search's own states: no event log (engine.state)
+            self._iterate(root, state)
             done += 1
             if deadline is None:
                 if done >= self.iterations:

@@ -269,7 +269,8 @@ class DamoclesState(RecordedWinners, State):
             if not self.deck and self.discard and self.game.params["reshuffle"]:
                 self.deck, self.discard = self.discard, []
                 shuffle(self.rng, self.deck)
-                self._log(self.active, "the discard pile is shuffled into a new deck")
+                if self.narrate:
+                    self._log(self.active, "the discard pile is shuffled into a new deck")
             if not self.deck:
                 break
             drawn.append(self.deck.pop())
@@ -329,7 +330,8 @@ class DamoclesState(RecordedWinners, State):
         if self.game.params["bank"] == "shared20":
             self.bank[god] -= 1  # setup draws from the one supply (DAM-9 b)
         self.placed += 1
-        self._log(seat, f"places {GODS[god]} on slot {slot + 1}")
+        if self.narrate:
+            self._log(seat, f"places {GODS[god]} on slot {slot + 1}")
         n = self.game.players
         if self.placed < CIRCLE:
             self.active = (seat + 1) % n
@@ -341,17 +343,19 @@ class DamoclesState(RecordedWinners, State):
     def _do_haste(self, seat: int, args: tuple[str]) -> None:
         self._first_play(seat, args[0])
         self.swaps_allowed = 2  # Hastes do not stack (DAM-13)
-        self._log(seat, f"plays {args[0]} (Haste): two swaps")
+        if self.narrate:
+            self._log(seat, f"plays {args[0]} (Haste): two swaps")
 
-    def _swapped(self, seat: int, text: str) -> None:
+    def _swapped(self) -> None:
         self.swaps_done += 1
         self.step = "play" if self.swaps_done >= self.swaps_allowed else "swap2"
-        self._log(seat, text)
 
     def _do_swap(self, seat: int, args: tuple[int, int]) -> None:
         a, b = args
         self.circle[a], self.circle[b] = self.circle[b], self.circle[a]
-        self._swapped(seat, f"swaps slots {a + 1} and {b + 1}")
+        self._swapped()
+        if self.narrate:
+            self._log(seat, f"swaps slots {a + 1} and {b + 1}")
 
     def _do_trade(self, seat: int, args: tuple[int, int]) -> None:
         slot, god = args
@@ -360,11 +364,14 @@ class DamoclesState(RecordedWinners, State):
             self.bank[god] -= 1
             self.bank[old] += 1
         self.circle[slot] = god
-        self._swapped(seat, f"swaps slot {slot + 1} ({GODS[old]}) for a bank {GODS[god]}")
+        self._swapped()
+        if self.narrate:
+            self._log(seat, f"swaps slot {slot + 1} ({GODS[old]}) for a bank {GODS[god]}")
 
     def _do_stop(self, seat: int, args: tuple[()]) -> None:
         self.step = "play"
-        self._log(seat, "stops swapping")
+        if self.narrate:
+            self._log(seat, "stops swapping")
 
     def _do_play(self, seat: int, args: tuple[str, bool]) -> None:
         cid, relaxed = args
@@ -388,7 +395,8 @@ class DamoclesState(RecordedWinners, State):
             self.destroy_queue = queue
             if queue:
                 self.step = "destroy"
-        self._log(seat, f"plays {cid} ({kind.title()}){note}")
+        if self.narrate:
+            self._log(seat, f"plays {cid} ({kind.title()}){note}")
 
     def _do_pair(self, seat: int, args: tuple[str, str, bool, bool]) -> None:
         pid, nid, relax_p, relax_n = args
@@ -402,7 +410,8 @@ class DamoclesState(RecordedWinners, State):
                 self.annex_available = False  # the one borrowed codex of the Annex (DAM-31)
         n = self._codex(nid).info.number
         production = self._codex(pid).type
-        self._log(seat, f"pairs {pid} ({production.title()}) with {nid}")
+        if self.narrate:
+            self._log(seat, f"pairs {pid} ({production.title()}) with {nid}")
         if production == "ORACLE":  # N + 2, keep N (DAM-21)
             self.keep_pool = self._draw(n + 2)
             self.keep_count = min(n, len(self.keep_pool))
@@ -411,14 +420,16 @@ class DamoclesState(RecordedWinners, State):
         drawn = self._draw(n + (1 if production == "COMBUST" else 0))
         self.hands[seat].extend(drawn)
         self.granted.extend(drawn)
-        self._log(seat, f"draws {len(drawn)} {'codex' if len(drawn) == 1 else 'codices'}")
+        if self.narrate:
+            self._log(seat, f"draws {len(drawn)} {'codex' if len(drawn) == 1 else 'codices'}")
 
     def _do_keep(self, seat: int, args: tuple[str, ...]) -> None:
         kept = list(args)
         for cid in self.keep_pool:
             (self.hands[seat] if cid in kept else self.discard).append(cid)
         self.granted.extend(kept)
-        self._log(seat, f"keeps {len(kept)} of {len(self.keep_pool)} codices")
+        if self.narrate:
+            self._log(seat, f"keeps {len(kept)} of {len(self.keep_pool)} codices")
         self.keep_pool, self.keep_count, self.step = [], 0, "play"
 
     def _do_destroy(self, seat: int, args: tuple[str]) -> None:
@@ -426,7 +437,8 @@ class DamoclesState(RecordedWinners, State):
         entry = self.destroy_queue[0]
         self.tableaus[entry[0]].remove(cid)
         self.removed.append(cid)  # out of the game, its points stay scored (DAM-32, DAM-39)
-        self._log(seat, f"destroys {cid} of seat {entry[0]}")
+        if self.narrate:
+            self._log(seat, f"destroys {cid} of seat {entry[0]}")
         entry[1] -= 1
         if not entry[1]:
             self.destroy_queue.pop(0)
@@ -435,7 +447,8 @@ class DamoclesState(RecordedWinners, State):
 
     def _do_end(self, seat: int, args: tuple[()]) -> None:
         self.removed.extend(self.consumed)  # TURN MECHANICS 5: out of the game (DAM-23, 38)
-        self._log(seat, "ends the turn")
+        if self.narrate:
+            self._log(seat, "ends the turn")
         self.turns_taken += 1
         n = self.game.players
         if self.turns_taken >= self.game.params["cycles"] * n:

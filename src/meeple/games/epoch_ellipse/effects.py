@@ -38,12 +38,14 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
                 state.trash(card)
-                state.log(s, f"loses {state.name(card)} (trashed at random)")
+                if state.narrate:
+                    state.log(s, f"loses {state.name(card)} (trashed at random)")
     elif effect == "discard_random_hand":
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
-                state.log(s, f"drops {state.name(card)} (discarded at random)")
+                if state.narrate:
+                    state.log(s, f"drops {state.name(card)} (discarded at random)")
                 if state.to_discard(s, card, cause):
                     break
     elif effect == "catastrophe_to_discard":
@@ -52,7 +54,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 card = state.draw_shared(CATASTROPHE)
                 if card is None:
                     break
-                state.log(s, f"suffers {state.name(card)}")
+                if state.narrate:
+                    state.log(s, f"suffers {state.name(card)}")
                 if state.to_discard(s, card, cause):
                     break
     elif effect == "reinforce_location":
@@ -64,7 +67,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 if card is None:
                     break
                 state.add_to_location(pos, card)
-            state.log(-1, f"{state.location_name(pos)} is reinforced")
+            if state.narrate:
+                state.log(-1, f"{state.location_name(pos)} is reinforced")
     elif effect == "draw_salvage":
         for s in targets(state, params["who"], seat):
             for _ in range(n):
@@ -72,7 +76,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 if card is None:
                     break
                 state.hands[s].append(card)
-                state.log(s, f"finds {state.name(card)}")
+                if state.narrate:
+                    state.log(s, f"finds {state.name(card)}")
             state.enforce_limit_outside(s)
     elif effect == "heal":
         cards = state.game.content.cards
@@ -83,10 +88,12 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 pile.remove(card)
                 state.trash(card)
             if healed:
-                state.log(s, f"heals {len(healed)} catastrophe(s)")
+                if state.narrate:
+                    state.log(s, f"heals {len(healed)} catastrophe(s)")
     elif effect == "clear_location":
         held = [i for i in range(1, len(state.locations)) if state.tokens[i]]
         if held:
             pos = min(held, key=lambda i: (state.tokens[i], i))
             removed = state.remove_catastrophes(pos, n)
-            state.log(-1, f"{removed} catastrophe(s) leave {state.location_name(pos)}")
+            if state.narrate:
+                state.log(-1, f"{removed} catastrophe(s) leave {state.location_name(pos)}")

@@ -78,8 +78,9 @@ class ExploreSteps:
     def _do_new(self: Any, seat: int, args: tuple) -> None:
         """3A: a NEW LOCATION, then its top card is drawn and resolved (EPE-14)."""
         pos = self.build_location(self.location_deck.pop())
-        self.log(seat, f"explores a new location: {self.location_name(pos)} "
-                       f"({self.tokens[pos]} catastrophe tokens)")
+        if self.narrate:
+            self.log(seat, f"explores a new location: {self.location_name(pos)} "
+                           f"({self.tokens[pos]} catastrophe tokens)")
         self.expl_new = True
         self._flip(seat, pos, 1)
         if self.result is None:
@@ -91,7 +92,8 @@ class ExploreSteps:
         shuffle(self.rng, self.event_decks[pos])
         if k == 0:  # explore_count=d6
             k = self.rng.randint(1, 6)
-        self.log(seat, f"explores {self.location_name(pos)}, {k} card(s)")
+        if self.narrate:
+            self.log(seat, f"explores {self.location_name(pos)}, {k} card(s)")
         self._flip(seat, pos, k)
         if self.result is not None:
             return
@@ -121,8 +123,9 @@ class ExploreSteps:
                 salvage.append(c)
         self.tokens[pos] -= len(cats)  # 3C: tokens follow the cards
         self.expl_cats, self.expl_survivors, self.expl_salvage = cats, survivors, salvage
-        self.log(seat, "flips " + (", ".join(map(self.game.labels.__getitem__, flipped))
-                                   or "nothing"))
+        if self.narrate:
+            self.log(seat, "flips " + (", ".join(map(self.game.labels.__getitem__, flipped))
+                                       or "nothing"))
         self.check_win()
 
     def _do_redraw(self: Any, seat: int, args: tuple) -> None:
@@ -131,7 +134,8 @@ class ExploreSteps:
         pos, k = self.expl_pos, self.expl_k
         for c in self.expl_cats + self.expl_survivors + self.expl_salvage:
             self.add_to_location(pos, c)
-        self.log(seat, f"uses {self.name(card)}: the exploration is drawn again")
+        if self.narrate:
+            self.log(seat, f"uses {self.name(card)}: the exploration is drawn again")
         self.to_discard(seat, card, "collapse")
         shuffle(self.rng, self.event_decks[pos])
         self._flip(seat, pos, k)
@@ -142,7 +146,8 @@ class ExploreSteps:
         self.resolve_next()
 
     def _do_skip(self: Any, seat: int, args: tuple) -> None:
-        self.log(seat, "has nowhere to explore")
+        if self.narrate:
+            self.log(seat, "has nowhere to explore")
         self.step = "next"
 
     # ------------------------------------------------------------------ 3C, 3D and 3E
@@ -158,7 +163,8 @@ class ExploreSteps:
                 card = self.expl_cats.pop(0)
                 info = self.card(card)
                 if info.subtype == CURSE:  # a one-time effect, then the discard pile (EPE-20)
-                    self.log(seat, f"is cursed: {info.name}")
+                    if self.narrate:
+                        self.log(seat, f"is cursed: {info.name}")
                     apply_effect(self, info.effect, info.params, seat, "curse")
                     if self.status[seat] != "alive":
                         self.trash(card)
@@ -174,7 +180,8 @@ class ExploreSteps:
             if self.expl_survivors:
                 card = self.expl_survivors.pop(0)
                 if self.expl_pos == 0:  # found in the Graveyard: dead (EPE-23)
-                    self.log(seat, f"finds {self.name(card)} dead in the Graveyard")
+                    if self.narrate:
+                        self.log(seat, f"finds {self.name(card)} dead in the Graveyard")
                     if self.game.params["dead_survivor"] == "back":
                         self.add_to_location(0, card)
                     else:
@@ -184,7 +191,8 @@ class ExploreSteps:
                         self.expl_cats.append(trap)
                     continue
                 self.rescue = [card]
-                self.log(seat, f"finds the survivor {self.name(card)}")
+                if self.narrate:
+                    self.log(seat, f"finds the survivor {self.name(card)}")
                 self.step = "rescue"
                 return
             if self.expl_salvage:  # 3E: the rest of the salvage to the hand
@@ -205,7 +213,8 @@ class ExploreSteps:
 
     def _do_suffer(self: Any, seat: int, args: tuple) -> None:
         card, self.current = self.current, None
-        self.log(seat, f"suffers {self.name(card)}")
+        if self.narrate:
+            self.log(seat, f"suffers {self.name(card)}")
         if not self.to_discard(seat, card, self.card(card).subtype.lower()):
             self.resolve_next()
 
@@ -222,9 +231,11 @@ class ExploreSteps:
             self.paid += points.get("weapon", 0)
             if self.paid < self.card(self.current).difficulty:
                 return
-            self.log(seat, f"defeats {self.name(self.current)}")
+            if self.narrate:
+                self.log(seat, f"defeats {self.name(self.current)}")
         else:
-            self.log(seat, f"avoids {self.name(self.current)}")
+            if self.narrate:
+                self.log(seat, f"avoids {self.name(self.current)}")
         self.trash(self.current)  # won or avoided: trashed (EPE-10, EPE-19)
         self.current = None
         self.resolve_next()
@@ -239,7 +250,8 @@ class ExploreSteps:
             pile.remove(card)
             self.draws[seat].append(card)
         shuffle(self.rng, self.draws[seat])
-        self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")
+        if self.narrate:
+            self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")
 
     def _do_give(self: Any, seat: int, args: tuple) -> None:
         ctype, from_exploration = args
@@ -255,13 +267,15 @@ class ExploreSteps:
     def _finish_rescue(self: Any) -> None:
         pile, self.rescue = self.rescue, None
         self.pool.append(pile)
-        self.log(self.explorer, f"sets {self.name(pile[0])} aside with {len(pile) - 1} "
-                                "card(s)")
+        if self.narrate:
+            self.log(self.explorer, f"sets {self.name(pile[0])} aside with {len(pile) - 1} "
+                                    "card(s)")
 
     def _do_return(self: Any, seat: int, args: tuple) -> None:
         card = self.take_type(self.hands[seat], args[0])
         self.add_to_location(self.expl_pos, card)  # over the limit: back, face down (EPE-24)
-        self.log(seat, f"returns {self.name(card)} to {self.location_name(self.expl_pos)}")
+        if self.narrate:
+            self.log(seat, f"returns {self.name(card)} to {self.location_name(self.expl_pos)}")
 
     def enforce_limit_outside(self: Any, seat: int) -> None:
         """Outside an exploration, cards over the hand limit are discarded (EPE-24)."""
@@ -289,6 +303,7 @@ class ExploreSteps:
         """No food: the top Catastrophe card goes into the discard pile (4. HUNGER)."""
         self.hungry.pop(0)
         card = self.draw_shared(CATASTROPHE)
-        self.log(seat, "goes hungry" + (f": {self.name(card)}" if card is not None else ""))
+        if self.narrate:
+            self.log(seat, "goes hungry" + (f": {self.name(card)}" if card is not None else ""))
         if card is not None:
             self.to_discard(seat, card, "starvation")

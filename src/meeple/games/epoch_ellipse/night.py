@@ -40,11 +40,13 @@ class NightSteps:
             card = self.draw_shared(SALVAGE)
             self.ms_card[seat] = card
             if card is not None:
-                self.log(seat, f"is a Mournful Sacrifice with {self.name(card)}")
+                if self.narrate:
+                    self.log(seat, f"is a Mournful Sacrifice with {self.name(card)}")
         if "alive" not in self.status:
             self.result, self.cause = "lost", self._last_cause()
             self.phase = self.step = "over"
-            self.log(-1, "no survivor is left alive: the team loses")
+            if self.narrate:
+                self.log(-1, "no survivor is left alive: the team loses")
             return
         size = self.game.params["hand_size"]
         for seat in self.seat_order():
@@ -76,7 +78,8 @@ class NightSteps:
         self.status[seat] = "alive"
         self.death_cause[seat] = None
         self.queue.remove(seat)
-        self.log(seat, f"takes over {self.name(pile[0])}")
+        if self.narrate:
+            self.log(seat, f"takes over {self.name(pile[0])}")
 
     # ----------------------------------------------------------------------------- rest
     def _rest(self: Any) -> None:
@@ -89,7 +92,8 @@ class NightSteps:
         card = self.draw_shared(NIGHT)
         if card is not None and self.status[reader] == "alive":
             info = self.card(card)
-            self.log(reader, f"draws the night card {info.name}")
+            if self.narrate:
+                self.log(reader, f"draws the night card {info.name}")
             apply_effect(self, info.effect, info.params, reader, "curse")
             self.night_discard.append(card)
         elif card is not None:
@@ -119,7 +123,8 @@ class NightSteps:
         if self.day >= self.game.params["max_days"]:
             self.result, self.cause = "truncated", "truncation"
             self.phase = self.step = "over"
-            self.log(-1, "the day cap is reached (truncated: a loss)")
+            if self.narrate:
+                self.log(-1, "the day cap is reached (truncated: a loss)")
             return
         self.day += 1
         self._wake()

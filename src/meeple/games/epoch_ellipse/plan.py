@@ -35,12 +35,14 @@ class PlanSteps:
         b = self.take_type(self.hands[partner], received)
         self.hands[proposer].append(b)
         self.hands[partner].append(a)
-        self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
+        if self.narrate:
+            self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
         self._close_offer()
 
     def _do_decline(self: Any, seat: int, args: tuple) -> None:
         proposer, partner, given, received = self.offer
-        self.log(partner, f"declines Seat {proposer}'s offer")
+        if self.narrate:
+            self.log(partner, f"declines Seat {proposer}'s offer")
         self._close_offer()
 
     def _close_offer(self: Any) -> None:
@@ -66,7 +68,8 @@ class PlanSteps:
     def _do_treat(self: Any, seat: int, args: tuple) -> None:
         card = self.take_type(self.hands[seat], args[0])
         self.trash(card)
-        self.log(seat, f"treats and trashes {self.name(card)}")
+        if self.narrate:
+            self.log(seat, f"treats and trashes {self.name(card)}")
         self.credits -= 1
 
     def _do_done(self: Any, seat: int, args: tuple) -> None:
@@ -84,7 +87,8 @@ class PlanSteps:
         else:
             card = self.take_type(self.hands[seat], args[0])
         info = self.card(card)
-        self.log(seat, f"plays the charm {info.name}")
+        if self.narrate:
+            self.log(seat, f"plays the charm {info.name}")
         apply_effect(self, info.effect, info.params, seat, "curse")
         if args[0] == "ms" or self.status[seat] != "alive":
             self.trash(card)

@@ -343,7 +343,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         if self.result is None and self.recovered_vp() >= self.game.params["target_vp"]:
             self.result, self.cause = "won", "recovered"
             self.phase = self.step = "over"
-            self.log(-1, f"{self.recovered_vp()} VP of locations are Recovered: the team wins")
+            if self.narrate:
+                self.log(-1, f"{self.recovered_vp()} VP of locations are Recovered: the team wins")
             return True
         return False
 
@@ -360,7 +361,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     def die(self, seat: int, cause: str) -> None:
         """The survivor dies: hand, deck and discard pile go face down onto the Graveyard
         (EPE-37); the seat joins the queue for a survivor (EPE-38)."""
-        self.log(seat, f"dies ({cause})")
+        if self.narrate:
+            self.log(seat, f"dies ({cause})")
         cards = self.discards[seat] + self.hands[seat] + self.draws[seat]
         self.discards[seat], self.hands[seat], self.draws[seat] = [], [], []
         for card in cards:
@@ -383,7 +385,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             hand = self.hands[seat]
             card = self.take_type(hand, ctype)
         points = self.card(card).points(mode)
-        self.log(beneficiary, f"uses {self.name(card)} ({mode})")
+        if self.narrate:
+            self.log(beneficiary, f"uses {self.name(card)} ({mode})")
         if mode == "trash":
             self.trash(card)
         else:

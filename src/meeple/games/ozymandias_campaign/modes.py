@@ -35,17 +35,20 @@ class ModeSteps:
 
     # -------------------------------------------------------------------------- modes
     def _do_intake(self: Any, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the intake mode")
+        if self.narrate:
+            self._log(seat, "takes the intake mode")
         self.step = "distribute"
 
     def _do_migrate(self: Any, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the migration mode")
+        if self.narrate:
+            self._log(seat, "takes the migration mode")
         self.step = "migrate"
         self.mig_pos = len(self.tableaus[seat]) - 1
         self.mig_out = [0] * SUIT_COUNT
 
     def _do_campaign(self: Any, seat: int, args: tuple) -> None:
-        self._log(seat, "takes the campaign mode")
+        if self.narrate:
+            self._log(seat, "takes the campaign mode")
         self.step = "campaign"
 
     # ------------------------------------------------------------------------- intake
@@ -58,7 +61,8 @@ class ModeSteps:
         """Intake (a): undistributed cubes continue to the right neighbour, then (b)."""
         right, incoming = self.right_of(seat), self.incoming[seat]
         if any(incoming):
-            self._log(seat, "passes " + _cubes_text(tuple(incoming)) + f" to Seat {right}")
+            if self.narrate:
+                self._log(seat, "passes " + _cubes_text(tuple(incoming)) + f" to Seat {right}")
         for s in range(SUIT_COUNT):
             self.incoming[right][s] += incoming[s]
             incoming[s] = 0
@@ -88,13 +92,15 @@ class ModeSteps:
                     self.cubes_out[s] += cubes[s]
             self.discard.append(row[CARD])
             discarded += 1
-            self._log(seat, f"collapses {self.card_text(row[CARD])} ({_cubes_text(tuple(cubes))}): "
-                            f"+{gain} VP")
+            if self.narrate:
+                self._log(seat, f"collapses {self.card_text(row[CARD])} "
+                                f"({_cubes_text(tuple(cubes))}): +{gain} VP")
         self.tableaus[seat] = kept
         if self.trigger is None and self.vp[seat] >= p["target_vp"]:  # Victory (OZW-38)
             self.trigger, self.last_seat = seat, self.right_of(seat)
-            self._log(seat, f"reaches {self.vp[seat]} VP: every other seat takes one more "
-                            "turn")
+            if self.narrate:
+                self._log(seat, f"reaches {self.vp[seat]} VP: every other seat takes one more "
+                                "turn")
         if p["colony_recovery"] == "bag":
             moved = min(discarded, self.bag[seat])
             self.bag[seat] -= moved
@@ -115,14 +121,17 @@ class ModeSteps:
                 self.stacks[point] = stack[:at] + stack[at + 1:]
             self.supply[seat] += 1
             self.owed -= 1
-            self._log(seat, f"recovers a colony worker from {point}")
+            if self.narrate:
+                self._log(seat, f"recovers a colony worker from {point}")
             return
         if args[0] == "card":  # migration: a harvest worker (OZW-16)
             self.tableaus[seat][args[1]][HARVEST] = 0
-            self._log(seat, f"recovers the harvest worker of card {args[1] + 1}")
+            if self.narrate:
+                self._log(seat, f"recovers the harvest worker of card {args[1] + 1}")
         else:
             del self.standing[args[0]]
-            self._log(seat, f"recovers the worker standing on {args[0]}")
+            if self.narrate:
+                self._log(seat, f"recovers the worker standing on {args[0]}")
         self.supply[seat] += 1
 
     def _do_done(self: Any, seat: int, args: tuple) -> None:
@@ -165,8 +174,9 @@ class ModeSteps:
         if any(out):
             per_cube = self.game.params["unrest_return"] == "per_cube"
             back = sum(out) if per_cube else sum(1 for k in out if k)
-            self._log(seat, f"gives {_cubes_text(tuple(out))} to Seat {self.right_of(seat)}; "
-                            f"returns {min(back, self.unrest[seat])} unrest")
+            if self.narrate:
+                self._log(seat, f"gives {_cubes_text(tuple(out))} to Seat {self.right_of(seat)}; "
+                                f"returns {min(back, self.unrest[seat])} unrest")
             self.unrest[seat] = max(0, self.unrest[seat] - back)
         self.mig_out = [0] * SUIT_COUNT
         self.mig_pos = -1

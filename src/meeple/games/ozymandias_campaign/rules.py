@@ -266,7 +266,8 @@ class CampaignState(ModeSteps, RecordedWinners, State):
         if not self.deck and self.discard:
             self.deck, self.discard = self.discard, []
             shuffle(self.rng, self.deck)
-            self._log(-1, "the discard pile is shuffled into a new deck")
+            if self.narrate:
+                self._log(-1, "the discard pile is shuffled into a new deck")
         return self.deck.pop() if self.deck else None
 
     # --------------------------------------------------------------------------- hooks
@@ -382,7 +383,8 @@ class CampaignState(ModeSteps, RecordedWinners, State):
         suit = self.game.cards[card].suit
         self.incoming[seat][suit] += 1  # "add a cube of its suit to your left" (OZW-3)
         self.cubes_in[suit] += 1
-        self._log(seat, f"plays {self.card_text(card)} to the tableau")
+        if self.narrate:
+            self._log(seat, f"plays {self.card_text(card)} to the tableau")
         self.step = "campaign"
 
     def _do_lay(self, seat: int, args: tuple) -> None:
@@ -392,13 +394,15 @@ class CampaignState(ModeSteps, RecordedWinners, State):
         else:
             self.supply[seat] -= 1
         self.tableaus[seat][pos][LAID] = 1
-        self._log(seat, f"lays a worker down on card {pos + 1}")
+        if self.narrate:
+            self._log(seat, f"lays a worker down on card {pos + 1}")
 
     def _do_harvest(self, seat: int, args: tuple) -> None:
         (pos,) = args
         self.supply[seat] -= 1
         self.tableaus[seat][pos][HARVEST] = 1
-        self._log(seat, f"marks card {pos + 1} for harvest")
+        if self.narrate:
+            self._log(seat, f"marks card {pos + 1} for harvest")
 
     def _do_end(self, seat: int, args: tuple) -> None:
         self._end_turn()
@@ -429,7 +433,8 @@ class CampaignState(ModeSteps, RecordedWinners, State):
             order = [(self.trigger + k) % n for k in range(1, n + 1)]
             top = [min(top, key=order.index)]
         self.winners_ = tuple(top)
-        self._log(-1, "the game ends" + (" (round cap)" if truncated else ""))
+        if self.narrate:
+            self._log(-1, "the game ends" + (" (round cap)" if truncated else ""))
 
     # ------------------------------------------------------------------------ results
     def scores(self) -> tuple[float, ...]:

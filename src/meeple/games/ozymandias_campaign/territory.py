@@ -37,14 +37,16 @@ def place_standing(state: CampaignState, seat: int, point: str) -> None:
     ``explore`` step opens (OZW-32). Changes ``state``, returns nothing."""
     state.supply[seat] -= 1
     state.standing[point] = seat
-    state._log(seat, f"stands a worker on {point}")
+    if state.narrate:
+        state._log(seat, f"stands a worker on {point}")
     if state.game.params["hazard_unrest"] and state.map.kinds[point] == HAZARD:
         state.unrest[seat] += 1  # OZW-34 variant
     if state.game.params["explore"] and state.tile_deck and state.map.ports_of(point):
         state.drawn_tile = state.tile_deck.pop()  # OZW-32
         state.explore_at = point
         state.step = "explore"
-        state._log(seat, f"explores: draws tile {state.game.tiles[state.drawn_tile].id}")
+        if state.narrate:
+            state._log(seat, f"explores: draws tile {state.game.tiles[state.drawn_tile].id}")
 
 
 def attach(state: CampaignState, seat: int, port: str, tile_port: str) -> None:
@@ -52,8 +54,9 @@ def attach(state: CampaignState, seat: int, port: str, tile_port: str) -> None:
     ``tile_port`` (OZW-32, OZW-33); back to the campaign step. Changes ``state``."""
     tile = state.game.tiles[state.drawn_tile]
     state.map = state.map.attach(state.explore_at, port, tile, tile_port)
-    state._log(seat, f"joins {tile.id} (port {tile_port}) to {state.explore_at} (port "
-                     f"{port})")
+    if state.narrate:
+        state._log(seat, f"joins {tile.id} (port {tile_port}) to {state.explore_at} (port "
+                         f"{port})")
     state.drawn_tile = state.explore_at = None
     state.step = "campaign"
 
@@ -77,7 +80,8 @@ def conquer(state: CampaignState, seat: int, point: str) -> None:
     for other in sorted(set(stack) - {seat}):
         state.unrest[other] += 1
     state.stacks[point] = stack + [seat]  # a new list (see CampaignState)
-    state._log(seat, f"lays a colony worker on {point}")
+    if state.narrate:
+        state._log(seat, f"lays a colony worker on {point}")
     state.step = "play"
 
 
@@ -94,7 +98,8 @@ def open_war(state: CampaignState, kind: str, point: str, attacker: int,
         state.unrest[seat] += 1
     state.war = [kind, point, attacker, defender]
     state.step = "war"
-    state._log(attacker, f"makes war on Seat {defender} at {point}")
+    if state.narrate:
+        state._log(attacker, f"makes war on Seat {defender} at {point}")
 
 
 def resolve_war(state: CampaignState, attacker_card: tuple | None,
@@ -117,8 +122,9 @@ def resolve_war(state: CampaignState, attacker_card: tuple | None,
             shown.append(f"Seat {seat} no card")
     if won is None:
         won = attacker_wins(attacker_card, defender_card, state.map.suits[point])
-    state._log(-1, f"war at {point}: {', '.join(shown)}; Seat "
-                   f"{attacker if won else defender} wins")
+    if state.narrate:
+        state._log(-1, f"war at {point}: {', '.join(shown)}; Seat "
+                       f"{attacker if won else defender} wins")
     state.war = None
     state.step = "campaign"
     if not won and attacker_card is None and (

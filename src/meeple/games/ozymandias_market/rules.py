@@ -237,7 +237,8 @@ class MarketState(RecordedWinners, State):
         if not self.deck and self.discard:
             self.deck, self.discard = self.discard, []
             shuffle(self.rng, self.deck)
-            self._log(-1, "the discard pile is shuffled into a new deck")
+            if self.narrate:
+                self._log(-1, "the discard pile is shuffled into a new deck")
         return self.deck.pop() if self.deck else None
 
     def _destroy(self, colour: int) -> None:
@@ -292,7 +293,8 @@ class MarketState(RecordedWinners, State):
                 played[seat] = rank
                 shown.append(texts[seat][rank])
             self.last_ranks = list(played)  # as revealed, even if later traded (OZD-28)
-            self.events.append([self.round, -1, "plans revealed: " + ", ".join(shown)])
+            if self.narrate:
+                self._log(-1, "plans revealed: " + ", ".join(shown))
             self.phase, self.step, self.turn = "raise", "main", 0
             self.turn_order = sorted(joint, key=played.__getitem__)  # ascending rank
             self._refresh_acting()
@@ -325,17 +327,20 @@ class MarketState(RecordedWinners, State):
         h, source = order.args
         colour = self._colour(seat)
         self._place(h, colour, source)
-        self._log(seat, f"expands {COLOURS[colour]} to {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"expands {COLOURS[colour]} to {hex_text(h)}")
         self._next()
 
     def _do_pass(self, seat: int, order: Order) -> None:
-        self._log(seat, "passes (nothing legal)")
+        if self.narrate:
+            self._log(seat, "passes (nothing legal)")
         self._next()
 
     def _do_explore(self, seat: int, order: Order) -> None:
         (h,) = order.args
         self._place(h, self._colour(seat))
-        self._log(seat, f"explores a new sector at {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"explores a new sector at {hex_text(h)}")
         self._next()
 
     def _do_raze(self, seat: int, order: Order) -> None:
@@ -344,7 +349,8 @@ class MarketState(RecordedWinners, State):
         colour = stack[-1]
         self.stacks[h] = stack[:-1]  # a new list (see the class docstring)
         self._destroy(colour)
-        self._log(seat, f"razes the {COLOURS[colour]} disk on {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"razes the {COLOURS[colour]} disk on {hex_text(h)}")
         self._next()
 
     def _do_march(self, seat: int, order: Order) -> None:
@@ -353,14 +359,16 @@ class MarketState(RecordedWinners, State):
         source = stacks[src]
         stacks[dst] = stacks[dst] + source[-1:]
         stacks[src] = source[:-1]
-        self._log(seat, f"marches from {hex_text(src)} to {hex_text(dst)}")
+        if self.narrate:
+            self._log(seat, f"marches from {hex_text(src)} to {hex_text(dst)}")
         self._next()
 
     def _do_coup(self, seat: int, order: Order) -> None:
         (h,) = order.args
         stack = self.stacks[h]
         self.stacks[h] = stack[:-2] + [stack[-1], stack[-2]]  # a new list (class docstring)
-        self._log(seat, f"stages a coup on {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"stages a coup on {hex_text(h)}")
         self._next()
 
     def _do_surge(self, seat: int, order: Order) -> None:
@@ -370,7 +378,8 @@ class MarketState(RecordedWinners, State):
         if self.step != "surge":
             self.surge_left = self.game.card_params[self.played[seat]]["times"]
         self.surge_left -= 1
-        self._log(seat, f"surges {COLOURS[colour]} to {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"surges {COLOURS[colour]} to {hex_text(h)}")
         if self.surge_left > 0 and self.supply[colour]:
             self.step = "surge"
         else:
@@ -381,14 +390,16 @@ class MarketState(RecordedWinners, State):
         (h,) = order.args
         colour = self._colour(seat)
         self._place(h, colour)
-        self._log(seat, f"settles {COLOURS[colour]} at {hex_text(h)}")
+        if self.narrate:
+            self._log(seat, f"settles {COLOURS[colour]} at {hex_text(h)}")
         self._next()
 
     def _do_tribute(self, seat: int, order: Order) -> None:
         card = self.game.card_by_rank[self.played[seat]]
         gain = self.value(card.suit) - self.game.card_params[card.rank]["minus"]
         self.vp[seat] += gain
-        self._log(seat, f"takes tribute: +{gain} VP")
+        if self.narrate:
+            self._log(seat, f"takes tribute: +{gain} VP")
         self._next()
 
     def _do_bazaar(self, seat: int, order: Order) -> None:
@@ -396,26 +407,30 @@ class MarketState(RecordedWinners, State):
         self.hands[seat].remove(given)
         self.market[self.market.index(taken)] = given
         self.hands[seat].append(taken)
-        self._log(seat, f"bazaar: {self._card(given)} for {self._card(taken)}")
+        if self.narrate:
+            self._log(seat, f"bazaar: {self._card(given)} for {self._card(taken)}")
         self._next()
 
     def _do_augury(self, seat: int, order: Order) -> None:
         depth = self.game.card_params[self.played[seat]]["depth"]
         self.augury_pool = [self.deck.pop() for _ in range(min(depth, len(self.deck)))]
         self.step = "augury"
-        self._log(seat, f"looks at the top {len(self.augury_pool)} cards of the deck")
+        if self.narrate:
+            self._log(seat, f"looks at the top {len(self.augury_pool)} cards of the deck")
 
     def _do_order(self, seat: int, order: Order) -> None:
         self.deck.extend(reversed(order.args))  # the first named ends on top
         self.augury_pool = []
-        self._log(seat, "puts them back in a chosen order")
+        if self.narrate:
+            self._log(seat, "puts them back in a chosen order")
         self._next()
 
     def _do_embargo(self, seat: int, order: Order) -> None:
         (rank,) = order.args
         self.market.remove(rank)
         self.discard.append(rank)
-        self._log(seat, f"embargoes {self._card(rank)}")
+        if self.narrate:
+            self._log(seat, f"embargoes {self._card(rank)}")
         self._next()
 
     # ------------------------------------------------------------------------ trade
@@ -430,16 +445,17 @@ class MarketState(RecordedWinners, State):
             gained = self._draw()
             self.discard.append(given)
             self.hands[seat].append(gained)
-            self._log(seat, f"trades {game.card_names[given]} for the deck's top card")
+            if self.narrate:
+                self._log(seat, f"trades {game.card_names[given]} for the deck's top card")
         else:
             values, suits = self.faction_values(), game.suit_of
             score = max(0, values[suits[given]] - values[suits[taken]])  # OZD-16, 17
             self.market[self.market.index(taken)] = given
             self.hands[seat].append(taken)
             self.vp[seat] += score
-            names = game.card_names
-            self.events.append([self.round, seat,
-                                f"trades {names[given]} for {names[taken]}: +{score} VP"])
+            if self.narrate:
+                names = game.card_names
+                self._log(seat, f"trades {names[given]} for {names[taken]}: +{score} VP")
         if self.step == "trade_hand":
             self.step = "trade_played"
         else:
@@ -467,7 +483,8 @@ class MarketState(RecordedWinners, State):
                 for h in hit:  # one simultaneous pass over the top disks (OZD-24)
                     stacks[h] = stacks[h][:-1]  # a new list (see the class docstring)
                     self._destroy(colour)
-                self._log(-1, f"{COLOURS[colour]} collapses: {len(hit)} top disks destroyed")
+                if self.narrate:
+                    self._log(-1, f"{COLOURS[colour]} collapses: {len(hit)} top disks destroyed")
         self.discard.extend(self.market)
         size = self.game.params["market_size"]
         deck_out = len(self.deck) <= size  # the last card is drawn this refresh (OZD-27 c)
@@ -506,7 +523,8 @@ class MarketState(RecordedWinners, State):
             played = [(self.last_ranks[s] or 10**9, s) for s in top]
             top = [min(played)[1]]
         self.winners_ = tuple(top)
-        self._log(-1, "the game ends")
+        if self.narrate:
+            self._log(-1, "the game ends")
 
     # ------------------------------------------------------------------------ results
     def scores(self) -> tuple[float, ...]:
