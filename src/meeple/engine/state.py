@@ -18,11 +18,8 @@ legality check of ``apply_action(s)`` are dictionary look-ups (playouts and sear
 millions of times). A game may also override ``_playout`` (the loop of :meth:`State.playout`)
 with a faster loop that draws and transitions exactly as the general one.
 
-Narration: a game that keeps an event log for its views (``events``: "seat 2 swaps slots 1 and
-4") writes it only while ``state.narrate`` is true, the default. A search turns it off on the
-states it plays through (its determinizations): no decision reads the log, and formatting its
-texts was 2-3% of a card game's search. A quiet state plays exactly as a narrating one; its
-views show the events up to the point it went quiet.
+Narration: a game writes its event log (``events``, for views) only while ``narrate`` is true,
+the default; a search turns it off on its own states (docs/engine.md, "Narration").
 """
 
 from __future__ import annotations
@@ -82,8 +79,7 @@ class State(ABC):
         self._acting: tuple[int, ...] = ()
         #: This decision's legal tables (see ``_legal_tables``); None until first asked.
         self._legal: Mapping[int, LegalEntry] | None = None
-        #: Whether the game writes its event log (module docstring, "Narration"); not part
-        #: of the state's data: a state read back from JSON narrates.
+        #: Whether the game writes its event log (module docstring); not saved in to_json.
         self.narrate = True
 
     # ------------------------------------------------------------------------ game hooks
