@@ -62,14 +62,14 @@ class _Tables:
     """Per-game constants of the generator (built once per game spec, cached on it).
 
     By card type: ``catastrophe``, ``salvage``, ``charm`` (subtype CHARM) and ``redraw`` (a
-    Discard ability with ``redraw``); by instance: ``cat`` (a catastrophe), and
-    ``catastrophes``, the set of those instances; ``payable``: a
-    type may pay points at all (``medical_salvage_only``: only SALVAGE); ``paying``: per
-    ``(seat, kind, points)``, by type, the moves a card of that type pays with (built lazily
-    per type, None until then); ``explores``: per ``(seat, position)``, the ``explore`` moves
-    of 1.. ``explore_max`` cards; ``trades``: per ``(seat, partner, given types, received
-    types)``, the trade offers (at most :data:`TRADES_MEMO`); ``anytime``: emergency
-    stabilization is open at any decision (EPE-30)."""
+    Discard ability with ``redraw``); by instance: ``cat`` (a catastrophe), and the set of
+    those instances, ``catastrophes``; ``payable``: a type may pay points at all
+    (``medical_salvage_only``: only SALVAGE); ``paying``: per ``(seat, kind, points)``, by
+    type, the moves a card of that type pays with (built lazily per type, None until then);
+    ``explores``: per ``(seat, position)``, the ``explore`` moves of 1.. ``explore_max``
+    cards; ``trades``: per ``(seat, partner, given types, received types)``, the trade offers
+    (at most :data:`TRADES_MEMO`); ``anytime``: emergency stabilization is open at any
+    decision (EPE-30)."""
 
     __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "catastrophes", "payable",
                  "paying", "explores", "trades", "anytime")
