@@ -6,11 +6,13 @@ generator reads, and determinizations) with one spec each, so the memo is asked 
 states that share a key, and check every table it hands out against a fresh run of the
 generator: the same moves, in the same order. The per-type payment tables are checked against
 the payment rule (``paying_modes``) applied card by card. The evaluator's packed counts and
-its remembered work are checked against plain per-card sums and a fresh computation.
+its remembered work are checked against plain per-card sums and a fresh computation, its
+chance against the model's inputs computed one at a time.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -186,6 +188,20 @@ def _plain_raw(state, tab) -> tuple[int, ...]:
     return vp, work, alive, len(state.pool), danger, critical, cats, size, foods, medicals
 
 
+def _plain_chance(state, tab) -> float:
+    """``evaluate.team_chance`` one input at a time (a list of features, ``min``, then the
+    weighted sum in a loop): the same float operations in the same order."""
+    vp, work, alive, pool, danger, critical, cats, _, foods, medicals = _plain_raw(state, tab)
+    target, seats = state.game.params["target_vp"], state.game.players
+    features = [min(vp, target) / target, min(work, 40) / 20.0, alive / 5.0,
+                min(pool, 3) / 3.0, danger / seats / 3.0, critical / seats,
+                cats / seats / 10.0, foods / seats / 10.0, medicals / seats / 5.0]
+    z = evaluate.BIAS
+    for weight, x in zip(evaluate.WEIGHTS, features, strict=True):
+        z += weight * x
+    return 0.0 if z < -30.0 else 1.0 / (1.0 + math.exp(-z))
+
+
 @pytest.mark.parametrize(("variant", "players"), [("seed", 3), ("hard", 5), ("easy", 1)])
 def test_the_evaluators_fast_counts_are_the_plain_ones(variant, players):
     game = load_game(GAME, variant=variant, players=players)
@@ -201,6 +217,8 @@ def test_the_evaluators_fast_counts_are_the_plain_ones(variant, players):
                 key = (tuple(s.locations), tuple(s.tokens), frozenset(s.location_deck))
                 remembered += key in tab.works
                 assert evaluate._raw(s) == _plain_raw(s, tab)
+                if not s.is_terminal():  # bit for bit, not approximately
+                    assert evaluate.team_chance(s) == _plain_chance(s, tab)
                 checked += 1
     assert checked >= 100 and remembered >= 20
 

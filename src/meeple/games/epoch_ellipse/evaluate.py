@@ -30,11 +30,11 @@ from typing import Any
 
 from meeple.games.epoch_ellipse.cards import CATASTROPHE
 
-#: Logistic weights of the features of ``_features``, in order: Recovered VP, work left,
-#: survivors alive, piles in the pool, danger, survivors at 2+ danger, catastrophes in the
-#: decks, food, medical (the last five summed over the alive survivors, per seat). Fitted on
-#: 85,000 states of 2,400 games (every variant, 1-5 seats, heuristic teams choosing at random
-#: 0-50% of the time; 72% won): held-out log loss 0.51 against 0.60 for the base rate.
+#: Logistic weights of the model's inputs (:func:`team_chance`), in order: Recovered VP, work
+#: left, survivors alive, piles in the pool, danger, survivors at 2+ danger, catastrophes in
+#: the decks, food, medical (the last five summed over the alive survivors, per seat). Fitted
+#: on 85,000 states of 2,400 games (every variant, 1-5 seats, heuristic teams choosing at
+#: random 0-50% of the time; 72% won): held-out log loss 0.51 against 0.60 for the base rate.
 WEIGHTS: tuple[float, ...] = (1.080, -1.007, 3.159, 1.832, -0.440, -0.443, -0.544, 1.285,
                               0.893)
 BIAS = -0.724
@@ -163,27 +163,27 @@ def _raw(state: Any) -> tuple[int, ...]:
             total >> 3 * bits, total >> bits & mask, total >> 2 * bits & mask)
 
 
-def _features(state: Any) -> tuple[float, ...]:
-    """The model's inputs (module docstring), each roughly in 0..1. Team totals are divided
-    by the seat count, not by the survivors alive, so a death never looks like progress.
-    (Conditional expressions for ``min``: the same values, without a builtin call each.)"""
+def team_chance(state: Any) -> float:
+    """The team's estimated chance to win from a non-terminal ``state``: the logistic of
+    :data:`WEIGHTS` and :data:`BIAS` over the model's inputs (module docstring), each roughly
+    in 0..1: Recovered VP / target and work left / 20 (capped at the target and 40), survivors
+    alive / 5, piles in the pool / 3 (capped at 3), then per seat danger / 3, survivors at 2+,
+    catastrophes / 10, food / 10 and medical cards / 5. Team totals are divided by the seat
+    count, not by the survivors alive, so a death never looks like progress.
+
+    The inputs are computed inline, in the weighted sum's order (no tuple of features, no
+    call): the same float operations as one input at a time, added in the same order;
+    conditional expressions stand for ``min``."""
     vp, work, alive, pool, danger, critical, cats, _, foods, medicals = _raw(state)
     game = state.game
     target = game.params["target_vp"]
     seats = game.players
-    return ((vp if vp < target else target) / target, (work if work < 40 else 40) / 20.0,
-            alive / 5.0, (pool if pool < 3 else 3) / 3.0, danger / seats / 3.0,
-            critical / seats, cats / seats / 10.0, foods / seats / 10.0,
-            medicals / seats / 5.0)
-
-
-def team_chance(state: Any) -> float:
-    """The team's estimated chance to win from a non-terminal ``state``."""
     w0, w1, w2, w3, w4, w5, w6, w7, w8 = WEIGHTS
-    x0, x1, x2, x3, x4, x5, x6, x7, x8 = _features(state)
-    # unrolled: the same additions in the same order
-    z = BIAS + w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3 + w4 * x4 + w5 * x5 + w6 * x6 + w7 * x7 \
-        + w8 * x8
+    z = BIAS + w0 * ((vp if vp < target else target) / target) \
+        + w1 * ((work if work < 40 else 40) / 20.0) + w2 * (alive / 5.0) \
+        + w3 * ((pool if pool < 3 else 3) / 3.0) + w4 * (danger / seats / 3.0) \
+        + w5 * (critical / seats) + w6 * (cats / seats / 10.0) \
+        + w7 * (foods / seats / 10.0) + w8 * (medicals / seats / 5.0)
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))

@@ -62,16 +62,17 @@ class _Tables:
     """Per-game constants of the generator (built once per game spec, cached on it).
 
     By card type: ``catastrophe``, ``salvage``, ``charm`` (subtype CHARM) and ``redraw`` (a
-    Discard ability with ``redraw``); by instance: ``cat`` (a catastrophe); ``payable``: a
-    type may pay points at all (``medical_salvage_only``: only SALVAGE); ``paying``: per
-    ``(seat, kind, points)``, by type, the moves a card of that type pays with (built lazily
-    per type, None until then); ``explores``: per ``(seat, position)``, the ``explore`` moves
-    of 1.. ``explore_max`` cards; ``trades``: per ``(seat, partner, given types, received
-    types)``, the trade offers (at most :data:`TRADES_MEMO`); ``anytime``: emergency
-    stabilization is open at any decision (EPE-30)."""
+    Discard ability with ``redraw``); by instance: ``cat`` (a catastrophe), and the set of
+    those instances, ``catastrophes``; ``payable``: a type may pay points at all
+    (``medical_salvage_only``: only SALVAGE); ``paying``: per ``(seat, kind, points)``, by
+    type, the moves a card of that type pays with (built lazily per type, None until then);
+    ``explores``: per ``(seat, position)``, the ``explore`` moves of 1.. ``explore_max``
+    cards; ``trades``: per ``(seat, partner, given types, received types)``, the trade offers
+    (at most :data:`TRADES_MEMO`); ``anytime``: emergency stabilization is open at any
+    decision (EPE-30)."""
 
-    __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "payable", "paying",
-                 "explores", "trades", "anytime")
+    __slots__ = ("catastrophe", "salvage", "charm", "redraw", "cat", "catastrophes", "payable",
+                 "paying", "explores", "trades", "anytime")
 
     def __init__(self, game: Any) -> None:
         cards = game.content.cards
@@ -80,6 +81,7 @@ class _Tables:
         self.charm = tuple(c.subtype == CHARM for c in cards)
         self.redraw = tuple(bool(c.discard.get("redraw")) for c in cards)
         self.cat = tuple(self.catastrophe[t] for t in game.ctype)
+        self.catastrophes = frozenset(c for c, cat in enumerate(self.cat) if cat)
         only = game.params["medical_salvage_only"]
         self.payable = tuple(not only or c.kind == SALVAGE for c in cards)
         self.paying: dict[tuple, list[tuple[Move, ...] | None]] = {}
@@ -137,46 +139,51 @@ def legal_key(state: EpochState, seat: int) -> tuple:
     have equal legal lists, in the same order. Change it with the generator:
     ``tests/test_epoch_ellipse_moves.py`` checks the two agree over many playthroughs.
 
-    The hand enters as the set of its card types (copies are interchangeable, and the
-    generator lists types in ascending order); at a plan, every seat's hand, the seats' status
-    and today's trades (the trade offers); at a choice, the event decks' sizes, the tokens and
-    whether the Location deck is empty."""
+    A hand enters as the set of its card types (copies are interchangeable, and the generator
+    lists types in ascending order). After the seat and the step: at a hand limit or a
+    treatment, the hand alone; at a rescue, the hand and the exploration's salvage types;
+    elsewhere the Mournful cards' types by owner (None without any), whether stabilization is
+    open (a catastrophe in the discard pile, in the window) and then, at a plan, today's
+    trades, the seats' status and every seat's hand (the trade offers), at a choice, the hand,
+    whether the Location deck holds a card, the event decks' sizes and the tokens, at the
+    other steps the hand. One flat tuple (status and hands have one entry per seat, event
+    decks and tokens one per location in play), the commonest steps tested first."""
     step = state.step
+    types = state.game.ctype
+    # A hand's types through one ``itemgetter`` call (two cards or more), not a map.
+    if step == "limit" or step == "treat":
+        h = state.hands[seat]
+        return (seat, step, frozenset(itemgetter(*h)(types) if len(h) > 1
+                                      else map(types.__getitem__, h)))
     if step == "pick":
         return (seat, step, len(state.pool))
     if step == "answer":
         return (seat, step)
-    game = state.game
-    types = game.ctype
-    ctype = types.__getitem__
-    # A hand's types through one ``itemgetter`` call (two cards or more), not a map.
-    if step == "plan":  # every hand is read (the trade offers): the own one once
-        hands = []
-        for h in state.hands:
-            hands.append(frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h)))
-        hand = hands[seat]
-    else:
+    if step == "rescue":
         h = state.hands[seat]
-        hand = frozenset(itemgetter(*h)(types) if len(h) > 1 else map(ctype, h))
-        if step == "limit" or step == "treat":
-            return (seat, step, hand)
-        if step == "rescue":
-            return (seat, step, hand, frozenset(map(ctype, state.expl_salvage)))
+        return (seat, step, frozenset(itemgetter(*h)(types) if len(h) > 1
+                                      else map(types.__getitem__, h)),
+                frozenset(map(types.__getitem__, state.expl_salvage)))
+    game = state.game
     ms_card = state.ms_card
     mournful = None
     if ms_card.count(None) != len(ms_card):  # a Mournful card: the types by owner
-        mournful = tuple([None if c is None else ctype(c) for c in ms_card])
+        mournful = tuple([None if c is None else types[c] for c in ms_card])
     tab = game._cache.get("moves") or _tables(game)
-    stabilize = (tab.anytime or (step in EXPLORING and state.explorer == seat)) and any(
-        map(tab.cat.__getitem__, state.discards[seat]))
-    if step == "plan":
-        extra: Any = (tuple(hands), tuple(state.status), frozenset(state.traded))
-    elif step == "choose":
-        extra = (bool(state.location_deck), tuple(map(len, state.event_decks)),
-                 tuple(state.tokens))
-    else:
-        extra = None
-    return (seat, step, hand, mournful, stabilize, extra)
+    stabilize = (tab.anytime or (step in EXPLORING and state.explorer == seat)) and (
+        not tab.catastrophes.isdisjoint(state.discards[seat]))
+    if step == "plan":  # every hand is read (the trade offers)
+        key = [seat, step, mournful, stabilize, frozenset(state.traded), *state.status]
+        for h in state.hands:
+            key.append(frozenset(itemgetter(*h)(types) if len(h) > 1
+                                 else map(types.__getitem__, h)))
+        return tuple(key)
+    h = state.hands[seat]
+    hand = frozenset(itemgetter(*h)(types) if len(h) > 1 else map(types.__getitem__, h))
+    if step == "choose":
+        return (seat, step, mournful, stabilize, hand, bool(state.location_deck),
+                *map(len, state.event_decks), *state.tokens)
+    return (seat, step, mournful, stabilize, hand)
 
 
 def legal_moves(state: EpochState, seat: int) -> list[Move]:
