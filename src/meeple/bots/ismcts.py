@@ -214,14 +214,25 @@ class ISMCTSBot(Bot):
         me = self.seat
         self_only = self.opponents == "policy"
         widening = self.widening
-        while not expanded and not state.is_terminal():
-            acting = state.current_players()
+        # The state's decision read from its fields (engine.state's protocol: ``_acting``
+        # empty exactly when terminal, ``_legal`` the decision's tables, filled once), not
+        # through is_terminal/current_players/legal_actions: the same values, and the calls
+        # were 1-3% of a search.
+        while not expanded:
+            acting = state._acting
+            if not acting:
+                break
+            if state._pending:
+                acting = state.current_players()
             if self_only and me not in acting:  # other seats move by the policy, no node
                 self._policy_step(state, acting)
                 continue
+            tables = state._legal
+            if tables is None:
+                tables = state._legal = state._legal_tables()
             picks: list[Action] = []
             for seat in acting:
-                legal = state.legal_actions(seat)
+                legal = tables[seat][0]  # legal_actions(seat): a seat still to act
                 if self_only and seat != me:
                     picks.append(self._policy_action(state, seat, legal))
                     continue
