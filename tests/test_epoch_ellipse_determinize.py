@@ -14,7 +14,7 @@ from meeple import load_game
 from meeple.engine.errors import ParameterError
 from meeple.games.epoch_ellipse.bot import HeuristicBot
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
-from meeple.games.epoch_ellipse.determinize import _random_key, random_orders
+from meeple.games.epoch_ellipse.determinize import _random_key, _tables, random_order, random_orders
 from meeple.games.epoch_ellipse.evaluate import evaluate, team_chance
 
 
@@ -149,6 +149,84 @@ def test_a_draw_is_the_same_with_cards_ordered_at_once_or_one_by_one(midgame) ->
             plain, own = random.Random(k), _OwnRandom(k)
             assert draw(plain).digest() == draw(own).digest()
             assert plain.random() == own.random()
+
+
+def _untemper(y: int) -> int:
+    """The Mersenne Twister state word that the generator's output tempering turns into
+    ``y`` (each of the four steps inverted, the last first)."""
+    y ^= y >> 18
+    y ^= (y << 15) & 0xEFC60000
+    x = y
+    for _ in range(5):
+        x = y ^ ((x << 7) & 0x9D2C5680)
+    y = x
+    for _ in range(3):
+        x = y ^ (x >> 11)
+    return x
+
+
+def _generator_with_outputs(outputs: list[int]) -> random.Random:
+    """A plain ``random.Random`` whose next 32-bit outputs are ``outputs`` (at most 624)."""
+    words = [_untemper(y) for y in outputs] + [1] * (624 - len(outputs))
+    rng = random.Random()
+    rng.setstate((3, (*words, 0), None))  # position 0: the words are read before a twist
+    check = random.Random()
+    check.setstate(rng.getstate())
+    assert [check.getrandbits(32) for _ in outputs] == outputs
+    return rng
+
+
+def test_random_order_keeps_equal_draws_in_the_cards_order() -> None:
+    """Generator outputs crafted so that cards draw equal ``random()`` values (equal 53-bit
+    integers, different in the bits ``random()`` drops, the later card's dropped bits lower):
+    all groups ordered at once keep tied cards in their order, as ``sorted`` does."""
+    groups = [[5, 3, 9, 1], [7], [2, 8, 4, 6, 0, 11], [10, 12]]
+    pick = random.Random(4)
+    values = [(pick.getrandbits(27), pick.getrandbits(26)) for _ in range(3)]
+    outputs, seen = [], Counter()
+    for card in range(13):  # one of three values each; the dropped bits fall card by card
+        high, low = values[card % 3]
+        outputs += [high << 5 | 31 - seen[high], low << 6 | 63 - seen[high]]
+        seen[high] += 1
+    replay = _generator_with_outputs(outputs)
+    assert len({replay.random() for _ in range(13)}) == 3  # the ties are there
+    order = random_order(groups)
+    order(random.Random(1))  # the first call sorts one by one and builds the tables
+    at_once, one_by_one = _generator_with_outputs(outputs), _generator_with_outputs(outputs)
+    key = _random_key(one_by_one)
+    expected = [card for g in groups for card in sorted(g, key=key)]
+    assert order(at_once) == expected
+    # a tie within a group: cards 5 and 1 (value 0) keep their order
+    assert expected.index(5) < expected.index(1)
+    assert at_once.getrandbits(32) == one_by_one.getrandbits(32)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_draws_at_once_equal_draws_one_by_one_at_many_positions(players) -> None:
+    """At positions through whole games (starter catastrophes among the unseen cards, an
+    exploration in progress, the end): the determinizer's later draws from a plain
+    ``random.Random`` (orders at once, starter catastrophes placed with ``randrange``'s own
+    draws) equal the one-by-one draws of a generator type of its own, leave the stream at
+    the same point, and give every seat the true view."""
+    game = load_game("epoch-ellipse", players=players)
+    starter_cats = set(_tables(game).groups[4])
+    met = Counter()
+    for seed in range(3):
+        for steps in (10, 40, 70, 100, 130, None):
+            state = _play(game, seed, steps, eps=0.2)
+            met["starter"] += any(c in starter_cats for d in state.event_decks for c in d)
+            met["exploring"] += state.explorer >= 0
+            met["ended"] += state.is_terminal()
+            draw = game.determinizer(state.view(seed % players))
+            draw(random.Random(99))  # the first draw: one by one
+            for k in range(3):
+                plain, own = random.Random(k), _OwnRandom(k)
+                sampled = draw(plain)
+                assert sampled.digest() == draw(own).digest()
+                assert plain.random() == own.random()
+                for seat in range(players):
+                    assert sampled.view(seat) == state.view(seat)
+    assert met["starter"] and met["exploring"] and met["ended"], met
 
 
 def test_the_view_is_the_same_for_every_seat_and_nothing_is_pending(midgame) -> None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from functools import partial
+from itertools import chain
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 class _Tables:
     """Per-game constants of the sampler (built once per game spec, cached on it)."""
 
-    __slots__ = ("index", "order", "kind", "loc_index", "loc_deck", "size", "groups")
+    __slots__ = ("index", "order", "kind", "loc_index", "loc_deck", "size", "groups", "reset")
 
     def __init__(self, game: EpochEllipse) -> None:
         cards = game.content.cards
@@ -65,6 +67,8 @@ class _Tables:
                        starter_cats, starter_rest)
         self.loc_index = {loc.name: i for i, loc in enumerate(game.content.locations)}
         self.loc_deck = tuple(game.content.location_deck)
+        #: ``_reset_exploration``'s fields and values (read at the first determinizer).
+        self.reset: dict[str, Any] | None = None
 
 
 def _tables(game: EpochEllipse) -> _Tables:
@@ -93,17 +97,18 @@ def _random_key(rng: random.Random) -> Callable[[Any], float]:
 #: the floats do (ties included). Read from the 64-bit word ``w = w0 | w1 << 32``, it goes
 #: to bits 7-59 of a sort key: ``(w << _A_SHIFT) & _A_MASK | (w >> _B_SHIFT) & _B_MASK``.
 _A_SHIFT, _A_MASK, _B_SHIFT, _B_MASK = 28, 0xFFFFFFE0 << 28, 31, 0x1FFFFFF80
-#: A key's other bits: the group's index (bits 60-63) above the draw, the card's position
-#: in its group (bits 0-6) below it, which makes every key distinct.
-_GROUPS, _GROUP_SIZE, _GROUP_SHIFT = 16, 128, 60
+#: A key's other bits: the group's index (bits 60-63, flipped top bit: the keys are read as
+#: signed words, which numpy sorts and indexes with directly) above the draw, the card's
+#: position in its group (bits 0-6) below it, which makes every key distinct.
+_GROUPS, _GROUP_SIZE, _GROUP_SHIFT, _SIGN = 16, 128, 60, 8
 #: The keys' words, little-endian as ``int.to_bytes(..., "little")`` writes them.
-_U64, _I64 = np.dtype("<u8"), np.dtype("<i8")
+_I64 = np.dtype("<i8")
 
 
-def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
-    """``orders(rng)``: a new list of each of ``groups`` (lists that must not change) in a
-    uniformly random order, equal to ``[_shuffled(g, _random_key(rng)) for g in groups]``
-    with the same stream afterwards.
+def random_order(groups: list[list[int]]) -> Callable[[random.Random], list[int]]:
+    """``order(rng)``: a new list of the cards of ``groups`` (lists that must not change),
+    group after group, each group in a uniformly random order: the concatenation of
+    ``[_shuffled(g, _random_key(rng)) for g in groups]``, with the same stream afterwards.
 
     From the second call on (a search draws many times from one view; a single draw, as
     OpenSpiel's resampler makes, pays nothing for the tables), the keys are the same
@@ -113,63 +118,87 @@ def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[lis
     exact 53-bit integer (shifts and masks on the one integer of all the draws), with the
     group's index above it and the card's position in its group below it, and one numpy sort
     of these distinct keys orders every group at once, as ``sorted`` does (equal draws keep
-    the cards' order). A determinization orders about 190
-    cards at every draw; one by one through ``sorted`` they were a quarter of a search's
-    time. Another generator type (a subclass may draw otherwise), more than 16 groups or a
-    group of more than 128 cards are ordered group by group through ``sorted``.
-    ``tests/test_epoch_ellipse_determinize.py`` checks the two ways agree.
+    the cards' order). A determinization orders about 190 cards at every draw; one by one
+    through ``sorted`` they were a quarter of a search's time. Another generator type (a
+    subclass may draw otherwise), more than 16 groups or a group of more than 128 cards are
+    ordered group by group through ``sorted``. ``tests/test_epoch_ellipse_determinize.py``
+    checks the two ways agree, ties included.
     """
     tables: Any = None  # built at the second call (False: one by one)
     first = True
 
-    def orders(rng: random.Random) -> list[list[int]]:
+    def order(rng: random.Random) -> list[int]:
         nonlocal tables, first
         if tables is None and not first:
             tables = _order_tables(groups) or False
         first = False
         if not tables or type(rng) is not random.Random:
             key = _random_key(rng)
-            return [sorted(g, key=key) for g in groups]
-        count, cards, low, a_mask, b_mask, starts, position, bounds = tables
+            ordered: list[int] = []
+            for g in groups:
+                ordered += sorted(g, key=key)
+            return ordered
+        count, cards, low, a_mask, b_mask, starts, position = tables
         # Every 64-bit word's key at once, on the one integer of all the draws (its words
         # shifted into their neighbours' bits are masked off), then read as an array.
         words = rng.getrandbits(64 * count)
         packed = (words << _A_SHIFT & a_mask) | (words >> _B_SHIFT & b_mask) | low
-        keys = np.frombuffer(bytearray(packed.to_bytes(8 * count, "little")), _U64)
+        keys = np.frombuffer(bytearray(packed.to_bytes(8 * count, "little")), _I64)
         keys.sort()
-        places = keys.view(_I64)  # signed: numpy indexes with it directly
-        np.bitwise_and(places, position, out=places)  # two arrays: faster than a scalar
-        places += starts  # each key's place among the cards
-        ordered = cards[places].tolist()
-        return list(map(ordered.__getitem__, bounds))  # no comprehension frame
+        np.bitwise_and(keys, position, out=keys)  # two arrays: faster than a scalar
+        keys += starts  # each key's place among the cards
+        return cards[keys].tolist()
+
+    return order
+
+
+def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
+    """``orders(rng)``: a new list of each of ``groups`` (lists that must not change) in a
+    uniformly random order, equal to ``[_shuffled(g, _random_key(rng)) for g in groups]``
+    with the same stream afterwards: :func:`random_order`'s list cut into the groups."""
+    order = random_order(groups)
+    bounds = _bounds([len(g) for g in groups])
+
+    def orders(rng: random.Random) -> list[list[int]]:
+        return list(map(order(rng).__getitem__, bounds))  # no comprehension frame
 
     return orders
 
 
+def _bounds(sizes: list[int], start: int = 0) -> list[slice]:
+    """The slices of consecutive parts of ``sizes`` items, the first at ``start``."""
+    bounds = []
+    for size in sizes:
+        bounds.append(slice(start, start + size))
+        start += size
+    return bounds
+
+
 def _order_tables(groups: list[list[int]]) -> tuple | None:
-    """:func:`random_orders`' tables for ``groups`` (None when they do not fit the keys): the
+    """:func:`random_order`'s tables for ``groups`` (None when they do not fit the keys): the
     card count; the cards (an array); three integers of one 64-bit word per card (each
     card's group and place in it, and the two masks of a draw's bits); two arrays (each
-    card's group start, the place mask); each group's slice of the ordered cards."""
+    card's group start, the place mask). Built with numpy (a search builds them once per
+    determinizer: a Python loop over the cards was about 1% of a search)."""
     sizes = [len(g) for g in groups]
     count = sum(sizes)
     if not count or len(groups) > _GROUPS or max(sizes) > _GROUP_SIZE:
         return None
-    bounds, places, starts = [], [], []
-    start = 0
-    for g, size in enumerate(sizes):
-        bounds.append(slice(start, start + size))
-        places.extend(g << _GROUP_SHIFT | i for i in range(size))
-        starts.extend([start] * size)
-        start += size
+    lengths = np.array(sizes, dtype=np.int64)
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    places = (np.arange(count, dtype=np.int64) - starts).astype(np.uint64)  # in its group
+    tags = (np.arange(len(sizes), dtype=np.uint64) ^ np.uint64(_SIGN)) << np.uint64(
+        _GROUP_SHIFT)
+    places |= np.repeat(tags, lengths)
+    return (count, np.fromiter(chain.from_iterable(groups), np.int64, count),
+            int.from_bytes(places.astype("<u8").tobytes(), "little"),
+            _repeated(_A_MASK, count), _repeated(_B_MASK, count), starts,
+            np.full(count, _GROUP_SIZE - 1, dtype=np.int64))
 
-    def words(values: Any) -> int:  # one 64-bit word per card, the first least significant
-        return int.from_bytes(np.asarray(values, dtype=_U64).tobytes(), "little")
 
-    return (count, np.array([c for g in groups for c in g], dtype=np.int64), words(places),
-            words([_A_MASK] * count), words([_B_MASK] * count),
-            np.array(starts, dtype=np.int64), np.full(count, _GROUP_SIZE - 1, dtype=np.int64),
-            bounds)
+def _repeated(word: int, count: int) -> int:
+    """``count`` copies of the 64-bit ``word`` as one integer (one word per card)."""
+    return int.from_bytes(word.to_bytes(8, "little") * count, "little")
 
 
 def determinizer(game: EpochEllipse,
@@ -276,10 +305,14 @@ def determinizer(game: EpochEllipse,
             known["turn"] = acting[0] if acting and known["step"] != "pick" else known["first"]
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
-    # The exploration in progress (fields not in the view keep ``_reset_exploration``'s
-    # values): (name, value, whether a list to copy).
+    # The exploration in progress: the view's fields over ``_reset_exploration``'s values,
+    # stored by name at every draw (None: the reset sets other fields, so each draw resets and
+    # then stores the view's fields one by one).
+    expl = _exploration(tab, exploration)
     explored = tuple((name, value, isinstance(value, list))
                      for name, value in exploration.items())
+    if expl is not None:
+        expl_scalars, (expl_cats, expl_survivors, expl_salvage), rescue = expl
     k = known
     hands, discards, pool = k["hands"], k["discards"], k["pool"]
     status, ms_card, death_cause = k["status"], k["ms_card"], k["death_cause"]
@@ -296,8 +329,22 @@ def determinizer(game: EpochEllipse,
     # catastrophe to place at random in between, also the places of the cards left for the
     # event decks (their number is fixed) and the Location deck's order, which follow.
     leftover = list(range(len(other) + len(salvage) - d_salv + len(survivors) - d_surv))
-    first_orders = random_orders([*decks, night, cat_shared, salvage, survivors]
-                                 + ([] if cat_starter else [leftover, location_deck]))
+    first_order = random_order([*decks, night, cat_shared, salvage, survivors]
+                               + ([] if cat_starter else [leftover, location_deck]))
+    # Each part's slice of the ordered cards: every deck; the Night deck; the Catastrophe,
+    # Salvage and Survivor decks (their first cards) and the cards of each kind left over;
+    # the leftovers' places and the Location deck (none with a starter catastrophe).
+    *deck_parts, night_part, cat_top, cat_more, salv_top, salv_more, surv_top, surv_more, \
+        places_part, location_part = _bounds(
+            [*map(len, decks), len(night), d_cat, len(cat_shared) - d_cat, d_salv,
+             len(salvage) - d_salv, d_surv, len(survivors) - d_surv]
+            + ([0, 0] if cat_starter else [len(leftover), len(location_deck)]))
+    # Each event deck's catastrophes (a slice of those left over, and of the ordered cards)
+    # and other cards (a slice of the rest), in the order of the locations.
+    cat_slices = _bounds([t for t, _ in shapes])
+    cat_parts = _bounds([t for t, _ in shapes], cat_more.start)
+    rest_slices = _bounds([size - t for t, size in shapes])
+    bits_below = _GETRANDBITS_BELOW
     copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
@@ -325,26 +372,52 @@ def determinizer(game: EpochEllipse,
                                                                          first, turn)
         state.passes, state.offer, state.credits = passes, offer, credits
         state.result, state.cause = result, cause
-        state._reset_exploration()
-        for name, value, is_list in explored:
-            setattr(state, name, value.copy() if is_list else value)
-        if cat_starter:
-            *draws, night_deck, cats, salv, survs = first_orders(rng)
+        if expl is not None:
+            (state.explorer, state.expl_pos, state.expl_k, state.expl_new, state.current,
+             state.paid) = expl_scalars
+            state.expl_cats = expl_cats.copy()
+            state.expl_survivors = expl_survivors.copy()
+            state.expl_salvage = expl_salvage.copy()
+            state.rescue = None if rescue is None else rescue.copy()
         else:
-            *draws, night_deck, cats, salv, survs, places, location_order = first_orders(rng)
-        state.draws = draws
-        state.decks = {SALVAGE: salv[:d_salv], SURVIVOR: survs[:d_surv],
-                       CATASTROPHE: cats[:d_cat], NIGHT: night_deck}
-        cat_rest = cats[d_cat:]  # in random order: the starter copies join at random
-        for card in cat_starter:
-            cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
-        rest = other + salv[d_salv:] + survs[d_surv:]
-        if cat_starter:  # the few cards left, one by one (faster than a second bulk draw)
+            state._reset_exploration()
+            for name, value, is_list in explored:
+                setattr(state, name, value.copy() if is_list else value)
+        ordered = first_order(rng)
+        state.draws = list(map(ordered.__getitem__, deck_parts))
+        state.decks = {SALVAGE: ordered[salv_top], SURVIVOR: ordered[surv_top],
+                       CATASTROPHE: ordered[cat_top], NIGHT: ordered[night_part]}
+        rest = other + ordered[salv_more] + ordered[surv_more]
+        if not cat_starter:
+            rest = list(map(rest.__getitem__, ordered[places_part]))
+            state.location_deck = ordered[location_part]
+            if not ended:  # each event deck's catastrophes straight from the ordered cards
+                state.event_decks = list(map(add, map(ordered.__getitem__, cat_parts),
+                                             map(rest.__getitem__, rest_slices)))
+                state._refresh_acting()
+                return state
+            cat_rest = ordered[cat_more]
+        else:
+            cat_rest = ordered[cat_more]  # in random order: the starter copies join at random
+            if bits_below and type(rng) is random.Random:
+                # ``rng.randrange(n)``'s own draws: ``getrandbits(n.bit_length())`` until
+                # below ``n`` (``Random._randbelow_with_getrandbits``).
+                getrandbits = rng.getrandbits
+                n = len(cat_rest)
+                for card in cat_starter:
+                    n += 1
+                    width = n.bit_length()
+                    r = getrandbits(width)
+                    while r >= n:
+                        r = getrandbits(width)
+                    cat_rest.insert(r, card)
+            else:
+                for card in cat_starter:
+                    cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
+            # the few cards left, one by one (faster than a second bulk draw)
             key = _random_key(rng)
             rest = _shuffled(rest, key)
-            location_order = _shuffled(location_deck, key)
-        else:
-            rest = list(map(rest.__getitem__, places))
+            state.location_deck = _shuffled(location_deck, key)
         if ended:
             _park_leftovers(state, locations, cat_rest, rest, kind, ctype)
             if (len(cat_rest) + len(rest) != sum(c for _, c in shapes)
@@ -353,17 +426,42 @@ def determinizer(game: EpochEllipse,
                                      "unseen cards")
         # Only the contents matter: an event deck is shuffled before every flip (3B), a new
         # one is built fresh, and catastrophes leave it in their own (random) order.
-        event_decks = state.event_decks = []
-        c = o = 0
-        for t, size in shapes:
-            event_decks.append(cat_rest[c:c + t] + rest[o:o + size - t])
-            c += t
-            o += size - t
-        state.location_deck = location_order
+        state.event_decks = list(map(add, map(cat_rest.__getitem__, cat_slices),
+                                     map(rest.__getitem__, rest_slices)))
         state._refresh_acting()
         return state
 
     return draw
+
+
+#: The exploration's fields that ``_reset_exploration`` sets: those stored as they are, the
+#: lists, and the rescue (None or a list).
+_EXPL_SCALARS = ("explorer", "expl_pos", "expl_k", "expl_new", "current", "paid")
+_EXPL_LISTS = ("expl_cats", "expl_survivors", "expl_salvage")
+#: Whether ``random.Random.randrange(n)`` draws ``getrandbits(n.bit_length())`` until below
+#: ``n`` (CPython 3.11-3.13), which a draw then does itself.
+_GETRANDBITS_BELOW = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", False)
+
+
+def _exploration(tab: _Tables, fields: Mapping[str, Any]) -> tuple | None:
+    """A drawn state's exploration: ``fields`` (the view's) over ``_reset_exploration``'s
+    values, as (the scalars of ``_EXPL_SCALARS``, the lists of ``_EXPL_LISTS``, the rescue);
+    None when the reset sets other fields, or a list where a scalar is expected."""
+    reset = tab.reset
+    if reset is None:
+        probe = EpochState.__new__(EpochState)
+        probe._reset_exploration()
+        reset = tab.reset = {name: getattr(probe, name) for cls in EpochState.__mro__
+                             for name in getattr(cls, "__slots__", ()) if hasattr(probe, name)}
+    values = {**reset, **fields}
+    if (set(reset) != {*_EXPL_SCALARS, *_EXPL_LISTS, "rescue"} or set(values) != set(reset)
+            or any(isinstance(values[name], (list, dict, set)) for name in _EXPL_SCALARS)
+            or not all(isinstance(values[name], list) for name in _EXPL_LISTS)
+            or not (values["rescue"] is None or isinstance(values["rescue"], list))):
+        return None
+    return (tuple(values[name] for name in _EXPL_SCALARS),
+            tuple(values[name] for name in _EXPL_LISTS), values["rescue"])
 
 
 def _park_leftovers(state: EpochState, locations: list, cat_rest: list[int], other: list[int],
