@@ -70,7 +70,8 @@ def test_quiet_is_kept_by_clone_and_not_saved() -> None:
                                   and load_game(n).evaluator])
 def test_the_search_plays_through_quiet_states(name: str) -> None:
     """Every state ISMCTS evaluates in its search (a determinization played a few steps;
-    every game with an evaluator) is quiet, and a determinization made outside a search narrates (``Game.determinize``)."""
+    every game with an evaluator) is quiet, and a determinization made outside a search
+    narrates (``Game.determinize``)."""
     game = load_game(name)
     state = game.new_initial_state(seed=1)
     walk = random.Random(1)
