@@ -93,13 +93,24 @@ def rng(value: Any, name: str = "rng") -> random.Random:
     return value
 
 
+#: The errors a game's code raises when a view's contents are not what it reads
+#: (:func:`reading_view`).
+READ_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 def reading_view(game: Any, hook: Callable[..., Any], *args: Any) -> Any:
     """``hook(*args)`` (a game's encoding or determinization reading a view that passed
-    ``check_view``), with a game's failure to read the view's contents as a :class:`ViewError`."""
+    ``check_view``), with a game's failure to read the view's contents (``READ_ERRORS``, not
+    a meeple error) as a :class:`ViewError` (:func:`view_error`)."""
     try:
         return hook(*args)
     except MeepleError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
-                        "pass State.view(seat) unchanged") from exc
+    except READ_ERRORS as exc:
+        raise view_error(game, exc) from exc
+
+
+def view_error(game: Any, exc: BaseException) -> ViewError:
+    """The :class:`ViewError` for ``game`` failing to read a view with ``exc``."""
+    return ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
+                     "pass State.view(seat) unchanged")
