@@ -47,6 +47,7 @@ import cProfile
 import gc
 import pstats
 import random
+import re
 import statistics
 import sys
 import time
@@ -149,7 +150,8 @@ def profile_game(name: str, count: int, simulations: int) -> dict:
     search = sum(v[3] for k, v in stats.items() if k[2] == "search")
     iterate = sum(v[3] for k, v in stats.items() if k[2] == "_iterate")
     parts = {"determinize": under("draw", "search") + under("determinize", "search"),
-             "legal actions": under("legal_actions", "_iterate"),
+             "legal actions": under("legal_actions", "_iterate")
+             + under("_legal_tables", "_iterate"),
              "apply": under("apply_action", "_iterate") + under("apply_actions", "_iterate")
              + under("apply_legal", "_iterate"),
              "evaluator": under("_rollout", "_iterate")}
@@ -174,11 +176,13 @@ def loop_game(name: str, count: int, simulations: int, seconds: float) -> int:
     return done
 
 
-#: py-spy frame prefixes of the search's parts, outermost match first (see ``--shares``).
-PARTS = (("determinize", "determinizer.<locals>.draw (meeple/engine/determinization.py"),
-         ("legal actions", "State.legal_actions "), ("apply", "State.apply_action"),
-         ("apply", "State.apply_legal "),
-         ("evaluator", "ISMCTSBot._rollout "))
+#: py-spy frame patterns of the search's parts, outermost match first (see ``--shares``).
+#: The search reads a decision's legal tables from the state (a game's ``_legal_tables``).
+PARTS = (("determinize", re.compile(
+            r"determinizer\.<locals>\.draw \(meeple/engine/determinization\.py")),
+         ("legal actions", re.compile(r"(State\.legal_actions|\w+\._legal_tables) ")),
+         ("apply", re.compile(r"State\.apply_(action|legal) ")),
+         ("evaluator", re.compile(r"ISMCTSBot\._rollout ")))
 
 
 def spy_shares(path: str) -> dict[str, float]:
@@ -192,7 +196,7 @@ def spy_shares(path: str) -> dict[str, float]:
             frames = stack.split(";")
             if not any(f.startswith("ISMCTSBot.search ") for f in frames):
                 continue
-            part = next((p for f in frames for p, prefix in PARTS if f.startswith(prefix)), None)
+            part = next((p for f in frames for p, pattern in PARTS if pattern.match(f)), None)
             if part is None:
                 part = ("tree loop" if any(f.startswith("ISMCTSBot._iterate") for f in frames)
                         else "other")
