@@ -181,7 +181,7 @@ def loop_game(name: str, count: int, simulations: int, seconds: float) -> int:
 PARTS = (("determinize", re.compile(
             r"determinizer\.<locals>\.draw \(meeple/engine/determinization\.py")),
          ("legal actions", re.compile(r"(State\.legal_actions|\w+\._legal_tables) ")),
-         ("apply", re.compile(r"State\.apply_(action|legal) ")),
+         ("apply", re.compile(r"State\.apply_(actions?|legal) ")),
          ("evaluator", re.compile(r"ISMCTSBot\._rollout ")))
 
 
