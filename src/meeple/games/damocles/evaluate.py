@@ -37,12 +37,12 @@ _KEY = "damocles-evaluate"
 
 
 def _tables(state: DamoclesState) -> tuple[dict[str, int], dict[str, float], frozenset[str],
-                                           dict[str, int], dict[tuple | None, tuple]]:
+                                           dict[str, int], dict[int, tuple]]:
     """Per game spec: pips by codex, each codex's points per remaining turn in hand
     (``HAND_PRODUCTION``, ``HAND_NUMBER`` or 0.0: adding 0.0 leaves a sum unchanged, so the
     hand loop needs no branch), the Production ids, the Number values by id, and the memo of
-    :func:`_turns_left` (at most ``cycles x players + 1`` turns x ``players`` active seats,
-    plus the setup's entry under None)."""
+    :func:`_turns_left` under ``turns taken x 8 + active seat`` (at most ``cycles x players +
+    1`` turns x ``players`` seats), the setup's under -1."""
     game = state.game
     tables = game._cache.get(_KEY)
     if tables is None:
@@ -92,7 +92,7 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
     if state.phase == "over":
         return state.returns()
     pips, hand_rate, productions, numbers, memo = _tables(state)
-    key = (state.turns_taken, state.active) if state.phase == "turn" else None
+    key = state.turns_taken << 3 | state.active if state.phase == "turn" else -1  # 6 seats at most
     found = memo.get(key)
     if found is None:
         found = memo[key] = _turns_left(state)

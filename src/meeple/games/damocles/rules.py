@@ -322,7 +322,8 @@ class DamoclesState(RecordedWinners, State):
             self.active = self.placer
             self._refresh_acting()
             return
-        ((seat, move),) = joint.items()
+        (seat,) = joint  # one seat acts (cheaper than unpacking ``joint.items()``)
+        move = joint[seat]
         _TRANSITIONS[move.kind](self, seat, move.args)  # those that move the turn on refresh
 
     def _do_place(self, seat: int, args: tuple[int, int]) -> None:
