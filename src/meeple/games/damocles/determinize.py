@@ -88,7 +88,9 @@ def determinizer(game: Damocles,
     points = list(view["scores"])
     placed = CIRCLE - circle.count(None)
     turns_taken = view["turns_taken"]
-    events = [list(e) for e in view["events"]]
+    # the log's entries as tuples: immutable, so every draw shares them (a list each would
+    # cost a copy per entry per draw); the state's own entries are lists, read the same way
+    events = [tuple(e) for e in view["events"]]
     winners = view["winners"]
     winners = None if winners is None else tuple(winners)
     swaps_allowed, swaps_done = turn["swaps_allowed"], turn["swaps_done"]
@@ -145,7 +147,7 @@ def determinizer(game: Damocles,
         state.placed = placed
         state.active = active
         state.turns_taken = turns_taken
-        state.events = list(map(copy, events))
+        state.events = events.copy()
         state.winners_ = winners
         state.step = step
         state.swaps_allowed = swaps_allowed

@@ -192,7 +192,7 @@ class DamoclesState(RecordedWinners, State):
         self.placed = 0
         self.active = self.placer
         self.turns_taken = 0
-        self.events: list[list[Any]] = []
+        self.events: list[list[Any]] = []  # a determinization's copied entries are tuples
         self.winners_: tuple[int, ...] | None = None
         self.tables: dict[tuple, Any] | None = None
         self._reset_turn()
