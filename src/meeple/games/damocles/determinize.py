@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from meeple.engine.determinization import UnseenDeal
-from meeple.engine.state import State
 from meeple.games.damocles.codex import CIRCLE, GODS
 
 if TYPE_CHECKING:
@@ -89,7 +88,9 @@ def determinizer(game: Damocles,
     points = list(view["scores"])
     placed = CIRCLE - circle.count(None)
     turns_taken = view["turns_taken"]
-    events = [list(e) for e in view["events"]]
+    # the log's entries as tuples: immutable, so every draw shares them (a list each would
+    # cost a copy per entry per draw); the state's own entries are lists, read the same way
+    events = [tuple(e) for e in view["events"]]
     winners = view["winners"]
     winners = None if winners is None else tuple(winners)
     swaps_allowed, swaps_done = turn["swaps_allowed"], turn["swaps_done"]
@@ -101,6 +102,11 @@ def determinizer(game: Damocles,
     memo = game.legal_memo
     pair_played = bool(pairs_used)  # set and reset together with pairs_used
     copy = list.copy
+    probe = DamoclesState.__new__(DamoclesState)  # the seats acting: the same in every draw
+    probe.game, probe.phase, probe.active = game, phase, active
+    probe._refresh_acting()
+    acting = probe._acting
+    new = DamoclesState.__new__
 
     def draw(rng: random.Random) -> DamoclesState:
         cards, hands = deal.draw(rng)
@@ -121,8 +127,13 @@ def determinizer(game: Damocles,
                 played = [c for c in (*consumed_now, *reversed(tableaus[active]))
                           if c not in drawn]
                 drawn = played[:k - len(drawn)] + drawn
-        state = DamoclesState.__new__(DamoclesState)
-        State.__init__(state, game, 0)
+        state = new(DamoclesState)
+        state.game = game  # State.__init__'s fields; the engine sets the seed and the rest
+        state.seed = 0
+        state._rng = None
+        state._pending = {}
+        state._legal = None
+        state._acting = acting
         state.circle = circle.copy()
         state.bank = None if bank is None else bank.copy()
         state.deck = deck
@@ -136,7 +147,7 @@ def determinizer(game: Damocles,
         state.placed = placed
         state.active = active
         state.turns_taken = turns_taken
-        state.events = list(map(copy, events))
+        state.events = events.copy()
         state.winners_ = winners
         state.step = step
         state.swaps_allowed = swaps_allowed
@@ -152,7 +163,6 @@ def determinizer(game: Damocles,
         state.keep_count = keep_count
         state.destroy_queue = list(map(copy, destroy_queue)) if destroy_queue else []
         state.tables = memo  # a search meets the same decisions again: remember their lists
-        state._refresh_acting()
         return state
 
     return draw

@@ -36,58 +36,74 @@ SCORE_WEIGHT = 0.2
 _KEY = "damocles-evaluate"
 
 
-def _tables(state: DamoclesState) -> tuple[dict[str, int], frozenset[str], dict[str, int],
-                                           dict[str, float]]:
-    """Per game spec: pips by codex, the Production ids, the Number values by id, and each
-    codex's points per remaining turn in hand (``HAND_PRODUCTION``, ``HAND_NUMBER`` or 0.0:
-    adding 0.0 leaves a sum unchanged, so the hand loop needs no branch)."""
+def _tables(state: DamoclesState) -> tuple[dict[str, int], dict[str, float], frozenset[str],
+                                           dict[str, int], dict[int, tuple]]:
+    """Per game spec: pips by codex, each codex's points per remaining turn in hand
+    (``HAND_PRODUCTION``, ``HAND_NUMBER`` or 0.0: adding 0.0 leaves a sum unchanged, so the
+    hand loop needs no branch), the Production ids, the Number values by id, and the memo of
+    :func:`_turns_left` under ``turns taken x 8 + active seat`` (at most ``cycles x players +
+    1`` turns x ``players`` seats), the setup's under -1."""
     game = state.game
     tables = game._cache.get(_KEY)
     if tables is None:
         deck = game.codex_by_id.values()
         tables = game._cache[_KEY] = (
             {c.id: c.pips for c in deck},
-            frozenset(c.id for c in deck if c.info.cls == PRODUCTION),
-            {c.id: c.info.number for c in deck if c.info.cls == NUMBER},
             {c.id: HAND_PRODUCTION if c.info.cls == PRODUCTION
              else HAND_NUMBER if c.info.cls == NUMBER else 0.0 for c in deck},
+            frozenset(c.id for c in deck if c.info.cls == PRODUCTION),
+            {c.id: c.info.number for c in deck if c.info.cls == NUMBER},
+            {},
         )
     return tables
+
+
+def _turns_left(state: DamoclesState) -> tuple[tuple[int, ...], float]:
+    """``(turns, temperature)``: per seat, the turns it has left (every turn while in setup),
+    and the softmax temperature ``BASE_TEMPERATURE + PER_ROOT_TURN x sqrt(mean turns left)``.
+    A pure function of the phase, the turns taken and the active seat (and the spec), which
+    :func:`evaluate` remembers."""
+    game = state.game
+    n = game.players
+    cycles = game.params["cycles"]
+    rs = []
+    if state.phase == "turn":
+        left = cycles * n - state.turns_taken + n - 1
+        active = state.active
+        for s in range(n):
+            r = (left - (s - active) % n) // n
+            rs.append(r if r > 0 else 0)
+    else:  # setup: every turn is still to come
+        rs = [cycles] * n
+    turns = 0
+    for r in rs:
+        turns += r
+    return tuple(rs), BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(turns / n)
 
 
 def evaluate(state: DamoclesState) -> tuple[float, ...]:
     """Per seat, an estimate in 0..1 of its win share (``returns()`` once the game is over).
 
     Written with plain loops and local names (a comprehension costs a frame in Python 3.11;
-    searches call this at every leaf); every float is computed by the same operations in the
-    same order as the formula in the module docstring reads (an empty tableau's term, exactly
-    0.0, is skipped), so the values are the same bit for bit."""
-    phase = state.phase
-    if phase == "over":
+    searches call this at every leaf), the turns left and the temperature remembered per turn
+    (:func:`_turns_left`); every float is computed by the same operations in the same order
+    as the formula in the module docstring reads (an empty tableau's term, exactly 0.0, is
+    skipped), so the values are the same bit for bit."""
+    if state.phase == "over":
         return state.returns()
-    pips, productions, numbers, hand_rate = _tables(state)
-    game = state.game
-    n = game.players
-    cycles = game.params["cycles"]
-    if phase == "turn":
-        left = cycles * n - state.turns_taken + n - 1
-        active = state.active
+    pips, hand_rate, productions, numbers, memo = _tables(state)
+    key = state.turns_taken << 3 | state.active if state.phase == "turn" else -1  # 6 seats at most
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _turns_left(state)
+    rs, temperature = found
+    n = len(rs)
     tableau_production, tableau_number, tableau_pair = (
         TABLEAU_PRODUCTION, TABLEAU_NUMBER_VALUE, TABLEAU_PAIR)
     hand_pip = HAND_PIP
     projected = []
-    turns = 0
-    s = 0
-    for score, hand, tableau in zip(state.points, state.hands, state.tableaus):  # noqa: B905
-        if phase == "turn":
-            r = (left - (s - active) % n) // n
-            if r < 0:
-                r = 0
-        else:  # setup: every turn is still to come
-            r = cycles
-        s += 1
-        turns += r
-        value = float(score)
+    for r, score, hand, tableau in zip(rs, state.points, state.hands, state.tableaus):  # noqa: B905
+        value = score + 0.0  # float(score), one operation cheaper
         if r:
             per_turn = 0.0
             hand_pips = 0
@@ -106,7 +122,6 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
                              + tableau_pair * (made if made < held else held))
             value += hand_pip * hand_pips + r * per_turn
         projected.append(value)
-    temperature = BASE_TEMPERATURE + PER_ROOT_TURN * math.sqrt(turns / n)
     top = max(projected)
     exp = math.exp
     weights = []
@@ -121,6 +136,6 @@ def evaluate(state: DamoclesState) -> tuple[float, ...]:
         for w in weights:
             out.append(keep * w / total + even)
     else:
-        for s in range(n):
-            out.append(keep * weights[s] / total + share * projected[s] / points_total)
+        for w, v in zip(weights, projected):  # noqa: B905
+            out.append(keep * w / total + share * v / points_total)
     return tuple(out)

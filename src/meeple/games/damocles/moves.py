@@ -8,7 +8,7 @@ Speed (a search lists moves at every node of every iteration): what depends only
 spec is built once per spec and seat (:func:`_tables`: each codex's role in the play window,
 the interned ``play``, ``haste``, ``pair``, swap and trade moves); rotation masks come from
 the state's per-circle memo (``DamoclesState.circle_masks``); placements are remembered per
-seat, empty slots and supply (:func:`_placements`); a determinization's states remember their
+seat, circle and supply (:func:`_placements`); a determinization's states remember their
 swap steps' and play windows' lists under :func:`legal_key` (:func:`remembered_moves`).
 Every list is the same, in the same order, as the plain reading of the rules would give;
 ``tests/test_damocles_moves.py`` checks the specialised paths against the general ones.
@@ -135,11 +135,13 @@ class _Tables:
         trades: seat -> slot -> circle god -> ``(god, move)`` for every other god, in order.
         trade_moves: the same moves without the gods (a bank with every god in stock).
         placements: ``(seat, empty slots, gods in supply)`` -> the placement moves.
+        placed: ``(seat, first placement, circle, bank)`` -> the same lists
+            (:func:`_placements`).
     """
 
     __slots__ = ("role", "grants_now", "strict_steps", "joint", "swap_optional", "hastes",
                  "plays", "ends", "stops", "pairs", "swaps", "trades", "trade_moves",
-                 "placements")
+                 "placements", "placed")
 
     def __init__(self, game: Any) -> None:
         self.role: dict[str, int] = {}
@@ -170,6 +172,7 @@ class _Tables:
         self.trade_moves = [tuple(tuple(tuple(m for _, m in held) for held in slot)
                                   for slot in by_slot) for by_slot in self.trades]
         self.placements: dict[tuple, tuple[Move, ...]] = {}
+        self.placed: dict[tuple, tuple[Move, ...]] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -180,7 +183,28 @@ def _tables(game: Any) -> _Tables:
     return tables
 
 
+#: Circles (with seat and supply) under which a game spec remembers its placement lists
+#: (:func:`_placements`), then again from empty.
+PLACEMENT_MEMO = 4096
+
+
 def _placements(state: DamoclesState, seat: int) -> tuple[Move, ...]:
+    """:func:`_placement_moves`, remembered per seat, first placement or not, circle and bank
+    (everything it reads; ``PLACEMENT_MEMO`` keys at most, then emptied): a search meets the
+    same public circle in every determinization, and the key is built without a Python loop."""
+    tables = _tables(state.game)
+    bank = state.bank
+    key = (seat, state.placed == 0, tuple(state.circle), None if bank is None else tuple(bank))
+    memo = tables.placed
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= PLACEMENT_MEMO:
+            memo.clear()
+        found = memo[key] = _placement_moves(state, seat)
+    return found
+
+
+def _placement_moves(state: DamoclesState, seat: int) -> tuple[Move, ...]:
     """SETUP 2: a god on an empty slot (DAM-10). Under rotational matching the first token's
     slot is irrelevant, so it always goes to slot 1; under ``shared20`` the supply limits gods.
     Remembered per (seat, empty slots, gods in supply): at most 6 x 2^7 x 2^5 lists."""

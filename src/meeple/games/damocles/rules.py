@@ -192,7 +192,7 @@ class DamoclesState(RecordedWinners, State):
         self.placed = 0
         self.active = self.placer
         self.turns_taken = 0
-        self.events: list[list[Any]] = []
+        self.events: list[list[Any]] = []  # a determinization's copied entries are tuples
         self.winners_: tuple[int, ...] | None = None
         self.tables: dict[tuple, Any] | None = None
         self._reset_turn()
@@ -246,6 +246,9 @@ class DamoclesState(RecordedWinners, State):
         self.destroy_queue: list[list[int]] = []
 
     def _refresh_acting(self) -> None:
+        """``_acting`` from the phase and the active seat: called wherever either changes (the
+        setup discard, a placement, the end of a turn, a new or restored state); the other
+        transitions keep the acting seat."""
         phase = self.phase
         if phase == "turn" or phase == "place":
             self._acting = (self.active,)
@@ -320,9 +323,9 @@ class DamoclesState(RecordedWinners, State):
             self.active = self.placer
             self._refresh_acting()
             return
-        ((seat, move),) = joint.items()
-        _TRANSITIONS[move.kind](self, seat, move.args)
-        self._refresh_acting()
+        (seat,) = joint  # one seat acts (cheaper than unpacking ``joint.items()``)
+        move = joint[seat]
+        _TRANSITIONS[move.kind](self, seat, move.args)  # those that move the turn on refresh
 
     def _do_place(self, seat: int, args: tuple[int, int]) -> None:
         god, slot = args
@@ -335,10 +338,12 @@ class DamoclesState(RecordedWinners, State):
         n = self.game.players
         if self.placed < CIRCLE:
             self.active = (seat + 1) % n
+            self._refresh_acting()
             return
         self.phase = "turn"  # SETUP 2: the seat after the last placer starts (DAM-28)
         self.active = (seat + 1) % n
         self._reset_turn()
+        self._refresh_acting()
 
     def _do_haste(self, seat: int, args: tuple[str]) -> None:
         self._first_play(seat, args[0])
@@ -457,6 +462,7 @@ class DamoclesState(RecordedWinners, State):
         else:
             self.active = (seat + 1) % n
         self._reset_turn()  # the turn's context never outlives it, the last turn's included
+        self._refresh_acting()
 
     def _winners(self) -> tuple[int, ...]:
         """Highest score wins; ties share (DAM-29) or go to the larger tableau."""
