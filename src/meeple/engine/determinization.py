@@ -98,9 +98,10 @@ def determinizer(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random
         if state._acting != acting:
             raise RuntimeError(f"{game.name} determinization acts seats "
                                f"{list(state._acting)}, the view says {list(acting)}")
-        state.seed = rng.getrandbits(62)
+        state.seed = rng.getrandbits(62)  # the engine's fields of a drawn state, set here
         state._rng = None
         state._legal = None
+        state.narrate = True
         if alone:
             if tables is None and draws:
                 tables = state._legal_tables()

@@ -313,9 +313,9 @@ class Game(ABC):
         """Game hook of :meth:`determinizer`: ``draw(rng)``, the same as
         ``self._determinize(view, rng)`` for every ``rng`` (the same draws from it, an equal
         state), after reading what does not depend on the draws once. Each call of ``draw``
-        returns a new state that shares no mutable part with another. The default calls
-        :meth:`_determinize` at every draw; a game overrides one of the two (all five designs
-        override this one).
+        returns a new state that shares no mutable part with another; the engine then sets
+        its ``seed``, ``_rng``, ``_legal``, ``_pending`` and ``narrate``. The default calls
+        :meth:`_determinize` at every draw; a game overrides one of the two (all five designs).
 
         Raises:
             NotImplementedError: the default, for a game without determinization.

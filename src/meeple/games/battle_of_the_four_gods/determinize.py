@@ -74,7 +74,6 @@ def determinizer(game: FourGods,
         state._pending = {}
         state._legal = None
         state._acting = acting
-        state.narrate = True
         return state
 
     return draw

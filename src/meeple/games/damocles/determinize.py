@@ -134,7 +134,6 @@ def determinizer(game: Damocles,
         state._pending = {}
         state._legal = None
         state._acting = acting
-        state.narrate = True
         state.circle = circle.copy()
         state.bank = None if bank is None else bank.copy()
         state.deck = deck

@@ -169,7 +169,6 @@ def determinizer(game: OzymandiasCampaign,
         state._rng = None
         state._pending = {}
         state._legal = None
-        state.narrate = True
         state.map = sector_map
         state.tile_deck = tile_deck
         state.deck = cards[at:]
