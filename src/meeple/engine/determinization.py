@@ -101,6 +101,7 @@ def determinizer(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random
         state.seed = rng.getrandbits(62)  # the engine's fields of a drawn state, set here
         state._rng = None
         state._legal = None
+        state._pending = {}  # (drawn below)
         state.narrate = True
         if alone:
             if tables is None and draws:

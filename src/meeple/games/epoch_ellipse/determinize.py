@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from meeple.engine.errors import ParameterError
-from meeple.engine.state import State
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 
@@ -349,7 +348,7 @@ def determinizer(game: EpochEllipse,
 
     def draw(rng: random.Random) -> EpochState:
         state = EpochState.__new__(EpochState)
-        State.__init__(state, game, 0)
+        state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state.tables = memo
         # Every known field by name (direct stores: twice as fast as a setattr loop); each
         # list a fresh copy, each list of lists copied two levels deep.

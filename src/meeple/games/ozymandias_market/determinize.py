@@ -21,7 +21,6 @@ from typing import Any
 
 from meeple.engine.determinization import UnseenDeal
 from meeple.engine.errors import ParameterError
-from meeple.engine.state import State
 from meeple.games.ozymandias_market.cards import COLOURS
 from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
 
@@ -95,7 +94,7 @@ def determinizer(game: OzymandiasMarket,
     def draw(rng: random.Random) -> MarketState:
         cards, hands = deal.draw(rng)
         state = MarketState.__new__(MarketState)
-        State.__init__(state, game, 0)
+        state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state.stacks = stacks.copy()  # the lists shared: the rules never change one in place
         state.supply = supply.copy()
         state.dead = dead.copy()
