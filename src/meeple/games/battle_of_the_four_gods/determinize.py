@@ -68,11 +68,7 @@ def determinizer(game: FourGods,
 
     def draw(rng: random.Random) -> FourGodsState:
         state = template._copy()
-        state.game = game
-        state.seed = 0
-        state._rng = None
-        state._pending = {}
-        state._legal = None
+        state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state._acting = acting
         return state
 

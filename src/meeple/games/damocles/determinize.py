@@ -128,11 +128,7 @@ def determinizer(game: Damocles,
                           if c not in drawn]
                 drawn = played[:k - len(drawn)] + drawn
         state = new(DamoclesState)
-        state.game = game  # State.__init__'s fields; the engine sets the seed and the rest
-        state.seed = 0
-        state._rng = None
-        state._pending = {}
-        state._legal = None
+        state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state._acting = acting
         state.circle = circle.copy()
         state.bank = None if bank is None else bank.copy()

@@ -164,11 +164,7 @@ def determinizer(game: OzymandiasCampaign,
         tile_deck = tiles.copy()
         shuffle(rng, tile_deck)
         state = CampaignState.__new__(CampaignState)
-        state.game = game
-        state.seed = 0
-        state._rng = None
-        state._pending = {}
-        state._legal = None
+        state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state.map = sector_map
         state.tile_deck = tile_deck
         state.deck = cards[at:]
