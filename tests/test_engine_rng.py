@@ -10,12 +10,19 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple import load_game
 from meeple.engine import derive_seed
-from meeple.engine.rng import chance_stream, copy_stream, rng_from_json, rng_to_json
+from meeple.engine.rng import (
+    chance_stream,
+    copy_stream,
+    randbelow,
+    rng_from_json,
+    rng_to_json,
+)
 
 SEEDS = st.integers(min_value=0, max_value=2**70) | st.integers(min_value=-2**64, max_value=-1)
 
@@ -88,3 +95,22 @@ def test_state_rng_reseed_and_clone_use_the_same_streams() -> None:
     twin = state.clone()
     assert twin._rng is not state._rng
     _same(twin.rng, _restate(state.rng.getstate()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**40), st.lists(
+    st.integers(min_value=1, max_value=2**70) | st.integers(min_value=1, max_value=300),
+    min_size=1, max_size=20))
+def test_randbelow_draws_as_randrange(seed: int, bounds: list[int]) -> None:
+    """``randbelow(rng, n)`` gives ``rng.randrange(n)``'s values and leaves the stream where
+    it does, for bounds small and large (rejections included: ``n`` just above a power of 2
+    rejects almost half the draws)."""
+    a, b = random.Random(seed), random.Random(seed)
+    assert [randbelow(a, n) for n in bounds] == [b.randrange(n) for n in bounds]
+    _same(a, b)
+
+
+def test_randbelow_refuses_as_randrange() -> None:
+    """An empty range raises randrange's own ValueError."""
+    with pytest.raises(ValueError):
+        randbelow(random.Random(1), 0)

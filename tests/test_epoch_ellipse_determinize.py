@@ -319,3 +319,16 @@ def test_danger_and_a_polluted_deck_lower_the_chance(midgame) -> None:
     del worse.decks[CATASTROPHE][-2:]
     worse.discards[seat].extend(cats)  # two catastrophes in the discard pile: one from death
     assert team_chance(worse) < base
+
+
+def test_the_draw_stores_every_field_the_exploration_reset_sets() -> None:
+    """The draw stores the exploration by name (``determinize.EXPL_FIELDS``), not through
+    ``_reset_exploration``: the reset must set exactly those fields, or a field it gains would
+    keep no value in a drawn state."""
+    from meeple.games.epoch_ellipse.determinize import EXPL_FIELDS
+    from meeple.games.epoch_ellipse.rules import EpochState
+
+    probe = EpochState.__new__(EpochState)
+    probe._reset_exploration()
+    slots = {name for cls in EpochState.__mro__ for name in getattr(cls, "__slots__", ())}
+    assert {name for name in slots if hasattr(probe, name)} == set(EXPL_FIELDS)

@@ -68,6 +68,33 @@ def copy_stream(rng: random.Random) -> random.Random:
     return new
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for an int ``n >= 1``: the same value and the same stream after it.
+    For a plain ``random.Random`` it makes ``randrange``'s own draws,
+    ``getrandbits(n.bit_length())`` until one is below ``n`` (CPython's
+    ``_randbelow_with_getrandbits``, the algorithm :func:`shuffle` makes inline), without
+    ``randrange``'s Python layers; anything else calls ``rng.randrange(n)``.
+    ``tests/test_engine_rng.py`` compares the two.
+
+    Raises:
+        ValueError: ``n < 1`` (from ``randrange``).
+    """
+    if type(rng) is not random.Random or not _RANDBELOW_BITS or n < 1:
+        return rng.randrange(n)
+    width = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(width)
+    while r >= n:
+        r = getrandbits(width)
+    return r
+
+
+#: Whether ``random.Random.randrange`` draws with ``_randbelow_with_getrandbits`` (CPython
+#: 3.11-3.13), the draws :func:`randbelow` and :func:`shuffle` make themselves.
+_RANDBELOW_BITS = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", False)
+
+
 def rng_to_json(rng: random.Random) -> list[Any]:
     """The generator's full state as JSON-compatible data (for ``State.to_json``)."""
     version, internal, gauss = rng.getstate()
@@ -97,7 +124,7 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     Raises:
         TypeError: ``items`` is not a mutable sequence.
     """
-    if type(rng) is not random.Random:
+    if type(rng) is not random.Random or not _RANDBELOW_BITS:
         rng.shuffle(items)
         return
     size = len(items)

@@ -135,8 +135,8 @@ class _Tables:
         trades: seat -> slot -> circle god -> ``(god, move)`` for every other god, in order.
         trade_moves: the same moves without the gods (a bank with every god in stock).
         placements: ``(seat, empty slots, gods in supply)`` -> the placement moves.
-        placed: ``(seat, first placement, circle, bank)`` -> the same lists
-            (:func:`_placements`).
+        placed: ``(seat, first placement, circle, bank)`` -> the legal entry of the same
+            lists (:func:`_placements`, the engine's ``remember_legal``).
     """
 
     __slots__ = ("role", "grants_now", "strict_steps", "joint", "swap_optional", "hastes",
@@ -172,7 +172,7 @@ class _Tables:
         self.trade_moves = [tuple(tuple(tuple(m for _, m in held) for held in slot)
                                   for slot in by_slot) for by_slot in self.trades]
         self.placements: dict[tuple, tuple[Move, ...]] = {}
-        self.placed: dict[tuple, tuple[Move, ...]] = {}
+        self.placed: dict[tuple, Any] = {}
 
 
 def _tables(game: Any) -> _Tables:
@@ -196,12 +196,10 @@ def _placements(state: DamoclesState, seat: int) -> tuple[Move, ...]:
     bank = state.bank
     key = (seat, state.placed == 0, tuple(state.circle), None if bank is None else tuple(bank))
     memo = tables.placed
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= PLACEMENT_MEMO:
-            memo.clear()
-        found = memo[key] = _placement_moves(state, seat)
-    return found
+    entry = memo.get(key)
+    if entry is None:  # the engine's bounded memo of legal lists
+        entry = remember_legal(memo, key, _placement_moves(state, seat), PLACEMENT_MEMO)
+    return entry[0]  # type: ignore[return-value]
 
 
 def _placement_moves(state: DamoclesState, seat: int) -> tuple[Move, ...]:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from meeple.engine.errors import ParameterError
+from meeple.engine.rng import randbelow
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 
@@ -39,7 +40,7 @@ from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 class _Tables:
     """Per-game constants of the sampler (built once per game spec, cached on it)."""
 
-    __slots__ = ("index", "order", "kind", "loc_index", "loc_deck", "size", "groups", "reset")
+    __slots__ = ("index", "order", "kind", "loc_index", "loc_deck", "size", "groups")
 
     def __init__(self, game: EpochEllipse) -> None:
         cards = game.content.cards
@@ -66,8 +67,6 @@ class _Tables:
                        starter_cats, starter_rest)
         self.loc_index = {loc.name: i for i, loc in enumerate(game.content.locations)}
         self.loc_deck = tuple(game.content.location_deck)
-        #: ``_reset_exploration``'s fields and values (read at the first determinizer).
-        self.reset: dict[str, Any] | None = None
 
 
 def _tables(game: EpochEllipse) -> _Tables:
@@ -305,13 +304,8 @@ def determinizer(game: EpochEllipse,
     except (KeyError, IndexError, TypeError, StopIteration) as exc:
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
     # The exploration in progress: the view's fields over ``_reset_exploration``'s values,
-    # stored by name at every draw (None: the reset sets other fields, so each draw resets and
-    # then stores the view's fields one by one).
-    expl = _exploration(tab, exploration)
-    explored = tuple((name, value, isinstance(value, list))
-                     for name, value in exploration.items())
-    if expl is not None:
-        expl_scalars, (expl_cats, expl_survivors, expl_salvage), rescue = expl
+    # stored by name at every draw.
+    expl_scalars, (expl_cats, expl_survivors, expl_salvage), rescue = _exploration(exploration)
     k = known
     hands, discards, pool = k["hands"], k["discards"], k["pool"]
     status, ms_card, death_cause = k["status"], k["ms_card"], k["death_cause"]
@@ -343,7 +337,6 @@ def determinizer(game: EpochEllipse,
     cat_slices = _bounds([t for t, _ in shapes])
     cat_parts = _bounds([t for t, _ in shapes], cat_more.start)
     rest_slices = _bounds([size - t for t, size in shapes])
-    bits_below = _GETRANDBITS_BELOW
     copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
@@ -371,17 +364,12 @@ def determinizer(game: EpochEllipse,
                                                                          first, turn)
         state.passes, state.offer, state.credits = passes, offer, credits
         state.result, state.cause = result, cause
-        if expl is not None:
-            (state.explorer, state.expl_pos, state.expl_k, state.expl_new, state.current,
-             state.paid) = expl_scalars
-            state.expl_cats = expl_cats.copy()
-            state.expl_survivors = expl_survivors.copy()
-            state.expl_salvage = expl_salvage.copy()
-            state.rescue = None if rescue is None else rescue.copy()
-        else:
-            state._reset_exploration()
-            for name, value, is_list in explored:
-                setattr(state, name, value.copy() if is_list else value)
+        (state.explorer, state.expl_pos, state.expl_k, state.expl_new, state.current,
+         state.paid) = expl_scalars
+        state.expl_cats = expl_cats.copy()
+        state.expl_survivors = expl_survivors.copy()
+        state.expl_salvage = expl_salvage.copy()
+        state.rescue = None if rescue is None else rescue.copy()
         ordered = first_order(rng)
         state.draws = list(map(ordered.__getitem__, deck_parts))
         state.decks = {SALVAGE: ordered[salv_top], SURVIVOR: ordered[surv_top],
@@ -398,21 +386,8 @@ def determinizer(game: EpochEllipse,
             cat_rest = ordered[cat_more]
         else:
             cat_rest = ordered[cat_more]  # in random order: the starter copies join at random
-            if bits_below and type(rng) is random.Random:
-                # ``rng.randrange(n)``'s own draws: ``getrandbits(n.bit_length())`` until
-                # below ``n`` (``Random._randbelow_with_getrandbits``).
-                getrandbits = rng.getrandbits
-                n = len(cat_rest)
-                for card in cat_starter:
-                    n += 1
-                    width = n.bit_length()
-                    r = getrandbits(width)
-                    while r >= n:
-                        r = getrandbits(width)
-                    cat_rest.insert(r, card)
-            else:
-                for card in cat_starter:
-                    cat_rest.insert(rng.randrange(len(cat_rest) + 1), card)
+            for card in cat_starter:  # rng.randrange's draws (engine.rng.randbelow)
+                cat_rest.insert(randbelow(rng, len(cat_rest) + 1), card)
             # the few cards left, one by one (faster than a second bulk draw)
             key = _random_key(rng)
             rest = _shuffled(rest, key)
@@ -434,31 +409,17 @@ def determinizer(game: EpochEllipse,
 
 
 #: The exploration's fields that ``_reset_exploration`` sets: those stored as they are, the
-#: lists, and the rescue (None or a list).
+#: lists, and the rescue (None or a list). ``tests/test_epoch_ellipse_determinize.py`` checks
+#: that the reset sets exactly these.
 _EXPL_SCALARS = ("explorer", "expl_pos", "expl_k", "expl_new", "current", "paid")
 _EXPL_LISTS = ("expl_cats", "expl_survivors", "expl_salvage")
-#: Whether ``random.Random.randrange(n)`` draws ``getrandbits(n.bit_length())`` until below
-#: ``n`` (CPython 3.11-3.13), which a draw then does itself.
-_GETRANDBITS_BELOW = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", False)
-
-
-def _exploration(tab: _Tables, fields: Mapping[str, Any]) -> tuple | None:
+EXPL_FIELDS = (*_EXPL_SCALARS, *_EXPL_LISTS, "rescue")
+def _exploration(fields: Mapping[str, Any]) -> tuple:
     """A drawn state's exploration: ``fields`` (the view's) over ``_reset_exploration``'s
-    values, as (the scalars of ``_EXPL_SCALARS``, the lists of ``_EXPL_LISTS``, the rescue);
-    None when the reset sets other fields, or a list where a scalar is expected."""
-    reset = tab.reset
-    if reset is None:
-        probe = EpochState.__new__(EpochState)
-        probe._reset_exploration()
-        reset = tab.reset = {name: getattr(probe, name) for cls in EpochState.__mro__
-                             for name in getattr(cls, "__slots__", ()) if hasattr(probe, name)}
-    values = {**reset, **fields}
-    if (set(reset) != {*_EXPL_SCALARS, *_EXPL_LISTS, "rescue"} or set(values) != set(reset)
-            or any(isinstance(values[name], (list, dict, set)) for name in _EXPL_SCALARS)
-            or not all(isinstance(values[name], list) for name in _EXPL_LISTS)
-            or not (values["rescue"] is None or isinstance(values["rescue"], list))):
-        return None
+    values, as (the scalars of ``_EXPL_SCALARS``, the lists of ``_EXPL_LISTS``, the rescue)."""
+    probe = EpochState.__new__(EpochState)
+    probe._reset_exploration()
+    values = {**{name: getattr(probe, name) for name in EXPL_FIELDS}, **fields}
     return (tuple(values[name] for name in _EXPL_SCALARS),
             tuple(values[name] for name in _EXPL_LISTS), values["rescue"])
 
