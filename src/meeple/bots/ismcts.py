@@ -153,7 +153,7 @@ class ISMCTSBot(Bot):
                                  f"that ranks moves (rollout={rollout!r})")
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
-        self._logs: list[float] = _logs(min(self.iterations, 4096))  # grown as needed
+        self._logs: list[float] = _logs(min(self.iterations, 4096))  # grown as needed (shared)
 
     # ----------------------------------------------------------------------------- acting
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
@@ -189,7 +189,7 @@ class ISMCTSBot(Bot):
         done = 0
         while True:
             if done >= len(self._logs) - 1:  # availability counts never exceed ``done``
-                self._logs = _logs(2 * len(self._logs))
+                self._logs = _logs(2 * done + 2)
             state = draw(rng)
             state.narrate = False  # the search's own states: no event log (engine.state)
             self._iterate(root, state)
@@ -338,9 +338,20 @@ class ISMCTSBot(Bot):
         return values
 
 
+#: ``math.log(n)`` for ``n`` in ``0..len - 1`` (index 0: 0.0), shared by every bot; replaced,
+#: never changed, when a search needs it longer (a list a bot holds stays valid).
+_LOG_TABLE: list[float] = [0.0]
+
+
 def _logs(size: int) -> list[float]:
-    """``math.log(n)`` for ``n`` in ``0..size`` (0 stands in for the undefined log 0)."""
-    return [0.0] + [math.log(n) for n in range(1, size + 1)]
+    """``math.log(n)`` for ``n`` in ``0..size`` or more (0 stands in for the undefined log
+    0): the shared table, extended to ``size`` first if it is shorter (a bot built per
+    decision no longer computes its own)."""
+    global _LOG_TABLE
+    table = _LOG_TABLE
+    if len(table) <= size:
+        table = _LOG_TABLE = table + [math.log(n) for n in range(len(table), size + 1)]
+    return table
 
 
 def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSBot:

@@ -8,11 +8,23 @@ anything, so a refused call leaves the state as it was.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meeple.engine.errors import ArgumentError, MeepleError, SeatError, ViewError
+from meeple.engine.errors import (
+    ActionArgumentError,
+    ArgumentError,
+    MeepleError,
+    SeatError,
+    ViewError,
+)
+
+if TYPE_CHECKING:
+    from meeple.engine.action import Action
+    from meeple.engine.game import Game
+    from meeple.engine.state import State
 
 
 def given(value: Any) -> str:
@@ -114,3 +126,39 @@ def view_error(game: Any, exc: BaseException) -> ViewError:
     """The :class:`ViewError` for ``game`` failing to read a view with ``exc``."""
     return ViewError(f"{game.name} cannot read this view ({type(exc).__name__}: {exc}); "
                      "pass State.view(seat) unchanged")
+
+
+# ------------------------------------------------- game hooks behind the engine's checks
+_checked_seat = seat  # (the wrapper below names its argument ``seat``)
+
+
+def seat_checked(method: Callable[[State, int], bool]) -> Callable[[State, int], bool]:
+    """``method`` (a game's ``is_eliminated``) behind the seat check of the base method
+    (``State.__init_subclass__`` wraps a game's own with it): a seat that is not an int in
+    ``0..players-1`` raises :class:`~meeple.engine.errors.SeatError` before the game reads it."""
+
+    @functools.wraps(method)
+    def is_eliminated(self: State, seat: int) -> bool:
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = _checked_seat(seat, self.game.players)
+        return method(self, seat)
+
+    is_eliminated._seat_checked = True  # type: ignore[attr-defined]
+    return is_eliminated
+
+
+def checked_parse(parse: Callable[[Game, str, int], Action]) -> Callable[[Game, str, int], Action]:
+    """A game's ``parse_action`` behind the engine's argument checks (``Game.__init_subclass__``
+    wraps a game's own with it; see ``Game.parse_action``): blank or non-str text raises
+    :class:`~meeple.engine.errors.ActionArgumentError`, a bad seat
+    :class:`~meeple.engine.errors.SeatError`, before the game reads them."""
+
+    @functools.wraps(parse)
+    def parse_action(self: Game, text: str, seat: int) -> Action:
+        if type(text) is not str or not text.strip():
+            raise ActionArgumentError(f"action text must be a non-empty str in {self.name}'s "
+                                      f"notation; got {given(text)}")
+        return parse(self, text, self.check_seat(seat))
+
+    parse_action._checked = True  # type: ignore[attr-defined]
+    return parse_action

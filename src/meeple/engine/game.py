@@ -123,7 +123,7 @@ class Game(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("parse_action")
         if own is not None and not getattr(own, "_checked", False):
-            cls.parse_action = _checked_parse(own)
+            cls.parse_action = checks.checked_parse(own)
 
     def __init__(
         self, variant: str | None = None, players: int | None = None, **params: Any
@@ -582,20 +582,6 @@ def _import(target: str) -> Any:
     """The object named ``"package.module:attribute"``."""
     module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
-
-
-def _checked_parse(parse: Callable[[Game, str, int], Action]) -> Callable[[Game, str, int], Action]:
-    """A game's ``parse_action`` behind the engine's argument checks (see ``Game.parse_action``)."""
-
-    @functools.wraps(parse)
-    def parse_action(self: Game, text: str, seat: int) -> Action:
-        if type(text) is not str or not text.strip():
-            raise ActionArgumentError(f"action text must be a non-empty str in {self.name}'s "
-                                      f"notation; got {checks.given(text)}")
-        return parse(self, text, self.check_seat(seat))
-
-    parse_action._checked = True  # type: ignore[attr-defined]
-    return parse_action
 
 
 def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:

@@ -24,7 +24,6 @@ the default; a search turns it off on its own states (docs/engine.md, "Narration
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import random
@@ -65,7 +64,7 @@ class State(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("is_eliminated")
         if own is not None and not getattr(own, "_seat_checked", False):
-            cls.is_eliminated = _seat_checked(own)
+            cls.is_eliminated = checks.seat_checked(own)
 
     def __init__(self, game: Game, seed: int) -> None:
         if type(seed) is not int or seed < 0:  # bool is refused too
@@ -590,16 +589,3 @@ def _holds(entry: LegalEntry, action: Any) -> bool:
     the entry has no container). Raises TypeError for an unhashable ``action``."""
     members = entry[1]
     return action in (frozenset(entry[0]) if members is None else members)
-
-
-def _seat_checked(method: Callable[[State, int], bool]) -> Callable[[State, int], bool]:
-    """``method`` (a game's ``is_eliminated``) behind the seat check of the base method."""
-
-    @functools.wraps(method)
-    def is_eliminated(self: State, seat: int) -> bool:
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = checks.seat(seat, self.game.players)
-        return method(self, seat)
-
-    is_eliminated._seat_checked = True  # type: ignore[attr-defined]
-    return is_eliminated
