@@ -19,6 +19,7 @@ to (:data:`WHO`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -118,3 +119,54 @@ class Location:
     vp: int
     fixed: bool = False
     text: str = ""
+
+
+class PackedCounts:
+    """Per card instance, the counts the evaluator reads, packed so that one integer sum
+    counts a whole pile (built once per game spec: ``EpochEllipse.counts``).
+
+    Args:
+        cards: the content's card types; ``ctype``: the type of each card instance.
+
+    Attributes:
+        cat, food, medical: by instance: a catastrophe (0/1), food points (at most 2), a
+            medical card (0/1: medical, avoid_collapse or trash_catastrophe points).
+        bits, mask: the width of one field and its mask: ``bits`` holds twice the card count,
+            so a field never carries into the next in a sum over any set of cards.
+        packed: by instance, ``cat | food << bits | medical << 2 bits | 1 << 3 bits`` (the
+            last field counts cards).
+        shift: ``4 * bits``; a seat's packed counts (the state's ``packs``) hold those of its
+            hand and discard pile below ``shift`` and those of its whole deck (draw pile,
+            hand and discard pile) from ``shift`` up.
+        held: by instance, ``packed | packed << shift``: a card in a hand or discard pile
+            (it counts in both parts).
+        drawn: by instance, ``packed << shift``: a card in a draw pile (the deck part only).
+            A card moving between a draw pile and the same seat's hand or discard pile
+            changes the seat's packs by ``packed``.
+    """
+
+    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held", "drawn")
+
+    def __init__(self, cards: Sequence[Card], ctype: Sequence[int]) -> None:
+        def best(card: Card, points: tuple[str, ...]) -> int:
+            return max((card.points(m).get(p, 0) for m in card.modes() for p in points),
+                       default=0)
+
+        self.cat = tuple(1 if cards[t].kind == CATASTROPHE else 0 for t in ctype)
+        self.food = tuple(min(best(cards[t], ("food",)), 2) for t in ctype)
+        self.medical = tuple(1 if best(cards[t], ("medical", "avoid_collapse",
+                                                  "trash_catastrophe")) else 0 for t in ctype)
+        bits = self.bits = (2 * len(ctype) + 1).bit_length()
+        self.mask = (1 << bits) - 1
+        self.packed = tuple(c | f << bits | m << 2 * bits | 1 << 3 * bits
+                            for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
+        shift = self.shift = 4 * bits
+        self.held = tuple(p | p << shift for p in self.packed)
+        self.drawn = tuple(p << shift for p in self.packed)
+
+    def seat(self, hand: Iterable[int], discard: Iterable[int], draws: Iterable[int]) -> int:
+        """One seat's packs recounted from its piles (``hand``, ``discard``, ``draws``: card
+        instances): the value the rules keep current in ``EpochState.packs``."""
+        held, drawn = self.held, self.drawn
+        return (sum(map(held.__getitem__, hand)) + sum(map(held.__getitem__, discard))
+                + sum(map(drawn.__getitem__, draws)))

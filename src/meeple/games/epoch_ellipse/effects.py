@@ -33,10 +33,12 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
     brings (``curse``)."""
     n = params.get("n", 1)
     rng = state.rng
+    held = state.game.counts.held
     if effect == "trash_random_hand":
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
+                state.packs[s] -= held[card]
                 state.trash(card)
                 if state.narrate:
                     state.log(s, f"loses {state.name(card)} (trashed at random)")
@@ -44,6 +46,7 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
+                state.packs[s] -= held[card]  # into the discard pile (to_discard adds it)
                 if state.narrate:
                     state.log(s, f"drops {state.name(card)} (discarded at random)")
                 if state.to_discard(s, card, cause):
@@ -76,6 +79,7 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 if card is None:
                     break
                 state.hands[s].append(card)
+                state.packs[s] += held[card]
                 if state.narrate:
                     state.log(s, f"finds {state.name(card)}")
             state.enforce_limit_outside(s)
@@ -86,6 +90,7 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
             healed = [c for c in pile if cards[state.ctype[c]].kind == CATASTROPHE][:n]
             for card in healed:
                 pile.remove(card)
+                state.packs[s] -= held[card]
                 state.trash(card)
             if healed:
                 if state.narrate:

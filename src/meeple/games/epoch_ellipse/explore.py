@@ -130,7 +130,7 @@ class ExploreSteps:
 
     def _do_redraw(self: Any, seat: int, args: tuple) -> None:
         """JUSTICE LIN: put the exploration back, reshuffle, draw again (EPE-43)."""
-        card = self.take_type(self.hands[seat], args[0])
+        card = self.take_from_hand(seat, args[0])
         pos, k = self.expl_pos, self.expl_k
         for c in self.expl_cats + self.expl_survivors + self.expl_salvage:
             self.add_to_location(pos, c)
@@ -197,6 +197,8 @@ class ExploreSteps:
                 return
             if self.expl_salvage:  # 3E: the rest of the salvage to the hand
                 hand.extend(self.expl_salvage)
+                self.packs[seat] += sum(map(self.game.counts.held.__getitem__,
+                                            self.expl_salvage))
                 self.expl_salvage = []
             self.step = "limit" if len(hand) > self.hand_limit() else "next"
             return
@@ -246,17 +248,21 @@ class ExploreSteps:
         points = self.use_card(seat, args, seat)
         pile = self.discards[seat]
         moved = [c for c in pile if self.card(c).kind == CATASTROPHE][:points.get("medical", 0)]
+        packed = self.game.counts.packed
         for card in moved:
             pile.remove(card)
             self.draws[seat].append(card)
+            self.packs[seat] -= packed[card]  # still the seat's: out of the near part
         shuffle(self.rng, self.draws[seat])
         if self.narrate:
             self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")
 
     def _do_give(self: Any, seat: int, args: tuple) -> None:
         ctype, from_exploration = args
-        source = self.expl_salvage if from_exploration else self.hands[seat]
-        card = self.take_type(source, ctype)
+        if from_exploration:
+            card = self.take_type(self.expl_salvage, ctype)
+        else:
+            card = self.take_from_hand(seat, ctype)
         self.rescue.append(card)
 
     def done_step(self: Any, seat: int) -> None:
@@ -272,7 +278,7 @@ class ExploreSteps:
                                     "card(s)")
 
     def _do_return(self: Any, seat: int, args: tuple) -> None:
-        card = self.take_type(self.hands[seat], args[0])
+        card = self.take_from_hand(seat, args[0])
         self.add_to_location(self.expl_pos, card)  # over the limit: back, face down (EPE-24)
         if self.narrate:
             self.log(seat, f"returns {self.name(card)} to {self.location_name(self.expl_pos)}")
@@ -280,8 +286,10 @@ class ExploreSteps:
     def enforce_limit_outside(self: Any, seat: int) -> None:
         """Outside an exploration, cards over the hand limit are discarded (EPE-24)."""
         hand = self.hands[seat]
+        held = self.game.counts.held
         while len(hand) > self.hand_limit() and self.status[seat] == "alive":
             card = hand.pop()
+            self.packs[seat] -= held[card]  # out of the hand, into the discard pile
             self.to_discard(seat, card, "collapse")
 
     # -------------------------------------------------------------------------- hunger

@@ -49,11 +49,15 @@ class NightSteps:
                 self.log(-1, "no survivor is left alive: the team loses")
             return
         size = self.game.params["hand_size"]
+        packed, packs = self.game.counts.packed, self.packs
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 deck = self.draws[seat]
+                hand = self.hands[seat]
                 for _ in range(min(size, len(deck))):  # short draws (EPE-5)
-                    self.hands[seat].append(deck.pop())
+                    card = deck.pop()
+                    hand.append(card)
+                    packs[seat] += packed[card]  # still the seat's: into the near part
         self.phase, self.step = "plan", "plan"
         self.turn = self._next_alive(self.first, include=True)
         self.passes = 0
@@ -75,6 +79,7 @@ class NightSteps:
                 deck.append(card)
         shuffle(self.rng, deck)
         self.draws[seat] = deck
+        self.packs[seat] = self.game.counts.seat(self.hands[seat], self.discards[seat], deck)
         self.status[seat] = "alive"
         self.death_cause[seat] = None
         self.queue.remove(seat)
@@ -100,14 +105,19 @@ class NightSteps:
             self.night_discard.append(card)
         if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
             return
+        counts = self.game.counts
+        held, packed, packs = counts.held, counts.packed, self.packs
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
                 while hand:
                     c = hand.pop(0)
+                    packs[seat] -= held[c]  # out of the hand, into the discard pile
                     if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse"):
                         break
             if self.status[seat] == "alive":
+                # the discard pile into the deck: out of the near part
+                packs[seat] -= sum(map(packed.__getitem__, self.discards[seat]))
                 deck = self.draws[seat] + self.discards[seat]
                 self.discards[seat] = []
                 shuffle(self.rng, deck)

@@ -26,7 +26,13 @@ from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
-from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
+from meeple.games.epoch_ellipse.cards import (
+    CATASTROPHE,
+    NIGHT,
+    SALVAGE,
+    SURVIVOR,
+    PackedCounts,
+)
 from meeple.games.epoch_ellipse.content import load_content
 from meeple.games.epoch_ellipse.explore import ExploreSteps
 from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
@@ -68,7 +74,7 @@ class EpochEllipse(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 1, 5, 3
     __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves", "kinds",
-                 "catastrophe", "labels", "legal_memo")
+                 "catastrophe", "labels", "legal_memo", "counts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -104,6 +110,8 @@ class EpochEllipse(Game):
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "catastrophe", tuple(k == CATASTROPHE for k in kinds))
         object.__setattr__(self, "labels", tuple(content.cards[t].name for t in ctype))
+        # The evaluator's counts by instance, packed (the state keeps each seat's sums).
+        object.__setattr__(self, "counts", PackedCounts(content.cards, ctype))
 
     @property
     def capabilities(self) -> Capabilities:
@@ -147,6 +155,7 @@ class EpochEllipse(Game):
             "traded": lambda v: {tuple(p) for p in v},
             "offer": lambda v: None if v is None else tuple(v),
         })
+        state.recount_packs()
         state._refresh_acting()
         return state
 
@@ -168,6 +177,11 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
 
     Hidden (EPE-4): the order of every deck and event deck. Hands, discard piles and survivor
     piles are public.
+
+    Derived, not a rules field (not in the data or the digest; recounted on load, copied by
+    ``clone``): ``packs``, per seat the packed counts (:class:`.cards.PackedCounts`) of its
+    hand and discard pile and of its whole deck, kept current by every step that moves a
+    card into or out of a hand, discard pile or draw pile (the evaluator reads them).
     """
 
     #: The rules fields (copied, serialised, restored, digested).
@@ -181,7 +195,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     #: determinization's states remember them in the game spec's memo
     #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
     #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
-    __slots__ = (*FIELDS, "tables")
+    #: ``packs``: derived (class docstring).
+    __slots__ = (*FIELDS, "tables", "packs")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
         super().__init__(game, seed)
@@ -202,6 +217,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             shuffle(rng, deck)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.recount_packs()
         self.status = ["alive"] * n
         self.ms_card: list[int | None] = [None] * n
         self.death_cause: list[str | None] = [None] * n
@@ -287,6 +303,27 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
                 return card
         raise ValueError(f"no card of type {ctype} in the pile")
 
+    def take_from_hand(self, seat: int, ctype: int) -> int:
+        """Remove from ``seat``'s hand and return its first card of type ``ctype``, as
+        :meth:`take_type` does, keeping ``packs`` current (the card leaves the seat).
+
+        Raises:
+            ValueError: if the hand holds no card of that type.
+        """
+        hand = self.hands[seat]
+        types = self.game.ctype
+        for i, card in enumerate(hand):
+            if types[card] == ctype:
+                del hand[i]
+                self.packs[seat] -= self.game.counts.held[card]
+                return card
+        raise ValueError(f"no card of type {ctype} in the hand")
+
+    def recount_packs(self) -> None:
+        """Set ``packs`` from the piles (a new or loaded state; the steps keep it current)."""
+        seat = self.game.counts.seat
+        self.packs = list(map(seat, self.hands, self.discards, self.draws))
+
     def catastrophes_in(self, cards: Sequence[int]) -> int:
         return sum(map(self.game.catastrophe.__getitem__, cards))
 
@@ -353,6 +390,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         """``card`` enters ``seat``'s discard pile; True if the survivor dies of it (DEATH;
         EPE-34: three catastrophes in the discard pile)."""
         self.discards[seat].append(card)
+        self.packs[seat] += self.game.counts.held[card]
         if self.status[seat] == "alive" and self.catastrophes_in(self.discards[seat]) >= DEADLY:
             self.die(seat, cause)
             return True
@@ -365,6 +403,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             self.log(seat, f"dies ({cause})")
         cards = self.discards[seat] + self.hands[seat] + self.draws[seat]
         self.discards[seat], self.hands[seat], self.draws[seat] = [], [], []
+        self.packs[seat] = 0
         for card in cards:
             self.trash(card)
         self.status[seat] = "dead"
@@ -382,8 +421,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             self.ms_card[owner] = None
         else:
             ctype, mode = card_ref
-            hand = self.hands[seat]
-            card = self.take_type(hand, ctype)
+            card = self.take_from_hand(seat, ctype)
         points = self.card(card).points(mode)
         if self.narrate:
             self.log(beneficiary, f"uses {self.name(card)} ({mode})")
@@ -559,6 +597,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     def _copy(self) -> EpochState:
         new = self._copy_fields(self.FIELDS)
         new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        new.packs = self.packs.copy()
         return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
