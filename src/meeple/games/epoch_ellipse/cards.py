@@ -143,19 +143,26 @@ class PackedCounts:
         drawn: by instance, ``packed << shift``: a card in a draw pile (the deck part only).
             A card moving between a draw pile and the same seat's hand or discard pile
             changes the seat's packs by ``packed``.
+        deck_mask: ``-(1 << shift)``: ``packs & deck_mask`` keeps the whole deck's part (the
+            hand and discard pile's part set to 0).
     """
 
-    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held", "drawn")
+    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held", "drawn",
+                 "deck_mask")
 
     def __init__(self, cards: Sequence[Card], ctype: Sequence[int]) -> None:
         def best(card: Card, points: tuple[str, ...]) -> int:
             return max((card.points(m).get(p, 0) for m in card.modes() for p in points),
                        default=0)
 
-        self.cat = tuple(1 if cards[t].kind == CATASTROPHE else 0 for t in ctype)
-        self.food = tuple(min(best(cards[t], ("food",)), 2) for t in ctype)
-        self.medical = tuple(1 if best(cards[t], ("medical", "avoid_collapse",
-                                                  "trash_catastrophe")) else 0 for t in ctype)
+        # By type first (a few dozen), then by instance (a few hundred).
+        cat = [1 if card.kind == CATASTROPHE else 0 for card in cards]
+        food = [min(best(card, ("food",)), 2) for card in cards]
+        medical = [1 if best(card, ("medical", "avoid_collapse", "trash_catastrophe")) else 0
+                   for card in cards]
+        self.cat = tuple(map(cat.__getitem__, ctype))
+        self.food = tuple(map(food.__getitem__, ctype))
+        self.medical = tuple(map(medical.__getitem__, ctype))
         bits = self.bits = (2 * len(ctype) + 1).bit_length()
         self.mask = (1 << bits) - 1
         self.packed = tuple(c | f << bits | m << 2 * bits | 1 << 3 * bits
@@ -163,10 +170,11 @@ class PackedCounts:
         shift = self.shift = 4 * bits
         self.held = tuple(p | p << shift for p in self.packed)
         self.drawn = tuple(p << shift for p in self.packed)
+        self.deck_mask = -(1 << shift)
 
     def seat(self, hand: Iterable[int], discard: Iterable[int], draws: Iterable[int]) -> int:
         """One seat's packs recounted from its piles (``hand``, ``discard``, ``draws``: card
         instances): the value the rules keep current in ``EpochState.packs``."""
-        held, drawn = self.held, self.drawn
-        return (sum(map(held.__getitem__, hand)) + sum(map(held.__getitem__, discard))
-                + sum(map(drawn.__getitem__, draws)))
+        packed = self.packed  # summed as machine-size ints, shifted once
+        near = sum(map(packed.__getitem__, [*hand, *discard]))
+        return near + (near + sum(map(packed.__getitem__, draws)) << self.shift)

@@ -46,10 +46,9 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
-                state.packs[s] -= held[card]  # into the discard pile (to_discard adds it)
                 if state.narrate:
                     state.log(s, f"drops {state.name(card)} (discarded at random)")
-                if state.to_discard(s, card, cause):
+                if state.to_discard(s, card, cause, True):  # from its own hand
                     break
     elif effect == "catastrophe_to_discard":
         for s in targets(state, params["who"], seat):

@@ -130,13 +130,13 @@ class ExploreSteps:
 
     def _do_redraw(self: Any, seat: int, args: tuple) -> None:
         """JUSTICE LIN: put the exploration back, reshuffle, draw again (EPE-43)."""
-        card = self.take_from_hand(seat, args[0])
+        card = self.take_type(self.hands[seat], args[0])  # into its own discard pile
         pos, k = self.expl_pos, self.expl_k
         for c in self.expl_cats + self.expl_survivors + self.expl_salvage:
             self.add_to_location(pos, c)
         if self.narrate:
             self.log(seat, f"uses {self.name(card)}: the exploration is drawn again")
-        self.to_discard(seat, card, "collapse")
+        self.to_discard(seat, card, "collapse", True)
         shuffle(self.rng, self.event_decks[pos])
         self._flip(seat, pos, k)
         if self.result is None:
@@ -197,8 +197,9 @@ class ExploreSteps:
                 return
             if self.expl_salvage:  # 3E: the rest of the salvage to the hand
                 hand.extend(self.expl_salvage)
-                self.packs[seat] += sum(map(self.game.counts.held.__getitem__,
-                                            self.expl_salvage))
+                held, packs = self.game.counts.held, self.packs
+                for card in self.expl_salvage:
+                    packs[seat] += held[card]
                 self.expl_salvage = []
             self.step = "limit" if len(hand) > self.hand_limit() else "next"
             return
@@ -286,11 +287,9 @@ class ExploreSteps:
     def enforce_limit_outside(self: Any, seat: int) -> None:
         """Outside an exploration, cards over the hand limit are discarded (EPE-24)."""
         hand = self.hands[seat]
-        held = self.game.counts.held
         while len(hand) > self.hand_limit() and self.status[seat] == "alive":
             card = hand.pop()
-            self.packs[seat] -= held[card]  # out of the hand, into the discard pile
-            self.to_discard(seat, card, "collapse")
+            self.to_discard(seat, card, "collapse", True)  # from its own hand
 
     # -------------------------------------------------------------------------- hunger
     def hunger_settle(self: Any) -> bool:

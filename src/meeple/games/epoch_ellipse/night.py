@@ -53,11 +53,12 @@ class NightSteps:
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 deck = self.draws[seat]
-                hand = self.hands[seat]
-                for _ in range(min(size, len(deck))):  # short draws (EPE-5)
-                    card = deck.pop()
-                    hand.append(card)
-                    packs[seat] += packed[card]  # still the seat's: into the near part
+                cut = len(deck) - min(size, len(deck))  # short draws (EPE-5)
+                drawn = deck[cut:]
+                drawn.reverse()  # the top card first
+                del deck[cut:]
+                self.hands[seat].extend(drawn)
+                packs[seat] += sum(map(packed.__getitem__, drawn))  # into the near part
         self.phase, self.step = "plan", "plan"
         self.turn = self._next_alive(self.first, include=True)
         self.passes = 0
@@ -105,19 +106,18 @@ class NightSteps:
             self.night_discard.append(card)
         if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
             return
-        counts = self.game.counts
-        held, packed, packs = counts.held, counts.packed, self.packs
+        deck_part, packs = self.game.counts.deck_mask, self.packs
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
                 while hand:
-                    c = hand.pop(0)
-                    packs[seat] -= held[c]  # out of the hand, into the discard pile
-                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse"):
+                    c = hand.pop(0)  # into its own discard pile
+                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse",
+                                       True):
                         break
             if self.status[seat] == "alive":
-                # the discard pile into the deck: out of the near part
-                packs[seat] -= sum(map(packed.__getitem__, self.discards[seat]))
+                # the discard pile into the deck (the hand is empty): the near part is 0
+                packs[seat] &= deck_part
                 deck = self.draws[seat] + self.discards[seat]
                 self.discards[seat] = []
                 shuffle(self.rng, deck)

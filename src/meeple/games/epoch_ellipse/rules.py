@@ -386,11 +386,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         return False
 
     # ------------------------------------------------------------------ discard and death
-    def to_discard(self, seat: int, card: int, cause: str) -> bool:
+    def to_discard(self, seat: int, card: int, cause: str, own: bool = False) -> bool:
         """``card`` enters ``seat``'s discard pile; True if the survivor dies of it (DEATH;
-        EPE-34: three catastrophes in the discard pile)."""
+        EPE-34: three catastrophes in the discard pile). ``own``: the card comes from the
+        seat's own hand (already counted in its ``packs``), else from outside the seat."""
         self.discards[seat].append(card)
-        self.packs[seat] += self.game.counts.held[card]
+        if not own:
+            self.packs[seat] += self.game.counts.held[card]
         if self.status[seat] == "alive" and self.catastrophes_in(self.discards[seat]) >= DEADLY:
             self.die(seat, cause)
             return True
@@ -419,16 +421,20 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             _, owner, mode = card_ref
             card = self.ms_card[owner]
             self.ms_card[owner] = None
+            own = False
         else:
             ctype, mode = card_ref
-            card = self.take_from_hand(seat, ctype)
+            card = self.take_type(self.hands[seat], ctype)
+            own = mode != "trash" and beneficiary == seat  # into its own discard pile
+            if not own:  # the card leaves the seat
+                self.packs[seat] -= self.game.counts.held[card]
         points = self.card(card).points(mode)
         if self.narrate:
             self.log(beneficiary, f"uses {self.name(card)} ({mode})")
         if mode == "trash":
             self.trash(card)
         else:
-            self.to_discard(beneficiary, card, "collapse")
+            self.to_discard(beneficiary, card, "collapse", own)
         return dict(points)
 
     # ---------------------------------------------------------------------------- hooks
