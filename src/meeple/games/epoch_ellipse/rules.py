@@ -26,13 +26,7 @@ from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
-from meeple.games.epoch_ellipse.cards import (
-    CATASTROPHE,
-    NIGHT,
-    SALVAGE,
-    SURVIVOR,
-    PackedCounts,
-)
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR, PackedCounts
 from meeple.games.epoch_ellipse.content import load_content
 from meeple.games.epoch_ellipse.explore import ExploreSteps
 from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
@@ -195,7 +189,6 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     #: determinization's states remember them in the game spec's memo
     #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
     #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
-    #: ``packs``: derived (class docstring).
     __slots__ = (*FIELDS, "tables", "packs")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
@@ -304,20 +297,11 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         raise ValueError(f"no card of type {ctype} in the pile")
 
     def take_from_hand(self, seat: int, ctype: int) -> int:
-        """Remove from ``seat``'s hand and return its first card of type ``ctype``, as
-        :meth:`take_type` does, keeping ``packs`` current (the card leaves the seat).
-
-        Raises:
-            ValueError: if the hand holds no card of that type.
-        """
-        hand = self.hands[seat]
-        types = self.game.ctype
-        for i, card in enumerate(hand):
-            if types[card] == ctype:
-                del hand[i]
-                self.packs[seat] -= self.game.counts.held[card]
-                return card
-        raise ValueError(f"no card of type {ctype} in the hand")
+        """:meth:`take_type` from ``seat``'s hand, for a card leaving the seat (``packs`` kept
+        current). Raises ValueError if the hand holds no card of type ``ctype``."""
+        card = self.take_type(self.hands[seat], ctype)
+        self.packs[seat] -= self.game.counts.held[card]
+        return card
 
     def recount_packs(self) -> None:
         """Set ``packs`` from the piles (a new or loaded state; the steps keep it current)."""
