@@ -1,13 +1,16 @@
 """Epoch Ellipse: every seat's packed card counts (``EpochState.packs``) stay current.
 
-The state keeps, per seat, the packed counts (``cards.PackedCounts``) of its hand and discard
-pile and of its whole deck, updated by every step that moves a card into or out of a hand,
-discard pile or draw pile; the evaluator reads them instead of summing the piles. These tests
-play seeded games (random and heuristic seats, every named variant, the parameter switches
-that route cards differently, 1-5 seats) and, after every step, compare the field with the
-counts recounted card by card from the piles. They also play on from determinizations drawn
-from mid-game views, from states read back from JSON, and from clones, and check the field
-stays outside the data and the digest.
+A determinization's state (and any state after ``recount_packs()``) keeps, per seat, the
+packed counts (``cards.PackedCounts``) of its hand and discard pile and of its whole deck,
+updated by every step that moves a card into or out of a hand, discard pile or draw pile; the
+evaluator reads them instead of summing the piles. A playthrough's state keeps none (None:
+the updates would cost every real game), and the evaluator sums its piles. These tests play
+seeded games with the counts turned on (random and heuristic seats, every named variant, the
+parameter switches that route cards differently, 1-5 seats) and, after every step, compare
+the field with the counts recounted card by card from the piles. They also play on from
+determinizations drawn from mid-game views, from states read back from JSON, and from clones,
+check that playthroughs keep no counts and that the evaluator's values are the same either
+way, and that the field stays outside the data and the digest.
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ def test_packs_equal_the_recounted_piles_after_every_step(variant, players, extr
         bots = ([make_bot("heuristic", game, s, g) for s in range(players)]
                 if g % 3 == 0 else None)
         state = game.new_initial_state(seed=g)
+        assert state.packs is None  # a playthrough keeps no counts ...
+        state.recount_packs()  # ... until asked to
         _check(state)
         while not state.is_terminal():
             steps += _play(state, walk, 1, bots)
@@ -86,6 +91,8 @@ def test_packs_equal_the_recounted_piles_after_every_step(variant, players, extr
             if steps % 23 == 0:
                 # Read back from JSON (the field recounted), and a clone, played on.
                 back = game.state_from_json(state.to_json())
+                assert back.packs is None
+                back.recount_packs()
                 _check(back)
                 loaded += _play(back, random.Random(-steps), 25)
                 copy = state.clone()
@@ -101,6 +108,7 @@ def test_packs_survive_a_search():
     game = load_game(GAME, players=3)
     state = game.new_initial_state(seed=5)
     walk = random.Random(5)
+    state.recount_packs()
     _play(state, walk, 30)
     draw = game.determinizer(state.view(state.current_players()[0]))
     for k in range(20):
@@ -113,9 +121,31 @@ def test_packs_survive_a_search():
             _check(drawn)
 
 
+def test_the_evaluator_reads_the_same_counts_with_or_without_packs():
+    """A playthrough's state (no counts kept) and the same state with its counts turned on
+    evaluate to the same floats, at every step of random and heuristic games."""
+    for players in (1, 3, 5):
+        game = load_game(GAME, players=players)
+        evaluate = game.state_evaluator()
+        for g in range(4):
+            walk = random.Random(g)
+            bots = [make_bot("heuristic", game, s, g) for s in range(players)] if g % 2 else None
+            state = game.new_initial_state(seed=g)
+            while not state.is_terminal():
+                counted = state.clone()
+                counted.recount_packs()
+                assert state.packs is None
+                assert evaluate(state) == evaluate(counted)
+                acting = state.current_players()
+                state.apply_actions(
+                    {s: (bots[s].act(state.view(s), state.legal_actions(s)) if bots
+                         else walk.choice(state.legal_actions(s))) for s in acting})
+
+
 def test_packs_stay_outside_the_data_and_the_digest():
     game = load_game(GAME, players=2)
     state = game.new_initial_state(seed=1)
+    state.recount_packs()
     _play(state, random.Random(1), 20)
     assert "packs" not in state.to_json()["data"]
     copy = state.clone()
@@ -129,6 +159,7 @@ def test_a_seats_packs_are_its_piles_sums():
     counts = game.counts
     assert isinstance(counts, PackedCounts)
     state = game.new_initial_state(seed=3)
+    state.recount_packs()
     _play(state, random.Random(3), 12)
     for seat in range(2):
         hand, discard, draws = state.hands[seat], state.discards[seat], state.draws[seat]

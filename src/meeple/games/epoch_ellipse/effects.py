@@ -33,12 +33,14 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
     brings (``curse``)."""
     n = params.get("n", 1)
     rng = state.rng
-    held = state.game.counts.held
+    packs = state.packs  # None in a playthrough (EpochState.recount_packs)
+    held = None if packs is None else state.game.counts.held
     if effect == "trash_random_hand":
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
-                state.packs[s] -= held[card]
+                if packs is not None:
+                    packs[s] -= held[card]
                 state.trash(card)
                 if state.narrate:
                     state.log(s, f"loses {state.name(card)} (trashed at random)")
@@ -78,7 +80,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 if card is None:
                     break
                 state.hands[s].append(card)
-                state.packs[s] += held[card]
+                if packs is not None:
+                    packs[s] += held[card]
                 if state.narrate:
                     state.log(s, f"finds {state.name(card)}")
             state.enforce_limit_outside(s)
@@ -89,7 +92,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
             healed = [c for c in pile if cards[state.ctype[c]].kind == CATASTROPHE][:n]
             for card in healed:
                 pile.remove(card)
-                state.packs[s] -= held[card]
+                if packs is not None:
+                    packs[s] -= held[card]
                 state.trash(card)
             if healed:
                 if state.narrate:

@@ -105,8 +105,9 @@ def _raw(state: Any) -> tuple[int, ...]:
     """The counts behind the features: Recovered VP, work left, survivors alive, piles in the
     pool, danger (summed over the alive), survivors at 2+ danger, catastrophes, cards, food
     points and medical cards in the alive survivors' decks, hands and discard piles (read
-    from the packed counts the state keeps per seat, ``EpochState.packs``: the hand and
-    discard pile below ``shift``, the whole deck above)."""
+    from the packed counts a search's state keeps per seat, ``EpochState.packs``: the hand
+    and discard pile below ``shift``, the whole deck above; summed from the piles for a
+    playthrough's state, which keeps none)."""
     tab = _tables(state.game)
     # The Location deck enters as a set: it holds each location at most once (content).
     key = (tuple(state.locations), tuple(state.tokens), frozenset(state.location_deck))
@@ -124,6 +125,9 @@ def _raw(state: Any) -> tuple[int, ...]:
     explorer = state.explorer if state.phase == "explore" else -1
     mask, shift = tab.mask, tab.shift
     packs = state.packs
+    if packs is None:  # a playthrough's state keeps no counts: summed here
+        seat_counts = state.game.counts.seat
+        packs = list(map(seat_counts, state.hands, state.discards, state.draws))
     for seat, status in enumerate(state.status):
         if status != "alive":
             continue

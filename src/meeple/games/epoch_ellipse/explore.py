@@ -197,9 +197,11 @@ class ExploreSteps:
                 return
             if self.expl_salvage:  # 3E: the rest of the salvage to the hand
                 hand.extend(self.expl_salvage)
-                held, packs = self.game.counts.held, self.packs
-                for card in self.expl_salvage:
-                    packs[seat] += held[card]
+                packs = self.packs
+                if packs is not None:
+                    held = self.game.counts.held
+                    for card in self.expl_salvage:
+                        packs[seat] += held[card]
                 self.expl_salvage = []
             self.step = "limit" if len(hand) > self.hand_limit() else "next"
             return
@@ -249,11 +251,11 @@ class ExploreSteps:
         points = self.use_card(seat, args, seat)
         pile = self.discards[seat]
         moved = [c for c in pile if self.card(c).kind == CATASTROPHE][:points.get("medical", 0)]
-        packed = self.game.counts.packed
         for card in moved:
             pile.remove(card)
             self.draws[seat].append(card)
-            self.packs[seat] -= packed[card]  # still the seat's: out of the near part
+        if moved and self.packs is not None:  # still the seat's: out of the near part
+            self.packs[seat] -= sum(map(self.game.counts.packed.__getitem__, moved))
         shuffle(self.rng, self.draws[seat])
         if self.narrate:
             self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")

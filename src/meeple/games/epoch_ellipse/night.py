@@ -49,7 +49,8 @@ class NightSteps:
                 self.log(-1, "no survivor is left alive: the team loses")
             return
         size = self.game.params["hand_size"]
-        packed, packs = self.game.counts.packed, self.packs
+        packs = self.packs
+        packed = None if packs is None else self.game.counts.packed
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 deck = self.draws[seat]
@@ -58,7 +59,8 @@ class NightSteps:
                 drawn.reverse()  # the top card first
                 del deck[cut:]
                 self.hands[seat].extend(drawn)
-                packs[seat] += sum(map(packed.__getitem__, drawn))  # into the near part
+                if packs is not None:  # into the near part
+                    packs[seat] += sum(map(packed.__getitem__, drawn))
         self.phase, self.step = "plan", "plan"
         self.turn = self._next_alive(self.first, include=True)
         self.passes = 0
@@ -80,7 +82,8 @@ class NightSteps:
                 deck.append(card)
         shuffle(self.rng, deck)
         self.draws[seat] = deck
-        self.packs[seat] = self.game.counts.seat(self.hands[seat], self.discards[seat], deck)
+        if self.packs is not None:
+            self.packs[seat] = self.game.counts.seat(self.hands[seat], self.discards[seat], deck)
         self.status[seat] = "alive"
         self.death_cause[seat] = None
         self.queue.remove(seat)
@@ -106,7 +109,7 @@ class NightSteps:
             self.night_discard.append(card)
         if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
             return
-        deck_part, packs = self.game.counts.deck_mask, self.packs
+        packs = self.packs
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
@@ -116,8 +119,8 @@ class NightSteps:
                                        True):
                         break
             if self.status[seat] == "alive":
-                # the discard pile into the deck (the hand is empty): the near part is 0
-                packs[seat] &= deck_part
+                if packs is not None:  # the discard pile into the deck, the hand empty:
+                    packs[seat] &= self.game.counts.deck_mask  # the near part is 0
                 deck = self.draws[seat] + self.discards[seat]
                 self.discards[seat] = []
                 shuffle(self.rng, deck)

@@ -35,9 +35,11 @@ class PlanSteps:
         b = self.take_from_hand(partner, received)
         self.hands[proposer].append(b)
         self.hands[partner].append(a)
-        held = self.game.counts.held
-        self.packs[proposer] += held[b]
-        self.packs[partner] += held[a]
+        packs = self.packs
+        if packs is not None:
+            held = self.game.counts.held
+            packs[proposer] += held[b]
+            packs[partner] += held[a]
         if self.narrate:
             self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
         self._close_offer()
@@ -59,11 +61,12 @@ class PlanSteps:
         if self.step == "plan":  # medical to trash catastrophes from hand (2. PLAN), draws
             points = self.use_card(seat, args, seat)
             deck = self.draws[seat]
-            packed = self.game.counts.packed
+            packs = self.packs
             for _ in range(min(points.get("draw", 0), len(deck))):
                 card = deck.pop()
                 self.hands[seat].append(card)
-                self.packs[seat] += packed[card]  # still the seat's: into the near part
+                if packs is not None:  # still the seat's: into the near part
+                    packs[seat] += self.game.counts.packed[card]
             self.enforce_limit_outside(seat)
             self.credits = points.get("medical", 0) + points.get("trash_catastrophe", 0)
             self.step = "treat"

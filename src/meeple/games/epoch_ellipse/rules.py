@@ -33,6 +33,7 @@ from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
 from meeple.games.epoch_ellipse.night import NightSteps
 from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
+from meeple.games.epoch_ellipse.views import seat_view
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
 DEADLY = 3
@@ -149,7 +150,7 @@ class EpochEllipse(Game):
             "traded": lambda v: {tuple(p) for p in v},
             "offer": lambda v: None if v is None else tuple(v),
         })
-        state.recount_packs()
+        state.packs = None  # a playthrough's state: no counts kept (recount_packs turns on)
         state._refresh_acting()
         return state
 
@@ -172,10 +173,12 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     Hidden (EPE-4): the order of every deck and event deck. Hands, discard piles and survivor
     piles are public.
 
-    Derived, not a rules field (not in the data or the digest; recounted on load, copied by
-    ``clone``): ``packs``, per seat the packed counts (:class:`.cards.PackedCounts`) of its
-    hand and discard pile and of its whole deck, kept current by every step that moves a
-    card into or out of a hand, discard pile or draw pile (the evaluator reads them).
+    Derived, not a rules field (not in the data or the digest; copied by ``clone``):
+    ``packs``, per seat the packed counts (:class:`.cards.PackedCounts`) of its hand and
+    discard pile and of its whole deck, kept current by every step that moves a card into or
+    out of a hand, discard pile or draw pile, for the evaluator. Only a search's states keep
+    them (the draw sets them, or :meth:`recount_packs`): a playthrough's state has None (the
+    updates cost a random step ~5%), and the evaluator sums its piles.
     """
 
     #: The rules fields (copied, serialised, restored, digested).
@@ -210,7 +213,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             shuffle(rng, deck)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
-        self.recount_packs()
+        self.packs: list[int] | None = None  # not kept in a playthrough (recount_packs)
         self.status = ["alive"] * n
         self.ms_card: list[int | None] = [None] * n
         self.death_cause: list[str | None] = [None] * n
@@ -300,11 +303,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         """:meth:`take_type` from ``seat``'s hand, for a card leaving the seat (``packs`` kept
         current). Raises ValueError if the hand holds no card of type ``ctype``."""
         card = self.take_type(self.hands[seat], ctype)
-        self.packs[seat] -= self.game.counts.held[card]
+        packs = self.packs
+        if packs is not None:
+            packs[seat] -= self.game.counts.held[card]
         return card
 
     def recount_packs(self) -> None:
-        """Set ``packs`` from the piles (a new or loaded state; the steps keep it current)."""
+        """Set ``packs`` from the piles; the steps keep it current from then on."""
         seat = self.game.counts.seat
         self.packs = list(map(seat, self.hands, self.discards, self.draws))
 
@@ -376,7 +381,9 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         seat's own hand (already counted in its ``packs``), else from outside the seat."""
         self.discards[seat].append(card)
         if not own:
-            self.packs[seat] += self.game.counts.held[card]
+            packs = self.packs
+            if packs is not None:
+                packs[seat] += self.game.counts.held[card]
         if self.status[seat] == "alive" and self.catastrophes_in(self.discards[seat]) >= DEADLY:
             self.die(seat, cause)
             return True
@@ -389,7 +396,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             self.log(seat, f"dies ({cause})")
         cards = self.discards[seat] + self.hands[seat] + self.draws[seat]
         self.discards[seat], self.hands[seat], self.draws[seat] = [], [], []
-        self.packs[seat] = 0
+        if self.packs is not None:
+            self.packs[seat] = 0
         for card in cards:
             self.trash(card)
         self.status[seat] = "dead"
@@ -410,7 +418,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             ctype, mode = card_ref
             card = self.take_type(self.hands[seat], ctype)
             own = mode != "trash" and beneficiary == seat  # into its own discard pile
-            if not own:  # the card leaves the seat
+            if not own and self.packs is not None:  # the card leaves the seat
                 self.packs[seat] -= self.game.counts.held[card]
         points = self.card(card).points(mode)
         if self.narrate:
@@ -530,64 +538,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything but deck orders (EPE-4): hands, discard piles and piles are public; so
-        are the contents of each player's deck (``deck_cards``, sorted: its order is hidden),
-        the night discard pile, removed survivors, today's passes, trades and the hunger and
-        exploration order (what determinization needs, rules page section 11)."""
-        content = self.game.content
-        names = self.name
-        gnames = self.game.names
-        ctype = self.game.ctype
-        return {
-            "day": self.day, "phase": self.phase, "step": self.step, "first": self.first,
-            "acting": list(self._acting),
-            "locations": [{
-                "name": content.locations[i].name, "vp": content.locations[i].vp,
-                "tokens": self.tokens[pos], "cards": len(self.event_decks[pos]),
-                "recovered": self.tokens[pos] == 0} for pos, i in enumerate(self.locations)],
-            "recovered_vp": self.recovered_vp(),
-            "target_vp": self.game.params["target_vp"],
-            "location_deck": len(self.location_deck),
-            "decks": {kind: len(deck) for kind, deck in self.decks.items()},
-            "players": [{
-                "status": self.status[s], "hand": [names(c) for c in self.hands[s]],
-                "deck": len(self.draws[s]), "discard": [names(c) for c in self.discards[s]],
-                "catastrophes_in_discard": self.catastrophes_in(self.discards[s]),
-                "mournful_card": None if self.ms_card[s] is None else names(self.ms_card[s]),
-                "deck_cards": sorted(gnames[ctype[c]] for c in self.draws[s]),
-                "death_cause": self.death_cause[s],
-            } for s in range(self.game.players)],
-            "night_discard": [names(c) for c in self.night_discard],
-            "removed": [names(c) for c in self.removed],
-            "passes": self.passes,
-            "traded": sorted([a, b] for a, b in self.traded),
-            "hungry": list(self.hungry),
-            "pool": [[names(c) for c in pile] for pile in self.pool],
-            "queue": list(self.queue),
-            "offer": None if self.offer is None else {
-                "from": self.offer[0], "to": self.offer[1],
-                "give": self.game.names[self.offer[2]],
-                "receive": self.game.names[self.offer[3]]},
-            "exploration": None if self.explorer < 0 or self.phase != "explore" else {
-                "seat": self.explorer,
-                "location": self.location_name(self.expl_pos) if self.expl_pos >= 0 else None,
-                "k": self.expl_k, "waiting": list(self.explore_queue),
-                "current": None if self.current is None else names(self.current),
-                "difficulty": 0 if self.current is None else self.card(self.current).difficulty,
-                "paid": self.paid,
-                "catastrophes": [names(c) for c in self.expl_cats],
-                "survivors": [names(c) for c in self.expl_survivors],
-                "salvage": [names(c) for c in self.expl_salvage],
-                "rescue": None if self.rescue is None else [names(c) for c in self.rescue]},
-            "credits": self.credits,
-            "events": [list(e) for e in self.events[-12:]],
-            "result": self.result, "cause": self.cause,
-        }
+        """Everything but deck orders (EPE-4): :func:`.views.seat_view`."""
+        return seat_view(self, seat)
 
     def _copy(self) -> EpochState:
         new = self._copy_fields(self.FIELDS)
         new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
-        new.packs = self.packs.copy()
+        new.packs = None if self.packs is None else self.packs.copy()
         return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
