@@ -318,6 +318,7 @@ def test_danger_and_a_polluted_deck_lower_the_chance(midgame) -> None:
     cats = [c for c in worse.decks[CATASTROPHE][-2:]]
     del worse.decks[CATASTROPHE][-2:]
     worse.discards[seat].extend(cats)  # two catastrophes in the discard pile: one from death
+    worse.recount_packs()  # the piles edited outside the rules: the derived counts recounted
     assert team_chance(worse) < base
 
 

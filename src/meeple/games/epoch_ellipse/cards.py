@@ -19,6 +19,7 @@ to (:data:`WHO`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -118,3 +119,62 @@ class Location:
     vp: int
     fixed: bool = False
     text: str = ""
+
+
+class PackedCounts:
+    """Per card instance, the counts the evaluator reads, packed so that one integer sum
+    counts a whole pile (built once per game spec: ``EpochEllipse.counts``).
+
+    Args:
+        cards: the content's card types; ``ctype``: the type of each card instance.
+
+    Attributes:
+        cat, food, medical: by instance: a catastrophe (0/1), food points (at most 2), a
+            medical card (0/1: medical, avoid_collapse or trash_catastrophe points).
+        bits, mask: the width of one field and its mask: ``bits`` holds twice the card count,
+            so a field never carries into the next in a sum over any set of cards.
+        packed: by instance, ``cat | food << bits | medical << 2 bits | 1 << 3 bits`` (the
+            last field counts cards).
+        shift: ``4 * bits``; a seat's packed counts (the state's ``packs``) hold those of its
+            hand and discard pile below ``shift`` and those of its whole deck (draw pile,
+            hand and discard pile) from ``shift`` up.
+        held: by instance, ``packed | packed << shift``: a card in a hand or discard pile
+            (it counts in both parts).
+        drawn: by instance, ``packed << shift``: a card in a draw pile (the deck part only).
+            A card moving between a draw pile and the same seat's hand or discard pile
+            changes the seat's packs by ``packed``.
+        deck_mask: ``-(1 << shift)``: ``packs & deck_mask`` keeps the whole deck's part (the
+            hand and discard pile's part set to 0).
+    """
+
+    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held", "drawn",
+                 "deck_mask")
+
+    def __init__(self, cards: Sequence[Card], ctype: Sequence[int]) -> None:
+        def best(card: Card, points: tuple[str, ...]) -> int:
+            return max((card.points(m).get(p, 0) for m in card.modes() for p in points),
+                       default=0)
+
+        # By type first (a few dozen), then by instance (a few hundred).
+        cat = [1 if card.kind == CATASTROPHE else 0 for card in cards]
+        food = [min(best(card, ("food",)), 2) for card in cards]
+        medical = [1 if best(card, ("medical", "avoid_collapse", "trash_catastrophe")) else 0
+                   for card in cards]
+        self.cat = tuple(map(cat.__getitem__, ctype))
+        self.food = tuple(map(food.__getitem__, ctype))
+        self.medical = tuple(map(medical.__getitem__, ctype))
+        bits = self.bits = (2 * len(ctype) + 1).bit_length()
+        self.mask = (1 << bits) - 1
+        self.packed = tuple(c | f << bits | m << 2 * bits | 1 << 3 * bits
+                            for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
+        shift = self.shift = 4 * bits
+        self.held = tuple(p | p << shift for p in self.packed)
+        self.drawn = tuple(p << shift for p in self.packed)
+        self.deck_mask = -(1 << shift)
+
+    def seat(self, hand: Iterable[int], discard: Iterable[int], draws: Iterable[int]) -> int:
+        """One seat's packs recounted from its piles (``hand``, ``discard``, ``draws``: card
+        instances): the value the rules keep current in ``EpochState.packs``."""
+        packed = self.packed  # summed as machine-size ints, shifted once
+        near = sum(map(packed.__getitem__, [*hand, *discard]))
+        return near + (near + sum(map(packed.__getitem__, draws)) << self.shift)

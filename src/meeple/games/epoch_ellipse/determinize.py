@@ -312,6 +312,8 @@ def determinizer(game: EpochEllipse,
     removed, night_discard, explore_queue = k["removed"], k["night_discard"], k["explore_queue"]
     placed, tokens, queue, hungry = k["locations"], k["tokens"], k["queue"], k["hungry"]
     traded, events = k["traded"], k["events"]
+    # Every seat's packed counts (``EpochState.packs``): fixed by the view, counted once.
+    packs = list(map(game.counts.seat, hands, discards, decks))
     day, phase, step, first, turn = k["day"], k["phase"], k["step"], k["first"], k["turn"]
     passes, offer, credits, result, cause = (k["passes"], k["offer"], k["credits"],
                                              k["result"], k["cause"])
@@ -347,6 +349,7 @@ def determinizer(game: EpochEllipse,
         # list a fresh copy, each list of lists copied two levels deep.
         state.hands = list(map(copy, hands))
         state.discards = list(map(copy, discards))
+        state.packs = packs.copy()
         state.pool = list(map(copy, pool))
         state.status = status.copy()
         state.ms_card = ms_card.copy()

@@ -33,10 +33,14 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
     brings (``curse``)."""
     n = params.get("n", 1)
     rng = state.rng
+    packs = state.packs  # None in a playthrough (EpochState.recount_packs)
+    held = None if packs is None else state.game.counts.held
     if effect == "trash_random_hand":
         for s in targets(state, params["who"], seat):
             for _ in range(min(n, len(state.hands[s]))):
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
+                if packs is not None:
+                    packs[s] -= held[card]
                 state.trash(card)
                 if state.narrate:
                     state.log(s, f"loses {state.name(card)} (trashed at random)")
@@ -46,7 +50,7 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 card = state.hands[s].pop(rng.randrange(len(state.hands[s])))
                 if state.narrate:
                     state.log(s, f"drops {state.name(card)} (discarded at random)")
-                if state.to_discard(s, card, cause):
+                if state.to_discard(s, card, cause, True):  # from its own hand
                     break
     elif effect == "catastrophe_to_discard":
         for s in targets(state, params["who"], seat):
@@ -76,6 +80,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
                 if card is None:
                     break
                 state.hands[s].append(card)
+                if packs is not None:
+                    packs[s] += held[card]
                 if state.narrate:
                     state.log(s, f"finds {state.name(card)}")
             state.enforce_limit_outside(s)
@@ -86,6 +92,8 @@ def apply_effect(state: EpochState, effect: str, params, seat: int, cause: str) 
             healed = [c for c in pile if cards[state.ctype[c]].kind == CATASTROPHE][:n]
             for card in healed:
                 pile.remove(card)
+                if packs is not None:
+                    packs[s] -= held[card]
                 state.trash(card)
             if healed:
                 if state.narrate:

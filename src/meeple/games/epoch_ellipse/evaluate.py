@@ -25,10 +25,7 @@ chance to be back in play (a pile waiting for it, or not). At a terminal state t
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 from typing import Any
-
-from meeple.games.epoch_ellipse.cards import CATASTROPHE
 
 #: Logistic weights of the model's inputs (:func:`team_chance`), in order: Recovered VP, work
 #: left, survivors alive, piles in the pool, danger, survivors at 2+ danger, catastrophes in
@@ -46,40 +43,26 @@ WORKS_MEMO = 8192
 
 
 class _Tables:
-    """Per-game card constants, by card instance (built once, cached on the game spec).
+    """Per-game constants (built once, cached on the game spec).
 
-    ``packed[instance]`` holds the instance's counts in one int, a field of ``bits`` bits
-    each: catastrophe (0/1), food points (at most 2), medical card (0/1) and 1 (a card), so
-    one ``sum`` over a pile counts all four exactly (a field never carries into the next:
-    ``bits`` holds twice the game's card count). ``deck_option[location]`` is the location's
+    The card counts are the game spec's ``counts`` (:class:`.cards.PackedCounts`), whose
+    per-seat sums the state keeps current (``EpochState.packs``). ``deck_option[location]`` is
+    the location's
     ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the Location deck
     (None for a location worth no VP). ``works``: the Recovered VP and :func:`_work`'s result
     remembered by the locations in play, their tokens and the Location deck's contents (all
     the two read; a search evaluates many states that share them), at most
     :data:`WORKS_MEMO`."""
 
-    __slots__ = ("cat", "food", "medical", "loc_vp", "loc_cats", "target", "packed", "bits",
-                 "mask", "deck_option", "works")
+    __slots__ = ("loc_vp", "loc_cats", "target", "bits", "mask", "shift", "deck_option",
+                 "works")
 
     def __init__(self, game: Any) -> None:
-        cards = game.content.cards
-
-        def best(card, points: tuple[str, ...]) -> int:
-            return max((card.points(m).get(p, 0) for m in card.modes() for p in points),
-                       default=0)
-
-        types = game.ctype
-        self.cat = tuple(1 if cards[t].kind == CATASTROPHE else 0 for t in types)
-        self.food = tuple(min(best(cards[t], ("food",)), 2) for t in types)
-        self.medical = tuple(1 if best(cards[t], ("medical", "avoid_collapse",
-                                                  "trash_catastrophe")) else 0 for t in types)
+        counts = game.counts
+        self.bits, self.mask, self.shift = counts.bits, counts.mask, counts.shift
         self.loc_vp = tuple(loc.vp for loc in game.content.locations)
         self.loc_cats = tuple(loc.catastrophes for loc in game.content.locations)
         self.target = game.params["target_vp"]
-        bits = self.bits = (2 * len(types) + 1).bit_length()
-        self.mask = (1 << bits) - 1
-        self.packed = tuple(c | f << bits | m << 2 * bits | 1 << 3 * bits
-                            for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
         self.deck_option = tuple((c / v, c, v) if v else None
                                  for c, v in zip(self.loc_cats, self.loc_vp, strict=True))
         self.works: dict[tuple, tuple[int, int]] = {}
@@ -121,8 +104,10 @@ def _work(state: Any, tab: _Tables, gap: int) -> int:
 def _raw(state: Any) -> tuple[int, ...]:
     """The counts behind the features: Recovered VP, work left, survivors alive, piles in the
     pool, danger (summed over the alive), survivors at 2+ danger, catastrophes, cards, food
-    points and medical cards in the alive survivors' decks, hands and discard piles (summed
-    once over the packed counts of :class:`_Tables`)."""
+    points and medical cards in the alive survivors' decks, hands and discard piles (read
+    from the packed counts a search's state keeps per seat, ``EpochState.packs``: the hand
+    and discard pile below ``shift``, the whole deck above; summed from the piles for a
+    playthrough's state, which keeps none)."""
     tab = _tables(state.game)
     # The Location deck enters as a set: it holds each location at most once (content).
     key = (tuple(state.locations), tuple(state.tokens), frozenset(state.location_deck))
@@ -138,22 +123,18 @@ def _raw(state: Any) -> tuple[int, ...]:
     alive = critical = danger = 0
     total = 0  # packed: catastrophes, food, medical, cards
     explorer = state.explorer if state.phase == "explore" else -1
-    packed = tab.packed
-    mask = tab.mask
-    hands, discards, draws = state.hands, state.discards, state.draws
+    mask, shift = tab.mask, tab.shift
+    packs = state.packs
+    if packs is None:  # a playthrough's state keeps no counts: summed here
+        seat_counts = state.game.counts.seat
+        packs = list(map(seat_counts, state.hands, state.discards, state.draws))
     for seat, status in enumerate(state.status):
         if status != "alive":
             continue
         alive += 1
-        # Each pile's packed counts in one C call (``itemgetter``: a tuple of one look-up
-        # per card, which needs two cards or more), then summed.
-        pile = discards[seat] + hands[seat]
-        near = (sum(itemgetter(*pile)(packed)) if len(pile) > 1
-                else packed[pile[0]] if pile else 0)
-        pile = draws[seat]
-        total += near + (sum(itemgetter(*pile)(packed)) if len(pile) > 1
-                         else packed[pile[0]] if pile else 0)
-        near &= mask
+        pack = packs[seat]
+        total += pack >> shift  # the whole deck
+        near = pack & mask  # the catastrophes in the hand and discard pile
         if seat == explorer:
             near += len(state.expl_cats) + (state.current is not None)
         danger += near

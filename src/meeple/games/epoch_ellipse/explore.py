@@ -130,13 +130,13 @@ class ExploreSteps:
 
     def _do_redraw(self: Any, seat: int, args: tuple) -> None:
         """JUSTICE LIN: put the exploration back, reshuffle, draw again (EPE-43)."""
-        card = self.take_type(self.hands[seat], args[0])
+        card = self.take_type(self.hands[seat], args[0])  # into its own discard pile
         pos, k = self.expl_pos, self.expl_k
         for c in self.expl_cats + self.expl_survivors + self.expl_salvage:
             self.add_to_location(pos, c)
         if self.narrate:
             self.log(seat, f"uses {self.name(card)}: the exploration is drawn again")
-        self.to_discard(seat, card, "collapse")
+        self.to_discard(seat, card, "collapse", True)
         shuffle(self.rng, self.event_decks[pos])
         self._flip(seat, pos, k)
         if self.result is None:
@@ -197,6 +197,11 @@ class ExploreSteps:
                 return
             if self.expl_salvage:  # 3E: the rest of the salvage to the hand
                 hand.extend(self.expl_salvage)
+                packs = self.packs
+                if packs is not None:
+                    held = self.game.counts.held
+                    for card in self.expl_salvage:
+                        packs[seat] += held[card]
                 self.expl_salvage = []
             self.step = "limit" if len(hand) > self.hand_limit() else "next"
             return
@@ -249,14 +254,18 @@ class ExploreSteps:
         for card in moved:
             pile.remove(card)
             self.draws[seat].append(card)
+        if moved and self.packs is not None:  # still the seat's: out of the near part
+            self.packs[seat] -= sum(map(self.game.counts.packed.__getitem__, moved))
         shuffle(self.rng, self.draws[seat])
         if self.narrate:
             self.log(seat, f"stabilizes: {len(moved)} catastrophe(s) back into the deck")
 
     def _do_give(self: Any, seat: int, args: tuple) -> None:
         ctype, from_exploration = args
-        source = self.expl_salvage if from_exploration else self.hands[seat]
-        card = self.take_type(source, ctype)
+        if from_exploration:
+            card = self.take_type(self.expl_salvage, ctype)
+        else:
+            card = self.take_from_hand(seat, ctype)
         self.rescue.append(card)
 
     def done_step(self: Any, seat: int) -> None:
@@ -272,7 +281,7 @@ class ExploreSteps:
                                     "card(s)")
 
     def _do_return(self: Any, seat: int, args: tuple) -> None:
-        card = self.take_type(self.hands[seat], args[0])
+        card = self.take_from_hand(seat, args[0])
         self.add_to_location(self.expl_pos, card)  # over the limit: back, face down (EPE-24)
         if self.narrate:
             self.log(seat, f"returns {self.name(card)} to {self.location_name(self.expl_pos)}")
@@ -282,7 +291,7 @@ class ExploreSteps:
         hand = self.hands[seat]
         while len(hand) > self.hand_limit() and self.status[seat] == "alive":
             card = hand.pop()
-            self.to_discard(seat, card, "collapse")
+            self.to_discard(seat, card, "collapse", True)  # from its own hand
 
     # -------------------------------------------------------------------------- hunger
     def hunger_settle(self: Any) -> bool:

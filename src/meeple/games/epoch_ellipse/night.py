@@ -49,11 +49,18 @@ class NightSteps:
                 self.log(-1, "no survivor is left alive: the team loses")
             return
         size = self.game.params["hand_size"]
+        packs = self.packs
+        packed = None if packs is None else self.game.counts.packed
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 deck = self.draws[seat]
-                for _ in range(min(size, len(deck))):  # short draws (EPE-5)
-                    self.hands[seat].append(deck.pop())
+                cut = len(deck) - min(size, len(deck))  # short draws (EPE-5)
+                drawn = deck[cut:]
+                drawn.reverse()  # the top card first
+                del deck[cut:]
+                self.hands[seat].extend(drawn)
+                if packs is not None:  # into the near part
+                    packs[seat] += sum(map(packed.__getitem__, drawn))
         self.phase, self.step = "plan", "plan"
         self.turn = self._next_alive(self.first, include=True)
         self.passes = 0
@@ -75,6 +82,8 @@ class NightSteps:
                 deck.append(card)
         shuffle(self.rng, deck)
         self.draws[seat] = deck
+        if self.packs is not None:
+            self.packs[seat] = self.game.counts.seat(self.hands[seat], self.discards[seat], deck)
         self.status[seat] = "alive"
         self.death_cause[seat] = None
         self.queue.remove(seat)
@@ -100,14 +109,18 @@ class NightSteps:
             self.night_discard.append(card)
         if self.result is not None:  # a night card won the game: it ends at once (EPE-27)
             return
+        packs = self.packs
         for seat in self.seat_order():
             if self.status[seat] == "alive":
                 hand = self.hands[seat]  # card by card: a death takes the rest (EPE-37)
                 while hand:
-                    c = hand.pop(0)
-                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse"):
+                    c = hand.pop(0)  # into its own discard pile
+                    if self.to_discard(seat, c, self.card(c).subtype.lower() or "collapse",
+                                       True):
                         break
             if self.status[seat] == "alive":
+                if packs is not None:  # the discard pile into the deck, the hand empty:
+                    packs[seat] &= self.game.counts.deck_mask  # the near part is 0
                 deck = self.draws[seat] + self.discards[seat]
                 self.discards[seat] = []
                 shuffle(self.rng, deck)

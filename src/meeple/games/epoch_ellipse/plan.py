@@ -31,10 +31,15 @@ class PlanSteps:
 
     def _do_accept(self: Any, seat: int, args: tuple) -> None:
         proposer, partner, given, received = self.offer
-        a = self.take_type(self.hands[proposer], given)
-        b = self.take_type(self.hands[partner], received)
+        a = self.take_from_hand(proposer, given)
+        b = self.take_from_hand(partner, received)
         self.hands[proposer].append(b)
         self.hands[partner].append(a)
+        packs = self.packs
+        if packs is not None:
+            held = self.game.counts.held
+            packs[proposer] += held[b]
+            packs[partner] += held[a]
         if self.narrate:
             self.log(proposer, f"trades {self.name(a)} to Seat {partner} for {self.name(b)}")
         self._close_offer()
@@ -56,8 +61,12 @@ class PlanSteps:
         if self.step == "plan":  # medical to trash catastrophes from hand (2. PLAN), draws
             points = self.use_card(seat, args, seat)
             deck = self.draws[seat]
+            packs = self.packs
             for _ in range(min(points.get("draw", 0), len(deck))):
-                self.hands[seat].append(deck.pop())
+                card = deck.pop()
+                self.hands[seat].append(card)
+                if packs is not None:  # still the seat's: into the near part
+                    packs[seat] += self.game.counts.packed[card]
             self.enforce_limit_outside(seat)
             self.credits = points.get("medical", 0) + points.get("trash_catastrophe", 0)
             self.step = "treat"
@@ -66,7 +75,7 @@ class PlanSteps:
         self.pay(seat, args)  # exploration and hunger payments (explore.py)
 
     def _do_treat(self: Any, seat: int, args: tuple) -> None:
-        card = self.take_type(self.hands[seat], args[0])
+        card = self.take_from_hand(seat, args[0])
         self.trash(card)
         if self.narrate:
             self.log(seat, f"treats and trashes {self.name(card)}")
@@ -85,7 +94,7 @@ class PlanSteps:
         if args[0] == "ms":
             card, self.ms_card[args[1]] = self.ms_card[args[1]], None
         else:
-            card = self.take_type(self.hands[seat], args[0])
+            card = self.take_from_hand(seat, args[0])
         info = self.card(card)
         if self.narrate:
             self.log(seat, f"plays the charm {info.name}")

@@ -26,13 +26,14 @@ from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
-from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR, PackedCounts
 from meeple.games.epoch_ellipse.content import load_content
 from meeple.games.epoch_ellipse.explore import ExploreSteps
 from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
 from meeple.games.epoch_ellipse.night import NightSteps
 from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
+from meeple.games.epoch_ellipse.views import seat_view
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
 DEADLY = 3
@@ -68,7 +69,7 @@ class EpochEllipse(Game):
     variants = VARIANTS
     min_players, max_players, default_players = 1, 5, 3
     __slots__ = ("content", "ctype", "starters", "shared", "names", "by_slug", "moves", "kinds",
-                 "catastrophe", "labels", "legal_memo")
+                 "catastrophe", "labels", "legal_memo", "counts")
 
     def __init__(self, variant: str | None = None, players: int | None = None,
                  **params: Any) -> None:
@@ -104,6 +105,8 @@ class EpochEllipse(Game):
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "catastrophe", tuple(k == CATASTROPHE for k in kinds))
         object.__setattr__(self, "labels", tuple(content.cards[t].name for t in ctype))
+        # The evaluator's counts by instance, packed (the state keeps each seat's sums).
+        object.__setattr__(self, "counts", PackedCounts(content.cards, ctype))
 
     @property
     def capabilities(self) -> Capabilities:
@@ -147,6 +150,7 @@ class EpochEllipse(Game):
             "traded": lambda v: {tuple(p) for p in v},
             "offer": lambda v: None if v is None else tuple(v),
         })
+        state.packs = None  # a playthrough's state: no counts kept (recount_packs turns on)
         state._refresh_acting()
         return state
 
@@ -168,6 +172,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
 
     Hidden (EPE-4): the order of every deck and event deck. Hands, discard piles and survivor
     piles are public.
+
+    Derived, not a rules field (not in the data or the digest; copied by ``clone``):
+    ``packs``, per seat the packed counts (:class:`.cards.PackedCounts`) of its hand and
+    discard pile and of its whole deck, kept current by every step that moves a card into or
+    out of a hand, discard pile or draw pile, for the evaluator. Only a search's states keep
+    them (the draw sets them, or :meth:`recount_packs`): a playthrough's state has None (the
+    updates cost a random step ~5%), and the evaluator sums its piles.
     """
 
     #: The rules fields (copied, serialised, restored, digested).
@@ -181,7 +192,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     #: determinization's states remember them in the game spec's memo
     #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
     #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
-    __slots__ = (*FIELDS, "tables")
+    __slots__ = (*FIELDS, "tables", "packs")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
         super().__init__(game, seed)
@@ -202,6 +213,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             shuffle(rng, deck)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.packs: list[int] | None = None  # not kept in a playthrough (recount_packs)
         self.status = ["alive"] * n
         self.ms_card: list[int | None] = [None] * n
         self.death_cause: list[str | None] = [None] * n
@@ -287,6 +299,20 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
                 return card
         raise ValueError(f"no card of type {ctype} in the pile")
 
+    def take_from_hand(self, seat: int, ctype: int) -> int:
+        """:meth:`take_type` from ``seat``'s hand, for a card leaving the seat (``packs`` kept
+        current). Raises ValueError if the hand holds no card of type ``ctype``."""
+        card = self.take_type(self.hands[seat], ctype)
+        packs = self.packs
+        if packs is not None:
+            packs[seat] -= self.game.counts.held[card]
+        return card
+
+    def recount_packs(self) -> None:
+        """Set ``packs`` from the piles; the steps keep it current from then on."""
+        seat = self.game.counts.seat
+        self.packs = list(map(seat, self.hands, self.discards, self.draws))
+
     def catastrophes_in(self, cards: Sequence[int]) -> int:
         return sum(map(self.game.catastrophe.__getitem__, cards))
 
@@ -349,10 +375,15 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         return False
 
     # ------------------------------------------------------------------ discard and death
-    def to_discard(self, seat: int, card: int, cause: str) -> bool:
+    def to_discard(self, seat: int, card: int, cause: str, own: bool = False) -> bool:
         """``card`` enters ``seat``'s discard pile; True if the survivor dies of it (DEATH;
-        EPE-34: three catastrophes in the discard pile)."""
+        EPE-34: three catastrophes in the discard pile). ``own``: the card comes from the
+        seat's own hand (already counted in its ``packs``), else from outside the seat."""
         self.discards[seat].append(card)
+        if not own:
+            packs = self.packs
+            if packs is not None:
+                packs[seat] += self.game.counts.held[card]
         if self.status[seat] == "alive" and self.catastrophes_in(self.discards[seat]) >= DEADLY:
             self.die(seat, cause)
             return True
@@ -365,6 +396,8 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             self.log(seat, f"dies ({cause})")
         cards = self.discards[seat] + self.hands[seat] + self.draws[seat]
         self.discards[seat], self.hands[seat], self.draws[seat] = [], [], []
+        if self.packs is not None:
+            self.packs[seat] = 0
         for card in cards:
             self.trash(card)
         self.status[seat] = "dead"
@@ -380,17 +413,20 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
             _, owner, mode = card_ref
             card = self.ms_card[owner]
             self.ms_card[owner] = None
+            own = False
         else:
             ctype, mode = card_ref
-            hand = self.hands[seat]
-            card = self.take_type(hand, ctype)
+            card = self.take_type(self.hands[seat], ctype)
+            own = mode != "trash" and beneficiary == seat  # into its own discard pile
+            if not own and self.packs is not None:  # the card leaves the seat
+                self.packs[seat] -= self.game.counts.held[card]
         points = self.card(card).points(mode)
         if self.narrate:
             self.log(beneficiary, f"uses {self.name(card)} ({mode})")
         if mode == "trash":
             self.trash(card)
         else:
-            self.to_discard(beneficiary, card, "collapse")
+            self.to_discard(beneficiary, card, "collapse", own)
         return dict(points)
 
     # ---------------------------------------------------------------------------- hooks
@@ -502,63 +538,13 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
 
     # -------------------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything but deck orders (EPE-4): hands, discard piles and piles are public; so
-        are the contents of each player's deck (``deck_cards``, sorted: its order is hidden),
-        the night discard pile, removed survivors, today's passes, trades and the hunger and
-        exploration order (what determinization needs, rules page section 11)."""
-        content = self.game.content
-        names = self.name
-        gnames = self.game.names
-        ctype = self.game.ctype
-        return {
-            "day": self.day, "phase": self.phase, "step": self.step, "first": self.first,
-            "acting": list(self._acting),
-            "locations": [{
-                "name": content.locations[i].name, "vp": content.locations[i].vp,
-                "tokens": self.tokens[pos], "cards": len(self.event_decks[pos]),
-                "recovered": self.tokens[pos] == 0} for pos, i in enumerate(self.locations)],
-            "recovered_vp": self.recovered_vp(),
-            "target_vp": self.game.params["target_vp"],
-            "location_deck": len(self.location_deck),
-            "decks": {kind: len(deck) for kind, deck in self.decks.items()},
-            "players": [{
-                "status": self.status[s], "hand": [names(c) for c in self.hands[s]],
-                "deck": len(self.draws[s]), "discard": [names(c) for c in self.discards[s]],
-                "catastrophes_in_discard": self.catastrophes_in(self.discards[s]),
-                "mournful_card": None if self.ms_card[s] is None else names(self.ms_card[s]),
-                "deck_cards": sorted(gnames[ctype[c]] for c in self.draws[s]),
-                "death_cause": self.death_cause[s],
-            } for s in range(self.game.players)],
-            "night_discard": [names(c) for c in self.night_discard],
-            "removed": [names(c) for c in self.removed],
-            "passes": self.passes,
-            "traded": sorted([a, b] for a, b in self.traded),
-            "hungry": list(self.hungry),
-            "pool": [[names(c) for c in pile] for pile in self.pool],
-            "queue": list(self.queue),
-            "offer": None if self.offer is None else {
-                "from": self.offer[0], "to": self.offer[1],
-                "give": self.game.names[self.offer[2]],
-                "receive": self.game.names[self.offer[3]]},
-            "exploration": None if self.explorer < 0 or self.phase != "explore" else {
-                "seat": self.explorer,
-                "location": self.location_name(self.expl_pos) if self.expl_pos >= 0 else None,
-                "k": self.expl_k, "waiting": list(self.explore_queue),
-                "current": None if self.current is None else names(self.current),
-                "difficulty": 0 if self.current is None else self.card(self.current).difficulty,
-                "paid": self.paid,
-                "catastrophes": [names(c) for c in self.expl_cats],
-                "survivors": [names(c) for c in self.expl_survivors],
-                "salvage": [names(c) for c in self.expl_salvage],
-                "rescue": None if self.rescue is None else [names(c) for c in self.rescue]},
-            "credits": self.credits,
-            "events": [list(e) for e in self.events[-12:]],
-            "result": self.result, "cause": self.cause,
-        }
+        """Everything but deck orders (EPE-4): :func:`.views.seat_view`."""
+        return seat_view(self, seat)
 
     def _copy(self) -> EpochState:
         new = self._copy_fields(self.FIELDS)
         new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
+        new.packs = None if self.packs is None else self.packs.copy()
         return new  # type: ignore[return-value]
 
     def _data(self) -> dict[str, Any]:
