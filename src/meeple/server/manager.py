@@ -28,6 +28,16 @@ from meeple.server.tables import Table, TableError
 log = logging.getLogger("meeple.server")
 
 
+def new_table_id() -> str:
+    """A fresh table id: 11 URL-safe characters (64 random bits, ``secrets.token_urlsafe``)
+    that never begin with ``-``, so a command line (``meeple export URL ID``) reads the id as
+    an argument, not as an option (one id in 64 did)."""
+    while True:
+        table_id = secrets.token_urlsafe(8)
+        if not table_id.startswith("-"):
+            return table_id
+
+
 class TableManager:
     """Every table this process owns, the database runner and the bots' threads.
 
@@ -141,7 +151,7 @@ class TableManager:
             seats.append(dict(seat=i, kind="open" if bot is None else "bot", name=bot or "",
                               token_hash=None))
         all_bots = all(s["kind"] == "bot" for s in seats)
-        row = dict(id=secrets.token_urlsafe(8), game=game.name, variant=game.variant,
+        row = dict(id=new_table_id(), game=game.name, variant=game.variant,
                    players=game.players, params=dict(game.params),
                    seed=secrets.randbits(62), timer_seconds=request.timer_seconds,
                    status="running" if all_bots else "open", created_at=self.clock(),
