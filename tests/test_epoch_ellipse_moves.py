@@ -165,7 +165,7 @@ def test_the_memo_stays_within_its_bound(monkeypatch):
 def _plain_raw(state, tab) -> tuple[int, ...]:
     """``evaluate._raw`` as plain sums over the per-instance tables, its work fresh (no
     packing, no memo)."""
-    counts = state.game.counts
+    counts = state.game.packed_counts()
     cat, food, medical = counts.cat, counts.food, counts.medical
     vp = state.recovered_vp()
     work = evaluate._work(state, tab, tab.target - vp)

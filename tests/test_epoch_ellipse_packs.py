@@ -156,7 +156,7 @@ def test_packs_stay_outside_the_data_and_the_digest():
 def test_a_seats_packs_are_its_piles_sums():
     """``PackedCounts.seat`` against the per-card fields, on a built position."""
     game = load_game(GAME, players=2)
-    counts = game.counts
+    counts = game.packed_counts()
     assert isinstance(counts, PackedCounts)
     state = game.new_initial_state(seed=3)
     state.recount_packs()

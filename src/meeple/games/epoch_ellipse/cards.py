@@ -123,7 +123,8 @@ class Location:
 
 class PackedCounts:
     """Per card instance, the counts the evaluator reads, packed so that one integer sum
-    counts a whole pile (built once per game spec: ``EpochEllipse.counts``).
+    counts a whole pile (built once per game spec, by its first search:
+    ``EpochEllipse.packed_counts()``).
 
     Args:
         cards: the content's card types; ``ctype``: the type of each card instance.

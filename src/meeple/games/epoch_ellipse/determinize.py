@@ -313,7 +313,7 @@ def determinizer(game: EpochEllipse,
     placed, tokens, queue, hungry = k["locations"], k["tokens"], k["queue"], k["hungry"]
     traded, events = k["traded"], k["events"]
     # Every seat's packed counts (``EpochState.packs``): fixed by the view, counted once.
-    packs = list(map(game.counts.seat, hands, discards, decks))
+    packs = list(map(game.packed_counts().seat, hands, discards, decks))
     day, phase, step, first, turn = k["day"], k["phase"], k["step"], k["first"], k["turn"]
     passes, offer, credits, result, cause = (k["passes"], k["offer"], k["credits"],
                                              k["result"], k["cause"])

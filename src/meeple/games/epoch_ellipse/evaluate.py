@@ -58,7 +58,7 @@ class _Tables:
                  "works")
 
     def __init__(self, game: Any) -> None:
-        counts = game.counts
+        counts = game.packed_counts()
         self.bits, self.mask, self.shift = counts.bits, counts.mask, counts.shift
         self.loc_vp = tuple(loc.vp for loc in game.content.locations)
         self.loc_cats = tuple(loc.catastrophes for loc in game.content.locations)
@@ -126,7 +126,7 @@ def _raw(state: Any) -> tuple[int, ...]:
     mask, shift = tab.mask, tab.shift
     packs = state.packs
     if packs is None:  # a playthrough's state keeps no counts: summed here
-        seat_counts = state.game.counts.seat
+        seat_counts = state.game.packed_counts().seat
         packs = list(map(seat_counts, state.hands, state.discards, state.draws))
     for seat, status in enumerate(state.status):
         if status != "alive":

@@ -105,8 +105,19 @@ class EpochEllipse(Game):
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "catastrophe", tuple(k == CATASTROPHE for k in kinds))
         object.__setattr__(self, "labels", tuple(content.cards[t].name for t in ctype))
-        # The evaluator's counts by instance, packed (the state keeps each seat's sums).
-        object.__setattr__(self, "counts", PackedCounts(content.cards, ctype))
+        # The evaluator's counts by instance, packed: built by the first search
+        # (packed_counts), since only a search's states keep each seat's sums.
+        object.__setattr__(self, "counts", None)
+
+    def packed_counts(self) -> PackedCounts:
+        """The card counts by instance, packed (:class:`.cards.PackedCounts`), built at the
+        first call (a search's first draw or evaluation; about 240 us) and kept in the spec's
+        ``counts``, which the rules read while a state keeps its ``packs``."""
+        counts = self.counts
+        if counts is None:
+            counts = PackedCounts(self.content.cards, self.ctype)
+            object.__setattr__(self, "counts", counts)
+        return counts
 
     @property
     def capabilities(self) -> Capabilities:
@@ -310,7 +321,7 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
 
     def recount_packs(self) -> None:
         """Set ``packs`` from the piles; the steps keep it current from then on."""
-        seat = self.game.counts.seat
+        seat = self.game.packed_counts().seat
         self.packs = list(map(seat, self.hands, self.discards, self.draws))
 
     def catastrophes_in(self, cards: Sequence[int]) -> int:
