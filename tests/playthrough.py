@@ -17,12 +17,18 @@ def playthrough(game: Game, seed: int, walk: random.Random,
     state = game.new_initial_state(seed=seed)
     while not state.is_terminal():
         yield state
-        acting = state.current_players()
-        if bots is None:
-            joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
-        else:
-            joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
-        state.apply_actions(joint)
+        step(state, walk, bots)
+
+
+def step(state: State, walk: random.Random, bots: Sequence[Any] | None = None) -> None:
+    """One checked step of a non-terminal ``state``: every acting seat's uniform choice from
+    ``walk``, or its bot's (``bots``, one per seat) when given."""
+    acting = state.current_players()
+    if bots is None:
+        joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
+    else:
+        joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
+    state.apply_actions(joint)
 
 
 def states_and_draws(game: Game, games: int, bots_every: int, draw_every: int) -> Iterator[State]:

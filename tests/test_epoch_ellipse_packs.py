@@ -22,6 +22,7 @@ import pytest
 from meeple import load_game
 from meeple.bots import make_bot
 from meeple.games.epoch_ellipse.cards import PackedCounts
+from tests.playthrough import step
 
 GAME = "epoch-ellipse"
 #: (variant, seats, parameters): every named variant, 1-5 seats, and the switches that send
@@ -57,12 +58,7 @@ def _play(state, walk: random.Random, steps: int, bots=None) -> int:
     each; returns how many were played."""
     played = 0
     while played < steps and not state.is_terminal():
-        acting = state.current_players()
-        if bots is None:
-            joint = {s: walk.choice(state.legal_actions(s)) for s in acting}
-        else:
-            joint = {s: bots[s].act(state.view(s), state.legal_actions(s)) for s in acting}
-        state.apply_actions(joint)
+        step(state, walk, bots)
         played += 1
         _check(state)
     return played
@@ -136,10 +132,7 @@ def test_the_evaluator_reads_the_same_counts_with_or_without_packs():
                 counted.recount_packs()
                 assert state.packs is None
                 assert evaluate(state) == evaluate(counted)
-                acting = state.current_players()
-                state.apply_actions(
-                    {s: (bots[s].act(state.view(s), state.legal_actions(s)) if bots
-                         else walk.choice(state.legal_actions(s))) for s in acting})
+                step(state, walk, bots)
 
 
 def test_packs_stay_outside_the_data_and_the_digest():
