@@ -140,15 +140,14 @@ class PackedCounts:
             hand and discard pile below ``shift`` and those of its whole deck (draw pile,
             hand and discard pile) from ``shift`` up.
         held: by instance, ``packed | packed << shift``: a card in a hand or discard pile
-            (it counts in both parts).
-        drawn: by instance, ``packed << shift``: a card in a draw pile (the deck part only).
-            A card moving between a draw pile and the same seat's hand or discard pile
-            changes the seat's packs by ``packed``.
+            (it counts in both parts); a card in a draw pile counts ``packed << shift``, so
+            one moving between a draw pile and the same seat's hand or discard pile changes
+            the seat's packs by ``packed``.
         deck_mask: ``-(1 << shift)``: ``packs & deck_mask`` keeps the whole deck's part (the
             hand and discard pile's part set to 0).
     """
 
-    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held", "drawn",
+    __slots__ = ("cat", "food", "medical", "bits", "mask", "packed", "shift", "held",
                  "deck_mask")
 
     def __init__(self, cards: Sequence[Card], ctype: Sequence[int]) -> None:
@@ -170,7 +169,6 @@ class PackedCounts:
                             for c, f, m in zip(self.cat, self.food, self.medical, strict=True))
         shift = self.shift = 4 * bits
         self.held = tuple(p | p << shift for p in self.packed)
-        self.drawn = tuple(p << shift for p in self.packed)
         self.deck_mask = -(1 << shift)
 
     def seat(self, hand: Iterable[int], discard: Iterable[int], draws: Iterable[int]) -> int:

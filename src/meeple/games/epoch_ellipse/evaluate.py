@@ -45,14 +45,13 @@ WORKS_MEMO = 8192
 class _Tables:
     """Per-game constants (built once, cached on the game spec).
 
-    The card counts are the game spec's ``counts`` (:class:`.cards.PackedCounts`), whose
-    per-seat sums the state keeps current (``EpochState.packs``). ``deck_option[location]`` is
-    the location's
-    ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the Location deck
-    (None for a location worth no VP). ``works``: the Recovered VP and :func:`_work`'s result
-    remembered by the locations in play, their tokens and the Location deck's contents (all
-    the two read; a search evaluates many states that share them), at most
-    :data:`WORKS_MEMO`."""
+    The card counts are the game spec's (:class:`.cards.PackedCounts`), whose per-seat sums a
+    search's state keeps current (``EpochState.packs``). ``deck_option[location]`` is the
+    location's ``(tokens / VP, tokens, VP)`` choice of :func:`_work` while still in the
+    Location deck (None for a location worth no VP). ``works``: the Recovered VP and
+    :func:`_work`'s result remembered by the locations in play, their tokens and the Location
+    deck's contents (all the two read; a search evaluates many states that share them), at
+    most :data:`WORKS_MEMO`."""
 
     __slots__ = ("loc_vp", "loc_cats", "target", "bits", "mask", "shift", "deck_option",
                  "works")
