@@ -176,6 +176,7 @@ def test_epoch_cards_tokens_and_types() -> None:
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 80))
 @example(seed=36760, steps=57)  # Epoch Ellipse: mid-combat with no flipped card crashed in play
 @example(seed=358004, steps=16)  # campaign: a fourth incoming cube count loaded, crashed in play
+@example(seed=12756, steps=21)  # Epoch Ellipse: an empty survivor pile loaded, crashed at a pick
 def test_mutated_states_are_refused_or_play_on(name: str, seed: int, steps: int) -> None:
     game = load_game(name)
     rng = random.Random(seed)

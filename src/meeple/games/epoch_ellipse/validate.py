@@ -8,7 +8,9 @@ at most one place (shared decks, the night discard, event decks, survivor piles,
 piles, set-aside cards, the exploration in progress; trashed cards leave the game, so not
 every instance must appear); every location at most once over the location deck and play,
 the Graveyard first in play; one event deck and one token count per location in play, each
-token count equal to the catastrophes in its deck (EPE-3); whose turn and the first player are
+token count equal to the catastrophes in its deck (EPE-3); every survivor pile (the pool's, and
+the one being given in step ``rescue``) starts with its survivor card (EPE-22); whose turn and
+the first player are
 seats; a pending offer names two different seats; the game is over (``phase`` and ``step``
 ``over``) exactly when it has a result, and the seat to act is not dead.
 """
@@ -30,7 +32,7 @@ from meeple.engine.validation import (
     check_that,
     json_path,
 )
-from meeple.games.epoch_ellipse.cards import CATASTROPHE
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, SURVIVOR
 from meeple.games.epoch_ellipse.rules import SHARED_DECKS
 
 if TYPE_CHECKING:
@@ -123,6 +125,12 @@ def validate(game: EpochEllipse, data: Mapping[str, Any]) -> None:
         cats = sum(1 for c in deck if game.content.cards[game.ctype[c]].kind == CATASTROPHE)
         check_that(d.tokens[i] == cats, at("tokens", i),
                    f"expected {cats} (the catastrophes in that event deck), got {d.tokens[i]}")
+    # A survivor pile (in the pool, or being given in step 'rescue') starts with its survivor.
+    piles = [(at("pool", i), pile) for i, pile in enumerate(d.pool)]
+    piles += [(at("rescue"), d.rescue)] if d.rescue else []
+    for path, pile in piles:
+        check_that(bool(pile) and game.content.cards[game.ctype[pile[0]]].kind == SURVIVOR,
+                   path, "expected a survivor pile: its survivor card first (EPE-22)")
     _check_turn(game, d, at)
 
 
