@@ -150,19 +150,6 @@ def random_order(groups: list[list[int]]) -> Callable[[random.Random], list[int]
     return order
 
 
-def random_orders(groups: list[list[int]]) -> Callable[[random.Random], list[list[int]]]:
-    """``orders(rng)``: a new list of each of ``groups`` (lists that must not change) in a
-    uniformly random order, equal to ``[_shuffled(g, _random_key(rng)) for g in groups]``
-    with the same stream afterwards: :func:`random_order`'s list cut into the groups."""
-    order = random_order(groups)
-    bounds = _bounds([len(g) for g in groups])
-
-    def orders(rng: random.Random) -> list[list[int]]:
-        return list(map(order(rng).__getitem__, bounds))  # no comprehension frame
-
-    return orders
-
-
 def _bounds(sizes: list[int], start: int = 0) -> list[slice]:
     """The slices of consecutive parts of ``sizes`` items, the first at ``start``."""
     bounds = []
@@ -417,6 +404,8 @@ def determinizer(game: EpochEllipse,
 _EXPL_SCALARS = ("explorer", "expl_pos", "expl_k", "expl_new", "current", "paid")
 _EXPL_LISTS = ("expl_cats", "expl_survivors", "expl_salvage")
 EXPL_FIELDS = (*_EXPL_SCALARS, *_EXPL_LISTS, "rescue")
+
+
 def _exploration(fields: Mapping[str, Any]) -> tuple:
     """A drawn state's exploration: ``fields`` (the view's) over ``_reset_exploration``'s
     values, as (the scalars of ``_EXPL_SCALARS``, the lists of ``_EXPL_LISTS``, the rescue)."""
