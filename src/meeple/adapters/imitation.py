@@ -205,7 +205,8 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
     """Record ``teacher``'s decisions in ``games`` lab games (module docstring); with
     ``player`` (a ``MaskablePPO`` model), the player's sampled codes are played in the
     teacher's seat and the teacher's are recorded (:class:`DemonstrationBot`; DAgger, Ross,
-    Gordon and Bagnell 2011), from torch's stream seeded by ``seed``.
+    Gordon and Bagnell 2011), from torch's stream seeded by ``seed`` (any object with
+    ``MaskablePPO.predict``'s signature may play; without torch installed none is seeded).
 
     Game ``i`` has seed ``derive_seed(seed, "imitate", i)``; the teacher sits in seat
     ``i % players``, every other seat is played by ``opponents[(i // players) %
@@ -230,10 +231,13 @@ def collect_demonstrations(game: Game, *, games: int, encoding: str, teacher: st
 
         encoding = action_coder(game, "auto").kind
     began = time.perf_counter()
-    if player is not None:
-        import torch
-
-        torch.manual_seed(derive_seed(seed, "imitate", "player"))
+    if player is not None:  # a model samples from torch's stream; a plain policy needs none
+        try:
+            import torch
+        except ImportError:  # no torch installed: the player is not a torch model
+            pass
+        else:
+            torch.manual_seed(derive_seed(seed, "imitate", "player"))
     obs, masks, codes, labels, returns, index = [], [], [], [], [], []
     for i in range(games):
         seat, gseed = i % game.players, derive_seed(seed, "imitate", i)
