@@ -7,8 +7,11 @@ determinization and search draws from them, so one differing bit would change pl
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
+import shutil
+import sysconfig
 
 import pytest
 from hypothesis import given, settings
@@ -114,3 +117,38 @@ def test_randbelow_refuses_as_randrange() -> None:
     """An empty range raises randrange's own ValueError."""
     with pytest.raises(ValueError):
         randbelow(random.Random(1), 0)
+
+
+def test_the_c_loops_are_built_where_a_compiler_is() -> None:
+    # The extension is optional (an install without a C compiler falls back to the Python
+    # loops, the same draws); where the interpreter's compiler is on the PATH, as on CI, an
+    # install that did not build it is a broken build, not a fallback.
+    compiler = (sysconfig.get_config_var("CC") or "").split()
+    if not compiler or shutil.which(compiler[0]) is None:
+        pytest.skip(f"no C compiler ({compiler[:1]}) here: the Python loops serve")
+    importlib.import_module("meeple.engine._speedups")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**64), st.integers(0, 300))
+def test_the_python_loops_draw_as_random(seed: int, size: int) -> None:
+    # What an install without the C loops runs (and MEEPLE_NO_SPEEDUPS=1): the shuffle's
+    # Python loop and keyed_order's sorts, the same draws as random.Random's own.
+    from meeple.engine.rng import _shuffle_loop, keyed_order
+
+    a, b = random.Random(seed), random.Random(seed)
+    x, y = list(range(size)), list(range(size))
+    a.shuffle(x)
+    _shuffle_loop(b, y)
+    assert y == x and b.getstate() == a.getstate()
+    groups = [list(range(size)), list(range(size // 3))]
+    a, b = _OwnStream(seed), random.Random(seed)  # a subclass: never the C loop
+    expected = []
+    for group in groups:
+        expected += sorted(group, key=lambda _: b.random())
+    assert keyed_order(a, groups) == expected
+    assert a.getstate() == b.getstate()
+
+
+class _OwnStream(random.Random):
+    """A generator type of its own (the engine's C loops take only a plain random.Random)."""

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple import load_game
+from meeple.engine import rng as engine_rng
 from meeple.engine.errors import ParameterError
+from meeple.games.epoch_ellipse import determinize
 from meeple.games.epoch_ellipse.bot import HeuristicBot
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.determinize import _random_key, _tables, random_order
 from meeple.games.epoch_ellipse.evaluate import evaluate, team_chance
+from tests.crafted_rng import generator_with_outputs
 
 
 def _play(game, seed: int, steps: int | None, eps: float = 0.0):
@@ -121,10 +125,16 @@ class _OwnRandom(random.Random):
 @given(groups=st.lists(st.lists(st.integers(0, 400), max_size=140), max_size=18),
        seed=st.integers(0, 2**64))
 def test_random_order_is_the_random_key_sorts_with_the_same_stream(groups, seed) -> None:
-    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``, from
-    the second call on) give the cards of random-key sorts group after group, and leave the
-    stream where they leave it; more than 16 groups or a group over 128 cards take the
-    one-by-one way."""
+    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``: by the
+    engine's C loop, and by the numpy keys from the second call on) give the cards of
+    random-key sorts group after group, and leave the stream where they leave it; more than
+    16 groups or a group over 128 cards take the one-by-one way without the C loop."""
+    for c_loop in {engine_rng.SPEEDUPS, False}:
+        with mock.patch.object(determinize, "SPEEDUPS", c_loop):
+            _check_random_order(groups, seed)
+
+
+def _check_random_order(groups, seed) -> None:
     order = random_order(groups)
 
     def sorts(rng: random.Random) -> list[int]:
@@ -154,31 +164,6 @@ def test_a_draw_is_the_same_with_cards_ordered_at_once_or_one_by_one(midgame) ->
             assert plain.random() == own.random()
 
 
-def _untemper(y: int) -> int:
-    """The Mersenne Twister state word that the generator's output tempering turns into
-    ``y`` (each of the four steps inverted, the last first)."""
-    y ^= y >> 18
-    y ^= (y << 15) & 0xEFC60000
-    x = y
-    for _ in range(5):
-        x = y ^ ((x << 7) & 0x9D2C5680)
-    y = x
-    for _ in range(3):
-        x = y ^ (x >> 11)
-    return x
-
-
-def _generator_with_outputs(outputs: list[int]) -> random.Random:
-    """A plain ``random.Random`` whose next 32-bit outputs are ``outputs`` (at most 624)."""
-    words = [_untemper(y) for y in outputs] + [1] * (624 - len(outputs))
-    rng = random.Random()
-    rng.setstate((3, (*words, 0), None))  # position 0: the words are read before a twist
-    check = random.Random()
-    check.setstate(rng.getstate())
-    assert [check.getrandbits(32) for _ in outputs] == outputs
-    return rng
-
-
 def test_random_order_keeps_equal_draws_in_the_cards_order() -> None:
     """Generator outputs crafted so that cards draw equal ``random()`` values (equal 53-bit
     integers, different in the bits ``random()`` drops, the later card's dropped bits lower):
@@ -191,11 +176,17 @@ def test_random_order_keeps_equal_draws_in_the_cards_order() -> None:
         high, low = values[card % 3]
         outputs += [high << 5 | 31 - seen[high], low << 6 | 63 - seen[high]]
         seen[high] += 1
-    replay = _generator_with_outputs(outputs)
+    replay = generator_with_outputs(outputs)
     assert len({replay.random() for _ in range(13)}) == 3  # the ties are there
+    for c_loop in {engine_rng.SPEEDUPS, False}:  # the engine's C loop, the numpy keys
+        with mock.patch.object(determinize, "SPEEDUPS", c_loop):
+            _check_ties(groups, outputs)
+
+
+def _check_ties(groups, outputs) -> None:
     order = random_order(groups)
     order(random.Random(1))  # the first call sorts one by one and builds the tables
-    at_once, one_by_one = _generator_with_outputs(outputs), _generator_with_outputs(outputs)
+    at_once, one_by_one = generator_with_outputs(outputs), generator_with_outputs(outputs)
     key = _random_key(one_by_one)
     expected = [card for g in groups for card in sorted(g, key=key)]
     assert order(at_once) == expected

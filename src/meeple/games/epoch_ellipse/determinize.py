@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from meeple.engine.errors import ParameterError
-from meeple.engine.rng import randbelow
+from meeple.engine.rng import SPEEDUPS, keyed_order, randbelow
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 
@@ -117,9 +117,11 @@ def random_order(groups: list[list[int]]) -> Callable[[random.Random], list[int]
     group's index above it and the card's position in its group below it, and one numpy sort
     of these distinct keys orders every group at once, as ``sorted`` does (equal draws keep
     the cards' order). A determinization orders about 190 cards at every draw; one by one
-    through ``sorted`` they were a quarter of a search's time. Another generator type (a
-    subclass may draw otherwise), more than 16 groups or a group of more than 128 cards are
-    ordered group by group through ``sorted``. ``tests/test_epoch_ellipse_determinize.py``
+    through ``sorted`` they were a quarter of a search's time. With the engine's C loops
+    (``engine.rng.SPEEDUPS``), :func:`meeple.engine.rng.keyed_order` makes the same draws and
+    sorts from the first call, and no tables are built. Another generator type (a subclass
+    may draw otherwise), more than 16 groups or a group of more than 128 cards are ordered
+    group by group through ``sorted``. ``tests/test_epoch_ellipse_determinize.py``
     checks the two ways agree, ties included.
     """
     tables: Any = None  # built at the second call (False: one by one)
@@ -127,6 +129,8 @@ def random_order(groups: list[list[int]]) -> Callable[[random.Random], list[int]
 
     def order(rng: random.Random) -> list[int]:
         nonlocal tables, first
+        if SPEEDUPS and type(rng) is random.Random:  # the engine's C loop, the same draws
+            return keyed_order(rng, groups)
         if tables is None and not first:
             tables = _order_tables(groups) or False
         first = False
