@@ -9,7 +9,10 @@ import pytest
 import meeple.bots
 from meeple.engine.agent import Bot
 from meeple.engine.registry import load_game
-from meeple.lab.run.estimate import Stage, estimate_run, format_duration, game_seconds
+from meeple.lab.run import estimate
+from meeple.lab.run.estimate import (PROBE_GAMES, PROBE_ITERATIONS, Stage, estimate_run,
+                                     format_duration, game_seconds, probe_label, probe_lineup,
+                                     search_scale)
 from meeple.lab.run.runner import run_playtest
 
 GAME = "battle-of-the-four-gods"
@@ -25,9 +28,40 @@ class SleepyBot(Bot):
         return self.rng.choice(list(legal_actions))
 
 
+class SquareSearch(Bot):
+    """A stand-in search whose decision costs ``COST * iterations ** 2`` seconds, slept (or
+    added to ``clock`` when one is set): deeper trees cost more per iteration, as Damocles'
+    and the campaign's searches do."""
+
+    name = "square"
+    COST = 3e-6
+    clock = None
+
+    def __init__(self, game, seat, seed=0):
+        super().__init__(game, seat, seed)
+        self.iterations, self.seconds = 40, None
+
+    def act(self, view, legal_actions):
+        cost = self.COST * self.iterations ** 2
+        if self.clock is None:
+            time.sleep(cost)
+        else:
+            self.clock.now += cost
+        return self.rng.choice(list(legal_actions))
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
 @pytest.fixture
 def sleepy(monkeypatch):
     monkeypatch.setitem(meeple.bots.GENERIC_BOTS, "sleepy", SleepyBot)
+    monkeypatch.setitem(meeple.bots.GENERIC_BOTS, "square", SquareSearch)
 
 
 def test_the_estimate_of_a_slow_bot_is_within_a_factor_of_two_of_the_measured_time(sleepy):
@@ -45,6 +79,62 @@ def test_a_probe_cut_short_is_extrapolated_by_the_game_length(sleepy):
     part, extrapolated = game_seconds(game, ["sleepy", "random"], budget=0.05)
     assert not cut and extrapolated
     assert full / 3 <= part <= full * 3
+
+
+def test_a_search_is_scaled_by_its_measured_cost_not_by_its_iterations(sleepy, monkeypatch):
+    game = load_game(GAME, players=2)
+    clock = FakeClock()
+    monkeypatch.setattr(SquareSearch, "clock", clock)
+    probe = probe_lineup(game, ["square", "random"], budget=60.0, clock=clock)
+    assert 0 < len(probe.samples) <= estimate.SCALE_SAMPLES
+    # 40 iterations cost (40 / 10) ** 2 = 16 times the probe's 10, not the linear 4
+    assert search_scale(game, "square", probe.samples, clock=clock) == pytest.approx(16)
+    assert search_scale(game, "square", (), clock=clock) == 40 / PROBE_ITERATIONS
+    seconds, _ = game_seconds(game, ["square", "random"], budget=60.0, clock=clock)
+    assert seconds == pytest.approx(16 * probe.seconds[0])
+
+
+def test_the_estimate_of_a_superlinear_search_is_close_to_the_measured_time(sleepy):
+    game = load_game(GAME, players=2)
+    est = estimate_run([Stage("s", game, ["square", "random"], 4)], jobs=1)
+    _, measured = run_playtest(game, ["square", "random"], 4, seed=0, jobs=1)
+    assert measured > 0.1  # the sleeps dominate
+    # scaled by iterations alone it would be about a quarter of the measured time
+    assert measured / 1.6 <= est.seconds <= measured * 1.6, (est.seconds, measured)
+
+
+def test_probes_play_several_games_within_their_budget(sleepy):
+    game = load_game(GAME, players=2)
+    quick = probe_lineup(game, ["random", "random"], budget=60.0)
+    assert quick.games == PROBE_GAMES and not quick.extrapolated
+    cut = probe_lineup(game, ["sleepy", "random"], budget=0.05)
+    assert cut.games == 1 and cut.extrapolated
+
+
+def test_line_ups_that_probe_as_the_same_bots_share_one_probe(sleepy, monkeypatch):
+    game = load_game(GAME, players=2)
+    probed = []
+    real = estimate.probe_lineup
+
+    def counting(game, names, *args, **kwargs):
+        probed.append(tuple(names))
+        return real(game, names, *args, **kwargs)
+
+    monkeypatch.setattr(estimate, "probe_lineup", counting)
+    est = estimate_run([Stage("a", game, ["ismcts-20", "random"], 2),
+                        Stage("b", game, ["ismcts-80", "random"], 2),
+                        Stage("c", game, ["ismcts-5", "random"], 2)], jobs=1)
+    assert probed == [("ismcts-20", "random"), ("ismcts-5", "random")]
+    per_game = est.game_seconds
+    assert per_game["ismcts-80,random"] > per_game["ismcts-20,random"]
+
+
+def test_probe_labels_drop_the_budget():
+    assert probe_label("ismcts-45", 10) == probe_label("ismcts-90", 10) == "ismcts-10"
+    assert probe_label("ismcts-0.5s-heuristic", 10) == "ismcts-heuristic-10"
+    assert probe_label("ismcts-heuristic-200", 10) == "ismcts-heuristic-10"
+    assert probe_label("ismcts-400-c0.3", 10) != probe_label("ismcts-400", 10)
+    assert probe_label("heuristic", None) == "heuristic"
 
 
 def test_reused_stages_cost_nothing_and_workers_divide_the_games():

@@ -83,8 +83,8 @@ def default_games(game: Game, per_game: Sequence[float], workers: int,
 
 def planned_ladder(game: Game, tiers: Sequence[str], jobs: int = 0, seed: int = 0,
                    seconds: float = LADDER_SECONDS) -> tuple[int, RunEstimate]:
-    """The default games per step of a ladder of ``tiers`` (:func:`default_games` on one
-    probe game per stage, :func:`~meeple.lab.run.estimate.estimate_run`) and the run's
+    """The default games per step of a ladder of ``tiers`` (:func:`default_games` on each
+    stage's probe games, :func:`~meeple.lab.run.estimate.estimate_run`) and the run's
     estimate at that many games.
 
     Raises:

@@ -1,17 +1,24 @@
-"""How long a lab run will take, measured before it starts (issue 18).
+"""How long a lab run will take, measured before it starts (issue 18; sharper in issue 22).
 
 A run is a list of :class:`Stage` s (a ladder step, a compare arm, a sweep point): a game, a
-bot line-up and a number of games. :func:`estimate_run` plays one *probe game* per distinct
-game and line-up in this process (:func:`game_seconds`), timing every decision:
+bot line-up and a number of games. :func:`estimate_run` plays *probe games* of each distinct
+game and line-up in this process (:func:`probe_lineup`), timing every decision:
 
-* an ISMCTS bot with more than ``PROBE_ITERATIONS`` iterations a move searches that many and
-  its time is scaled up linearly (its cost is nearly linear in iterations); a time-limited one
-  (``ismcts-0.5s``) counts its limit wherever it has a choice;
-* the probe stops after ``budget`` seconds (3 by default); the rest of the game is
-  extrapolated by the game's length reached against the length of a quick game played with
-  ISMCTS cut to ``LENGTH_ITERATIONS`` iterations.
+* an ISMCTS bot with more than ``PROBE_ITERATIONS`` iterations a move searches that many, and
+  its time is scaled by :func:`search_scale`: that bot at its full budget and cut to the
+  probe's, timed on the same few decisions of the first probe game (a search's cost per
+  iteration grows with its tree in some games and its fixed cost per decision dominates in
+  others, so ``iterations / PROBE_ITERATIONS`` was off by up to 1.5 times either way);
+  a time-limited one (``ismcts-0.5s``) counts its limit wherever it has a choice;
+* line-ups that probe as the same bots share one probe (``ismcts-45`` and ``ismcts-90``
+  against the heuristic both probe as ``ismcts-10`` against it: :func:`probe_label`);
+* probe games are played while ``budget`` seconds last (3 by default), at most
+  ``PROBE_GAMES``, and averaged: one game's length varies with its deal; the first game
+  stops at the budget and the rest of it is extrapolated by the game's length reached
+  against the length of a quick game played with ISMCTS cut to ``LENGTH_ITERATIONS``
+  iterations.
 
-A stage then takes ``ceil(games / workers)`` probe games on ``workers = min(jobs, cores,
+A stage then takes ``ceil(games / workers)`` mean games on ``workers = min(jobs, cores,
 games)`` workers. It is an estimate: games vary in length, weak search at probe budgets may
 play other games than the full budget, and a machine shared with other work runs slower; the
 CLI prints the actual time after the run, and its progress bars' time left comes from the rate
@@ -30,15 +37,24 @@ from typing import Any
 from meeple.bots import make_bot
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
+from meeple.engine.state import State
 from meeple.lab.run.backends import resolve_jobs
 
-__all__ = ["LENGTH_ITERATIONS", "PROBE_ITERATIONS", "RunEstimate", "Stage", "estimate_run",
+__all__ = ["LENGTH_ITERATIONS", "PROBE_GAMES", "PROBE_ITERATIONS", "Probe", "RunEstimate", "Stage",
+           "estimate_run", "probe_label", "probe_lineup",
            "format_duration", "game_seconds"]
 
 #: ISMCTS bots with more iterations than this are timed at this many and scaled up.
 PROBE_ITERATIONS = 10
 #: Iterations a move of the ISMCTS bots in the probe games that measure a game's length.
 LENGTH_ITERATIONS = 2
+#: Most probe games per line-up (they are played while the probe's budget lasts).
+PROBE_GAMES = 6
+#: Decisions of the first probe game where a search is timed at its full budget against its
+#: probe budget (:func:`search_scale`).
+SCALE_SAMPLES = 8
+#: Passes over those decisions at most, until the cut searches took this many seconds.
+SCALE_PASSES, SCALE_SECONDS = 5, 0.1
 
 
 @dataclass
@@ -97,53 +113,233 @@ def _probe_bots(game: Game, names: Sequence[str], seed: int, iterations: int) ->
     return agents
 
 
-def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float = 3.0,
-                 clock: Callable[[], float] = time.perf_counter) -> tuple[float, bool]:
-    """Estimate the seconds one game of ``game`` takes with the line-up ``bots`` (cycled over
-    the seats), by playing a probe game.
+@dataclass(frozen=True)
+class Probe:
+    """What the probe games of one line-up measured, per game on average.
 
-    Every decision is timed; an ISMCTS bot above ``PROBE_ITERATIONS`` iterations searches
-    that many and its time is scaled by ``iterations / PROBE_ITERATIONS``; a time-limited one
-    (``ismcts-0.5s``) counts its limit wherever it has a choice. The probe stops after
-    ``budget`` seconds (once the game's length is at least 1); the rest is extrapolated by
-    the game's length (``State.length``) against a quick game with ISMCTS at
-    ``LENGTH_ITERATIONS`` iterations.
+    Attributes:
+        seconds: per seat, the seconds its bot spent deciding, searching at the probe's cut
+            budget (not yet scaled).
+        choices: per seat, its decisions with more than one legal action.
+        games: the probe games played, the last perhaps in part (>= 1).
+        extrapolated: a game was cut at the budget and counted by the share its length
+            reached.
+        samples: up to ``SCALE_SAMPLES`` decisions with a choice, ``(state, seat)``, spread
+            over the first game: where :func:`search_scale` times full searches.
+    """
+
+    seconds: tuple[float, ...]
+    choices: tuple[float, ...]
+    games: int
+    extrapolated: bool
+    samples: tuple[tuple[State, int], ...] = ()
+
+    def game_seconds(self, scale: Sequence[float], limit: Sequence[float | None]) -> float:
+        """One game's seconds with each seat's search time times ``scale[seat]``, or, for a
+        time-limited seat (``limit[seat]`` seconds a move), that limit per choice."""
+        return sum(lim * c if lim else s * k
+                   for s, c, k, lim in zip(self.seconds, self.choices, scale, limit, strict=True))
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """How a seat's bot is probed: its time ``limit`` a move (a time-limited search) or None,
+    whether its search time needs ``scaling`` (more than ``PROBE_ITERATIONS`` iterations),
+    and the ``label`` of the bot the probe plays in its place (:func:`probe_label`)."""
+
+    limit: float | None
+    scaling: bool
+    label: str
+
+
+def _seats(game: Game, names: Sequence[str], seed: int) -> list[_Seat]:
+    seats = []
+    for name in names:
+        full = make_bot(name, game, 0, seed)
+        its, secs = getattr(full, "iterations", None), getattr(full, "seconds", None)
+        searches = isinstance(its, int)
+        limit = secs if searches and secs else None
+        seats.append(_Seat(limit, searches and not limit and its > PROBE_ITERATIONS,
+                           probe_label(name, min(its, PROBE_ITERATIONS) if searches else None)))
+    return seats
+
+
+def search_scale(game: Game, name: str, samples: Sequence[tuple[State, int]], seed: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> float:
+    """How many times longer the search ``name`` takes a decision at its full budget than cut
+    to ``PROBE_ITERATIONS`` iterations, timed on the same ``samples`` (``(state, seat)``
+    decisions, e.g. :attr:`Probe.samples`), at least 1.
+
+    A search's cost is not linear in its iterations: a deeper tree costs more per iteration
+    (Damocles: 20 iterations take 2.7 times 10), a fixed cost per decision less (the market:
+    40 take 3.1 times 10). Without samples, ``iterations / PROBE_ITERATIONS``.
+    """
+    linear = max(1.0, make_bot(name, game, 0, seed).iterations / PROBE_ITERATIONS)
+    if not samples:
+        return linear
+    decisions = [(seat, state.view(seat), state.legal_actions(seat)) for state, seat in samples]
+    seat, view, legal = decisions[0]
+    make_bot(name, game, seat, seed).act(view, legal)  # warm up what a first search builds
+    cut_time = full_time = 0.0
+    for _ in range(SCALE_PASSES):
+        for seat, view, legal in decisions:
+            cut, full = make_bot(name, game, seat, seed), make_bot(name, game, seat, seed)
+            cut.iterations = min(cut.iterations, PROBE_ITERATIONS)
+            t = clock()
+            cut.act(view, legal)
+            t2 = clock()
+            full.act(view, legal)
+            cut_time += t2 - t
+            full_time += clock() - t2
+        if cut_time >= SCALE_SECONDS:
+            break
+    return max(1.0, full_time / cut_time) if cut_time > 0 else linear
+
+
+def probe_label(name: str, iterations: int | None) -> str:
+    """The bot a probe plays for ``name``: ``name`` itself, or for a search cut to
+    ``iterations`` a move, its label with the budget parts (``-400``, ``-0.5s``) dropped, the
+    other parts sorted and ``-<iterations>`` added (``ismcts-45`` and ``ismcts-90`` are both
+    probed as ``ismcts-10``)."""
+    if iterations is None:
+        return name
+    family, *parts = name.split("-")
+    kept = sorted(p for p in parts
+                  if not p.isdigit() and not (p.endswith("s") and _is_number(p[:-1])))
+    return "-".join([family, *kept, str(iterations)])
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def probe_lineup(game: Game, names: Sequence[str], seed: int = 0, budget: float = 3.0,
+                 clock: Callable[[], float] = time.perf_counter,
+                 games: int = PROBE_GAMES) -> Probe:
+    """Play probe games of ``game`` with one bot per seat (``names``, searches cut to
+    ``PROBE_ITERATIONS`` a move, no time limit) and time every decision.
+
+    Probe game ``k`` is seeded ``derive_seed(seed, "estimate", k)``. Games are played while
+    ``budget`` seconds last, at most ``games`` of them: one game's length varies with its
+    deal (in Epoch Ellipse a strong team's games run 77 to 278 decisions), so a mean over
+    several is steadier. A game still playing when the budget runs out stops (once its
+    ``State.length`` is at least 1) and counts as the share of a game its length reached,
+    against a quick game on its seed with ISMCTS at ``LENGTH_ITERATIONS`` iterations: the
+    means are the time over the games' shares, so that long games, the likelier to be cut,
+    are not left out.
 
     Returns:
-        ``(seconds, extrapolated)``.
+        A :class:`Probe`, per-game means, with samples from the first game.
     """
-    names = [bots[i % len(bots)] for i in range(game.players)]
-    gseed = derive_seed(seed, "estimate", 0)
-    agents = _probe_bots(game, names, gseed, PROBE_ITERATIONS)
-    scale, limit = [], []
-    for name in names:
-        full = make_bot(name, game, 0, gseed)
-        its, secs = getattr(full, "iterations", None), getattr(full, "seconds", None)
-        limit.append(secs if isinstance(its, int) and secs else None)
-        scale.append(its / PROBE_ITERATIONS if isinstance(its, int)
-                     and its > PROBE_ITERATIONS else 1.0)
-    state = game.new_initial_state(gseed)
-    start, cost = clock(), 0.0
-    while not state.is_terminal():
-        if clock() - start >= budget and state.length() >= 1:
+    n = len(names)
+    seconds, choices = [0.0] * n, [0.0] * n
+    counted, played, extrapolated = 0, 0.0, False
+    samples: tuple[tuple[State, int], ...] = ()
+    start = clock()
+    for k in range(max(1, games)):
+        if k and clock() - start >= budget:
             break
-        joint = {}
-        for seat in state.current_players():
-            legal = state.legal_actions(seat)
-            t = clock()
-            joint[seat] = agents[seat].act(state.view(seat), legal)
-            took = clock() - t
-            cost += limit[seat] if limit[seat] and len(legal) > 1 else took * scale[seat]
-        state.apply_actions(joint)
-    if state.is_terminal():
-        return cost, False
-    reached = state.length()
-    quick = _probe_bots(game, names, gseed, LENGTH_ITERATIONS)
-    state = game.new_initial_state(gseed)
+        gseed = derive_seed(seed, "estimate", k)
+        agents = _probe_bots(game, names, gseed, PROBE_ITERATIONS)
+        took, chose = [0.0] * n, [0] * n
+        points: list[tuple[State, int]] = []
+        state = game.new_initial_state(gseed)
+        while not state.is_terminal():
+            if clock() - start >= budget and state.length() >= 1:
+                break
+            joint, choosing = {}, []
+            for seat in state.current_players():
+                legal = state.legal_actions(seat)
+                t = clock()
+                joint[seat] = agents[seat].act(state.view(seat), legal)
+                took[seat] += clock() - t
+                if len(legal) > 1:
+                    chose[seat] += 1
+                    choosing.append(seat)
+            if not k and choosing:
+                snapshot = state.clone()
+                points.extend((snapshot, seat) for seat in choosing)
+            state.apply_actions(joint)
+        if not k:
+            samples = _spread(points, SCALE_SAMPLES)
+        share = 1.0
+        if not state.is_terminal():
+            share = 1.0 / _length_factor(game, names, gseed, state.length())
+            extrapolated = True
+        played += share
+        counted += 1
+        for seat in range(n):
+            seconds[seat] += took[seat]
+            choices[seat] += chose[seat]
+    return Probe(seconds=tuple(s / played for s in seconds),
+                 choices=tuple(c / played for c in choices), games=counted,
+                 extrapolated=extrapolated, samples=samples)
+
+
+def _spread(items: Sequence[Any], most: int) -> tuple[Any, ...]:
+    """At most ``most`` of ``items``, evenly spaced (all of them when there are fewer)."""
+    if len(items) <= most:
+        return tuple(items)
+    return tuple(items[int((i + 0.5) * len(items) / most)] for i in range(most))
+
+
+def _length_factor(game: Game, names: Sequence[str], seed: int, reached: int) -> float:
+    """How many times ``reached`` (a cut game's ``State.length``) a whole game's length is,
+    by a quick game on the same seed with ISMCTS at ``LENGTH_ITERATIONS`` (at least 1)."""
+    quick = _probe_bots(game, names, seed, LENGTH_ITERATIONS)
+    state = game.new_initial_state(seed)
     while not state.is_terminal():
         state.apply_actions({s: quick[s].act(state.view(s), state.legal_actions(s))
                              for s in state.current_players()})
-    return cost * max(1.0, state.length() / reached), True
+    return max(1.0, state.length() / reached)
+
+
+def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float = 3.0,
+                 clock: Callable[[], float] = time.perf_counter) -> tuple[float, bool]:
+    """Estimate the seconds one game of ``game`` takes with the line-up ``bots`` (cycled over
+    the seats), by probe games (:func:`probe_lineup`).
+
+    An ISMCTS bot above ``PROBE_ITERATIONS`` iterations searches that many in the probes and
+    its time is scaled by :func:`search_scale`; a time-limited one (``ismcts-0.5s``) counts
+    its limit wherever it has a choice.
+
+    Returns:
+        ``(seconds, extrapolated)``: the mean over the probe games, and whether the first was
+        cut at ``budget`` and extrapolated by length.
+    """
+    return _Estimator(seed, budget, clock).game_seconds(game, bots)
+
+
+class _Estimator:
+    """Probes and scales shared by the stages of one estimate: a line-up is probed once per
+    game and probe labels (``ismcts-45`` and ``ismcts-90`` against the same bots share one),
+    a search's scale is measured once per game and bot name."""
+
+    def __init__(self, seed: int, budget: float, clock: Callable[[], float]) -> None:
+        self.seed, self.budget, self.clock = seed, budget, clock
+        self.probes: dict[tuple[str, tuple[str, ...]], Probe] = {}
+        self.scales: dict[tuple[str, str], float] = {}
+
+    def game_seconds(self, game: Game, bots: Sequence[str]) -> tuple[float, bool]:
+        names = [bots[i % len(bots)] for i in range(game.players)]
+        seats = _seats(game, names, derive_seed(self.seed, "estimate", 0))
+        gkey = _game_key(game)
+        key = (gkey, tuple(s.label for s in seats))
+        if key not in self.probes:
+            self.probes[key] = probe_lineup(game, names, self.seed, self.budget, self.clock)
+        probe = self.probes[key]
+        scale = []
+        for name, seat in zip(names, seats, strict=True):
+            if seat.scaling and (gkey, name) not in self.scales:
+                self.scales[gkey, name] = search_scale(
+                    game, name, probe.samples, derive_seed(self.seed, "estimate", "scale"),
+                    self.clock)
+            scale.append(self.scales[gkey, name] if seat.scaling else 1.0)
+        return probe.game_seconds(scale, [s.limit for s in seats]), probe.extrapolated
 
 
 def estimate_run(stages: Sequence[Stage], jobs: int = 1, seed: int = 0, *,
@@ -154,8 +350,8 @@ def estimate_run(stages: Sequence[Stage], jobs: int = 1, seed: int = 0, *,
         stages: the run's stages, in order.
         jobs: workers per stage, as given to the runner.
         seed: seeds the probe games.
-        budget: seconds of play per probe game (:func:`game_seconds`), one per distinct
-            game and line-up.
+        budget: seconds of play per probed line-up (:func:`probe_lineup`); line-ups that
+            probe as the same bots share one.
     Returns:
         A :class:`RunEstimate` (see the module docstring for the method).
     Raises:
@@ -163,31 +359,29 @@ def estimate_run(stages: Sequence[Stage], jobs: int = 1, seed: int = 0, *,
     """
     start = time.perf_counter()
     cores = os.cpu_count() or 1
-    probed: dict[tuple[str, tuple[str, ...]], float] = {}
+    estimator = _Estimator(seed, budget, time.perf_counter)
+    per_lineup: dict[str, float] = {}
     stage_seconds = []
     workers_used = 1
-    extrapolated = False
     for stage in stages:
         if stage.reused:
             stage_seconds.append(0.0)
             continue
-        game = stage.game
-        seats = tuple(stage.bots[i % len(stage.bots)] for i in range(game.players))
-        key = (_game_key(game), seats)
-        if key not in probed:
-            probed[key], cut = game_seconds(game, seats, seed, budget)
-            extrapolated = extrapolated or cut
-        per_game = probed[key]
+        per_game, _ = estimator.game_seconds(stage.game, stage.bots)
+        per_lineup[",".join(stage.bots[i % len(stage.bots)]
+                            for i in range(stage.game.players))] = per_game
         workers = max(1, min(resolve_jobs(jobs), cores, stage.games))
         workers_used = max(workers_used, workers)
         stage_seconds.append(math.ceil(stage.games / workers) * per_game)
-    basis = (f"{len(probed)} probe game{'s' if len(probed) != 1 else ''} (one per line-up), "
-             f"ISMCTS timed at up to {PROBE_ITERATIONS} iterations a move and scaled"
+    probes = estimator.probes.values()
+    played = sum(p.games for p in probes)
+    basis = (f"{played} probe game{'s' if played != 1 else ''} of {len(probes)} line-up"
+             f"{'s' if len(probes) != 1 else ''}, ISMCTS timed at up to {PROBE_ITERATIONS} "
+             "iterations a move and scaled by full searches on a few of their decisions"
              + (f", games cut after {budget:g} s and extrapolated by length"
-                if extrapolated else ""))
+                if any(p.extrapolated for p in probes) else ""))
     return RunEstimate(seconds=sum(stage_seconds), stage_seconds=stage_seconds,
-                       workers=workers_used,
-                       game_seconds={",".join(k[1]): v for k, v in probed.items()},
+                       workers=workers_used, game_seconds=per_lineup,
                        probe_seconds=time.perf_counter() - start, basis=basis)
 
 
