@@ -1,4 +1,5 @@
-"""The run-time estimate (meeple.lab.run.estimate): a probe game timed per decision."""
+"""The run-time estimate (meeple.lab.run.estimate): probe games timed per decision, searches
+scaled by their measured cost."""
 
 from __future__ import annotations
 
@@ -10,9 +11,17 @@ import meeple.bots
 from meeple.engine.agent import Bot
 from meeple.engine.registry import load_game
 from meeple.lab.run import estimate
-from meeple.lab.run.estimate import (PROBE_GAMES, PROBE_ITERATIONS, Stage, estimate_run,
-                                     format_duration, game_seconds, probe_label, probe_lineup,
-                                     search_scale)
+from meeple.lab.run.estimate import (
+    PROBE_GAMES,
+    PROBE_ITERATIONS,
+    Stage,
+    estimate_run,
+    format_duration,
+    game_seconds,
+    probe_label,
+    probe_lineup,
+    search_scale,
+)
 from meeple.lab.run.runner import run_playtest
 
 GAME = "battle-of-the-four-gods"
@@ -109,6 +118,19 @@ def test_probes_play_several_games_within_their_budget(sleepy):
     assert quick.games == PROBE_GAMES and not quick.extrapolated
     cut = probe_lineup(game, ["sleepy", "random"], budget=0.05)
     assert cut.games == 1 and cut.extrapolated
+
+
+def test_a_game_started_within_the_budget_plays_to_its_end(sleepy, monkeypatch):
+    # leaving out (or extrapolating) the games cut short favoured short games
+    game = load_game(GAME, players=2)
+    clock = FakeClock()
+    monkeypatch.setattr(SquareSearch, "clock", clock)
+    first = probe_lineup(game, ["square", "random"], budget=1e9, clock=clock, games=1)
+    clock.now = 0.0
+    budget = 1.2 * sum(first.seconds)
+    probe = probe_lineup(game, ["square", "random"], budget=budget, clock=clock)
+    assert probe.games == 2 and not probe.extrapolated
+    assert clock.now > budget  # the second game went past the budget, to its end
 
 
 def test_line_ups_that_probe_as_the_same_bots_share_one_probe(sleepy, monkeypatch):

@@ -12,11 +12,11 @@ game and line-up in this process (:func:`probe_lineup`), timing every decision:
   a time-limited one (``ismcts-0.5s``) counts its limit wherever it has a choice;
 * line-ups that probe as the same bots share one probe (``ismcts-45`` and ``ismcts-90``
   against the heuristic both probe as ``ismcts-10`` against it: :func:`probe_label`);
-* probe games are played while ``budget`` seconds last (3 by default), at most
-  ``PROBE_GAMES``, and averaged: one game's length varies with its deal; the first game
-  stops at the budget and the rest of it is extrapolated by the game's length reached
-  against the length of a quick game played with ISMCTS cut to ``LENGTH_ITERATIONS``
-  iterations.
+* probe games, the run's own first games, are started while ``budget`` seconds last (3 by
+  default), at most ``PROBE_GAMES``, play to their end and are averaged: one game's length
+  varies with its deal. Only a first game still playing at the budget stops; its rest is
+  extrapolated by the length of a quick game played with ISMCTS cut to
+  ``LENGTH_ITERATIONS`` iterations.
 
 A stage then takes ``ceil(games / workers)`` mean games on ``workers = min(jobs, cores,
 games)`` workers. It is an estimate: games vary in length, weak search at probe budgets may
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
 from meeple.engine.state import State
 from meeple.lab.run.backends import resolve_jobs
+from meeple.lab.run.runner import game_seed
 
 __all__ = ["LENGTH_ITERATIONS", "PROBE_GAMES", "PROBE_ITERATIONS", "Probe", "RunEstimate", "Stage",
            "estimate_run", "probe_label", "probe_lineup",
@@ -121,11 +123,11 @@ class Probe:
         seconds: per seat, the seconds its bot spent deciding, searching at the probe's cut
             budget (not yet scaled).
         choices: per seat, its decisions with more than one legal action.
-        games: the probe games played, the last perhaps in part (>= 1).
-        extrapolated: a game was cut at the budget and counted by the share its length
-            reached.
-        samples: up to ``SCALE_SAMPLES`` decisions with a choice, ``(state, seat)``, spread
-            over the first game: where :func:`search_scale` times full searches.
+        games: the probe games counted (>= 1).
+        extrapolated: the first game was cut at the budget and extrapolated by length.
+        samples: up to ``SCALE_SAMPLES`` decisions with a choice, ``(state, seat)``, drawn
+            uniformly from the first game (a reservoir sample, so that only that many states
+            are kept): where :func:`search_scale` times full searches.
     """
 
     seconds: tuple[float, ...]
@@ -171,8 +173,10 @@ def search_scale(game: Game, name: str, samples: Sequence[tuple[State, int]], se
     decisions, e.g. :attr:`Probe.samples`), at least 1.
 
     A search's cost is not linear in its iterations: a deeper tree costs more per iteration
-    (Damocles: 20 iterations take 2.7 times 10), a fixed cost per decision less (the market:
-    40 take 3.1 times 10). Without samples, ``iterations / PROBE_ITERATIONS``.
+    (the campaign's 60 iterations take 9 times its 10, Damocles' 20 2.2 times), a fixed cost
+    per decision less (the market's 180 take 13 times its 10). The decisions are timed in
+    passes, up to ``SCALE_PASSES``, until the cut searches took ``SCALE_SECONDS``. Without
+    samples: ``iterations / PROBE_ITERATIONS``.
     """
     linear = max(1.0, make_bot(name, game, 0, seed).iterations / PROBE_ITERATIONS)
     if not samples:
@@ -223,33 +227,36 @@ def probe_lineup(game: Game, names: Sequence[str], seed: int = 0, budget: float 
     """Play probe games of ``game`` with one bot per seat (``names``, searches cut to
     ``PROBE_ITERATIONS`` a move, no time limit) and time every decision.
 
-    Probe game ``k`` is seeded ``derive_seed(seed, "estimate", k)``. Games are played while
-    ``budget`` seconds last, at most ``games`` of them: one game's length varies with its
-    deal (in Epoch Ellipse a strong team's games run 77 to 278 decisions), so a mean over
-    several is steadier. A game still playing when the budget runs out stops (once its
-    ``State.length`` is at least 1) and counts as the share of a game its length reached,
-    against a quick game on its seed with ISMCTS at ``LENGTH_ITERATIONS`` iterations: the
-    means are the time over the games' shares, so that long games, the likelier to be cut,
-    are not left out.
+    Probe game ``k`` is the run's own game ``k`` (seeded ``game_seed(seed, k)``, as the
+    runner seeds it), so an estimate times some of the very deals its run will play. Games
+    are started while ``budget`` seconds last, at most ``games`` of them, and averaged: one
+    game's length varies with its deal (an Epoch Ellipse team at 10 iterations lasts 4 to
+    26 days, 0.3 to 1.9 s). A game started within the budget plays to its end (up to twice
+    the budget; one still playing then is left out), because leaving out or extrapolating
+    the games cut short favoured short games. Only the first game stops at the budget (once
+    its ``State.length`` is at least 1); its rest is extrapolated by the length of a quick
+    game on its seed with ISMCTS at ``LENGTH_ITERATIONS`` iterations.
 
     Returns:
         A :class:`Probe`, per-game means, with samples from the first game.
     """
     n = len(names)
     seconds, choices = [0.0] * n, [0.0] * n
-    counted, played, extrapolated = 0, 0.0, False
+    counted, extrapolated = 0, False
     samples: tuple[tuple[State, int], ...] = ()
     start = clock()
     for k in range(max(1, games)):
         if k and clock() - start >= budget:
             break
-        gseed = derive_seed(seed, "estimate", k)
+        gseed = game_seed(seed, k)
         agents = _probe_bots(game, names, gseed, PROBE_ITERATIONS)
         took, chose = [0.0] * n, [0] * n
-        points: list[tuple[State, int]] = []
+        points: list[tuple[State, int]] = []  # a reservoir sample of the first game's
+        seen, picker = 0, random.Random(seed)   # decisions, cloned only when kept
         state = game.new_initial_state(gseed)
+        stop = budget if not k else 2 * budget
         while not state.is_terminal():
-            if clock() - start >= budget and state.length() >= 1:
+            if clock() - start >= stop and (k or state.length() >= 1):
                 break
             joint, choosing = {}, []
             for seat in state.current_players():
@@ -260,42 +267,40 @@ def probe_lineup(game: Game, names: Sequence[str], seed: int = 0, budget: float 
                 if len(legal) > 1:
                     chose[seat] += 1
                     choosing.append(seat)
-            if not k and choosing:
-                snapshot = state.clone()
-                points.extend((snapshot, seat) for seat in choosing)
+            if not k:
+                for seat in choosing:
+                    seen += 1
+                    if seen <= SCALE_SAMPLES:
+                        points.append((state.clone(), seat))
+                    elif (slot := picker.randrange(seen)) < SCALE_SAMPLES:
+                        points[slot] = (state.clone(), seat)
             state.apply_actions(joint)
         if not k:
-            samples = _spread(points, SCALE_SAMPLES)
-        share = 1.0
+            samples = tuple(points)
+        factor = 1.0
         if not state.is_terminal():
-            share = 1.0 / _length_factor(game, names, gseed, state.length())
+            if k:  # rare: a later game still playing at twice the budget is left out
+                break
+            factor = max(1.0, _quick_length(game, names, gseed) / state.length())
             extrapolated = True
-        played += share
         counted += 1
         for seat in range(n):
-            seconds[seat] += took[seat]
-            choices[seat] += chose[seat]
-    return Probe(seconds=tuple(s / played for s in seconds),
-                 choices=tuple(c / played for c in choices), games=counted,
+            seconds[seat] += took[seat] * factor
+            choices[seat] += chose[seat] * factor
+    return Probe(seconds=tuple(s / counted for s in seconds),
+                 choices=tuple(c / counted for c in choices), games=counted,
                  extrapolated=extrapolated, samples=samples)
 
 
-def _spread(items: Sequence[Any], most: int) -> tuple[Any, ...]:
-    """At most ``most`` of ``items``, evenly spaced (all of them when there are fewer)."""
-    if len(items) <= most:
-        return tuple(items)
-    return tuple(items[int((i + 0.5) * len(items) / most)] for i in range(most))
-
-
-def _length_factor(game: Game, names: Sequence[str], seed: int, reached: int) -> float:
-    """How many times ``reached`` (a cut game's ``State.length``) a whole game's length is,
-    by a quick game on the same seed with ISMCTS at ``LENGTH_ITERATIONS`` (at least 1)."""
+def _quick_length(game: Game, names: Sequence[str], seed: int) -> int:
+    """The ``State.length`` of a quick game on ``seed`` with ISMCTS at ``LENGTH_ITERATIONS``
+    iterations a move."""
     quick = _probe_bots(game, names, seed, LENGTH_ITERATIONS)
     state = game.new_initial_state(seed)
     while not state.is_terminal():
         state.apply_actions({s: quick[s].act(state.view(s), state.legal_actions(s))
                              for s in state.current_players()})
-    return max(1.0, state.length() / reached)
+    return state.length()
 
 
 def game_seconds(game: Game, bots: Sequence[str], seed: int = 0, budget: float = 3.0,
