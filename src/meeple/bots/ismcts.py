@@ -372,10 +372,11 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
     options: dict[str, Any] = {}
     for part in parts[1:]:
         try:
-            if part.isdigit():
-                options["iterations"] = int(part)
-            elif part.endswith("s") and _is_number(part[:-1]):
-                options["seconds"] = float(part[:-1])
+            if is_budget_part(part):
+                if part.isdigit():
+                    options["iterations"] = int(part)
+                else:
+                    options["seconds"] = float(part[:-1])
             elif part.startswith("c") and _is_number(part[1:]):
                 options["exploration"] = float(part[1:])
             elif part.startswith("d") and part[1:].isdigit():
@@ -396,6 +397,12 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
     return ISMCTSBot(game, seat, seed, name=name, **options)
 
 
+def is_budget_part(part: str) -> bool:
+    """Whether ``part`` (of a label split at ``-``) is a search budget: ``400`` (iterations)
+    or ``0.5s`` (seconds a move)."""
+    return part.isdigit() or (part.endswith("s") and _is_number(part[:-1]))
+
+
 def _is_number(text: str) -> bool:
     try:
         return float(text) > 0
@@ -403,4 +410,4 @@ def _is_number(text: str) -> bool:
         return False
 
 
-__all__ = ["DEFAULTS", "ISMCTSBot", "ismcts_from_name"]
+__all__ = ["DEFAULTS", "ISMCTSBot", "is_budget_part", "ismcts_from_name"]

@@ -36,15 +36,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.bots import make_bot
+from meeple.bots.ismcts import is_budget_part
 from meeple.engine.game import Game
 from meeple.engine.rng import derive_seed
 from meeple.engine.state import State
 from meeple.lab.run.backends import resolve_jobs
-from meeple.lab.run.runner import game_seed
+from meeple.lab.run.runner import game_seed, seat_bots
 
-__all__ = ["LENGTH_ITERATIONS", "PROBE_GAMES", "PROBE_ITERATIONS", "Probe", "RunEstimate", "Stage",
-           "estimate_run", "probe_label", "probe_lineup",
-           "format_duration", "game_seconds"]
+__all__ = ["LENGTH_ITERATIONS", "PROBE_GAMES", "PROBE_ITERATIONS", "SCALE_PASSES",
+           "SCALE_SAMPLES", "SCALE_SECONDS", "Probe", "RunEstimate", "Stage", "estimate_run",
+           "format_duration", "game_seconds", "probe_label", "probe_lineup", "search_scale"]
 
 #: ISMCTS bots with more iterations than this are timed at this many and scaled up.
 PROBE_ITERATIONS = 10
@@ -208,17 +209,8 @@ def probe_label(name: str, iterations: int | None) -> str:
     if iterations is None:
         return name
     family, *parts = name.split("-")
-    kept = sorted(p for p in parts
-                  if not p.isdigit() and not (p.endswith("s") and _is_number(p[:-1])))
+    kept = sorted(p for p in parts if not is_budget_part(p))
     return "-".join([family, *kept, str(iterations)])
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def probe_lineup(game: Game, names: Sequence[str], seed: int = 0, budget: float = 3.0,
@@ -330,7 +322,7 @@ class _Estimator:
         self.scales: dict[tuple[str, str], float] = {}
 
     def game_seconds(self, game: Game, bots: Sequence[str]) -> tuple[float, bool]:
-        names = [bots[i % len(bots)] for i in range(game.players)]
+        names = seat_bots(bots, game.players, 0)
         seats = _seats(game, names, derive_seed(self.seed, "estimate", 0))
         gkey = _game_key(game)
         key = (gkey, tuple(s.label for s in seats))
@@ -373,8 +365,7 @@ def estimate_run(stages: Sequence[Stage], jobs: int = 1, seed: int = 0, *,
             stage_seconds.append(0.0)
             continue
         per_game, _ = estimator.game_seconds(stage.game, stage.bots)
-        per_lineup[",".join(stage.bots[i % len(stage.bots)]
-                            for i in range(stage.game.players))] = per_game
+        per_lineup[",".join(seat_bots(stage.bots, stage.game.players, 0))] = per_game
         workers = max(1, min(resolve_jobs(jobs), cores, stage.games))
         workers_used = max(workers_used, workers)
         stage_seconds.append(math.ceil(stage.games / workers) * per_game)
