@@ -5,6 +5,8 @@ content parameter; the full list stays on the error."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from typer.testing import CliRunner
 
 from meeple.cli import app
 from meeple.engine.content import PROBLEMS_SHOWN, ContentError, problems_error
+from meeple.engine.errors import MeepleError
 from meeple.engine.registry import load_game
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "meeple" / "games"
@@ -67,3 +70,25 @@ def test_a_rule_breaking_file_of_the_right_shape_gets_no_format_hint() -> None:
     assert str(error) == "invalid deck x: codex A-1: DAM-26 says no"
     shape = problems_error(ContentError, "deck x", ["file: missing key 'codices'"], hint="{H}")
     assert str(shape).endswith("\nexpected format: {H}")
+
+
+# ----------------------------------------------------------------- files that are not files
+def test_content_files_are_read_with_bounds(tmp_path) -> None:
+    """A content path names something other than a small regular JSON file: refused at once,
+    never read to its end (``/dev/zero`` never ends; a named pipe never opens for reading
+    without a writer)."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * (4 * 1024 * 1024 + 1))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for path, words in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                        (tmp_path, "Is a directory"), (huge, "larger than 4 MiB"),
+                        (deep, "nested too deeply")):
+        for game, param in (("damocles", "deck"), ("ozymandias-market", "cards"),
+                            ("ozymandias-campaign", "tiles"), ("epoch-ellipse", "cards")):
+            began = time.monotonic()
+            with pytest.raises(MeepleError, match=words):
+                load_game(game, **{param: str(path)})
+            assert time.monotonic() - began < 2

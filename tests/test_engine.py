@@ -389,11 +389,12 @@ def test_parse_recipients() -> None:
     assert parse_recipients("  plain  ", COLOURS) == (None, "plain")
     recipients, body = parse_recipients("-b  secret plan", COLOURS)
     assert recipients == (1,) and body.strip() == "secret plan"
-    with pytest.raises(TalkError) as info:
-        parse_recipients("-rx hi", COLOURS)
-    assert "'x'" in str(info.value) and "b, g, o, r" in str(info.value)
-    with pytest.raises(TalkError):
-        parse_recipients("-o hi", COLOURS[:3])  # no ORANGE in a 3-player game
+    # only a dash, initials and a space make an address: anything else is public, as typed
+    for line in ("- I think blue is bluffing", "-3 for me", "-ok", "-rx hi", "-rg",
+                 "-rg   ", "--rg hi", "-"):
+        assert parse_recipients(line, COLOURS) == (None, line.strip()), line
+    assert parse_recipients("-o hi", COLOURS[:3]) == (None, "-o hi")  # no ORANGE with 3
+    assert parse_recipients("-rr hi", COLOURS) == ((0,), "hi")  # each seat once
     # what it returns, TalkLog accepts
     log = TalkLog(4, ("public", "private"))
     to, text = parse_recipients("-rg hi", COLOURS)

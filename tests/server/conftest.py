@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -120,7 +121,7 @@ class WS:
             self.send({"type": "hello", "token": token})
             self.welcome = self.until("welcome")
             self.seat = self.welcome["seat"]
-            self.until("history")
+            self.until("log")  # the snapshot's last frame
 
     def send(self, message: dict[str, Any] | str) -> None:
         self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
@@ -185,15 +186,31 @@ def join(client: TestClient, table_id: str, name: str, seat: int | None = None) 
     return response.json()
 
 
+#: The limits of the tests' apps: the defaults but a shorter decision timer (1 s), so a timer
+#: test waits seconds, not minutes. A test of the limits themselves passes its own.
+TEST_LIMITS = {"min_timer_seconds": 1.0}
+
+
 @contextlib.contextmanager
 def serving(url: str, **options: Any) -> Iterator[TestClient]:
-    """A TestClient on a new app over the database ``url``; every test connection is closed
+    """A TestClient on a new app over the database ``url`` (with :data:`TEST_LIMITS` unless
+    ``limits`` is given), once every stored table is rebuilt; every test connection is closed
     on the way out (an open one would keep the app from shutting down)."""
+    options.setdefault("limits", TEST_LIMITS)
     with TestClient(create_app(url, **options)) as c:
         try:
+            wait_ready(c)
             yield c
         finally:
             WS.close_all()
+
+
+def wait_ready(client: TestClient, seconds: float = 60) -> None:
+    """Wait until the app has rebuilt every stored table (``GET /api/health``)."""
+    deadline = time.monotonic() + seconds
+    while not client.get("/api/health").json()["ready"]:
+        assert time.monotonic() < deadline, "the server did not rebuild its tables in time"
+        time.sleep(0.02)
 
 
 @pytest.fixture

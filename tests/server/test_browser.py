@@ -37,7 +37,7 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
     # RED creates the table through the lobby's form and sits at the first open seat
     page = red.lobby()
     page.select_option("#game", FOUR_GODS)
-    page.fill("#timer", "4")
+    page.fill("#timer", "5")
     page.locator("#params-box summary").click()
     page.fill("#param-start_energy", "7")
     page.fill("#param-max_rounds", "8")
@@ -47,7 +47,7 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
     table_id = page.url.rsplit("/", 1)[1]
     expect(page.locator("#turn")).to_contain_text("Waiting for 3 more players")
     info = httpx.get(f"{server.url}/api/tables/{table_id}").json()
-    assert info["params"]["start_energy"] == 7 and info["timer_seconds"] == 4
+    assert info["params"]["start_energy"] == 7 and info["timer_seconds"] == 5
     lobby = blue.lobby()
     expect(lobby.get_by_role("button", name=f"Join {table_id} as BLUE")).to_be_visible()
     shot(lobby, "lobby")

@@ -28,21 +28,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Server:
     """``meeple serve`` in a subprocess, on a free port or on ``port`` (a restart on the port
-    of a killed one, for the clients that reconnect to it)."""
+    of a killed one, for the clients that reconnect to it), returned once it answers and (with
+    ``wait_ready``) has rebuilt its stored tables."""
 
-    def __init__(self, db_url: str, cwd: Path, port: int | None = None) -> None:
+    def __init__(self, db_url: str, cwd: Path, port: int | None = None,
+                 wait_ready: bool = True) -> None:
         self.port = free_port() if port is None else port
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        # its output to a file: a pipe nobody reads would stop the server once full
+        self.log_path = Path(cwd) / f"serve-{self.port}-{time.monotonic_ns()}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed by kill)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "meeple.cli", "serve", "--port", str(self.port), "--db",
-             db_url], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+             db_url], cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.monotonic()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
+                health = httpx.get(self.url + "/api/health", timeout=1)
+                if health.status_code == 200 and (health.json()["ready"] or not wait_ready):
                     self.ready_seconds = time.monotonic() - self.started
                     return
             except httpx.HTTPError:
@@ -50,12 +56,17 @@ class Server:
             if self.proc.poll() is not None:
                 break
         self.kill()
-        raise RuntimeError(f"meeple serve did not start: {self.proc.stdout.read().decode()}")
+        raise RuntimeError(f"meeple serve did not start: {self.output()}")
+
+    def output(self) -> str:
+        """What the server printed so far (its log included)."""
+        return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
+        self._log.close()
 
 
 class Seat:

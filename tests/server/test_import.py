@@ -123,7 +123,7 @@ def test_a_table_rebuilt_after_a_restart_records_its_start_and_people(tmp_path):
         manager = TableManager(Store(make_engine(url)))
         await manager.start()
         try:
-            table = manager.tables[table_id]
+            table = await manager.get(table_id)  # rebuilt on demand
             await act(table, 10_000)
             assert table.status == "finished"
             return manager.store.record(table_id)

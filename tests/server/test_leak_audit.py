@@ -20,6 +20,7 @@ from meeple.engine.record import Record, replay
 from meeple.engine.registry import load_game
 from meeple.engine.talk import Message
 from meeple.server import protocol as p
+from meeple.server.narration import step_entries
 from tests.server.conftest import WS, TestClient, join, make_table, serving
 
 # Small games: two seats where the design allows, short caps where random play cannot finish.
@@ -64,7 +65,8 @@ def play_to_the_end(client: TestClient, game: str, spec: dict[str, Any],
 
 def expected_stream(record: dict, events: list[tuple[str, Any]], seat: int | None,
                     players: int) -> list[str]:
-    """What ``seat`` should have received after its ``welcome``: built from its views only."""
+    """What ``seat`` should have received after its ``welcome``: built from its views only
+    (the log from the public view's narration and the seat's own actions)."""
     game = load_game(record["game"], record["variant"], record["players"], **record["params"])
     state = game.new_initial_state(record["seed"])
     rng = random.Random(99)
@@ -89,10 +91,19 @@ def expected_stream(record: dict, events: list[tuple[str, Any]], seat: int | Non
 
     state_frame(False)
     out.append(p.dump(p.History(messages=[])))
+    out.append(p.dump(p.Log(entries=[], reset=True)))
     for kind, item in events:
         if kind == "act":
             actor, text = item
+            before, length = state.current_players(), state.length()
+            narrated = state.view(None).get("events")
             state.apply_action(game.parse_action(text, actor), actor)
+            entries = step_entries(game, length, actor, text, "person", len(before) > 1,
+                                   narrated, state.view(None).get("events"),
+                                   state.is_terminal())
+            mine = [e for to, e in entries if to is None or to == seat]
+            if mine:
+                out.append(p.dump(p.Log(entries=mine)))
             state_frame(state.is_terminal())
             if actor == seat:
                 out.append(p.dump(p.Accepted(action=text)))

@@ -89,7 +89,7 @@ def test_rebuilt_app_reaches_the_same_digest_talk_and_deadline(db_url: str) -> N
         WS.close_all()
     with serving(db_url) as client:  # finished tables load on demand
         assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
-        assert table["id"] not in [t["id"] for t in client.get("/api/tables").json()]
+        assert table["id"] not in [t["id"] for t in client.get("/api/tables").json()["tables"]]
 
 
 def test_a_deadline_that_passed_while_down_fires_on_restart(sqlite_url: str) -> None:

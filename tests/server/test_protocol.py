@@ -48,7 +48,7 @@ def test_create_list_get_join_and_the_table_starts_when_full(client: TestClient)
     assert table["status"] == "open" and [s["kind"] for s in table["seats"]] == ["bot", "open"]
     secret_seed = client.app.state.manager.tables[table["id"]].seed
     assert str(secret_seed) not in json.dumps(table) and '"seed":' not in json.dumps(table)
-    assert table["id"] in [t["id"] for t in client.get("/api/tables").json()]
+    assert table["id"] in [t["id"] for t in client.get("/api/tables").json()["tables"]]
     joined = join(client, table["id"], "ann")
     assert joined["seat"] == 1 and len(joined["token"]) >= 40
     got = client.get(f"/api/tables/{table['id']}").json()
@@ -130,7 +130,7 @@ def test_seat_sees_its_view_and_legal_actions_spectator_sees_view_none(four) -> 
     assert conns[1].welcome["seat"] == 1 and conns[1].welcome["protocol"] == 1
     conns[1].send({"type": "sync", "id": 1})
     kinds = [m["type"] for m in conns[1].drain()]
-    assert kinds == ["table", "state", "history"]
+    assert kinds == ["table", "state", "history", "log"]
 
 
 def test_spectator_gets_view_none_and_cannot_act_or_talk(client: TestClient, four) -> None:
@@ -152,9 +152,11 @@ def test_simultaneous_submission_others_learn_who_never_what(four, client) -> No
     table, _, conns = four
     conns[0].send({"type": "act", "action": "atk:B", "id": 7})
     mine = conns[0].drain()
-    assert [m["type"] for m in mine] == ["state", "accepted"]
-    assert mine[1] == {"type": "accepted", "id": 7, "action": "atk:B"}
-    assert mine[0]["view"]["my_submission"] == "atk:B" and mine[0]["legal"] == []
+    assert [m["type"] for m in mine] == ["log", "state", "accepted"]
+    assert [e["text"] for e in mine[0]["entries"]] == [
+        "You chose atk:B (secret until everyone has chosen)."]
+    assert mine[2] == {"type": "accepted", "id": 7, "action": "atk:B"}
+    assert mine[1]["view"]["my_submission"] == "atk:B" and mine[1]["legal"] == []
     for other in conns[1:]:
         (update,) = other.drain()
         assert update["view"]["submitted"] == [0] and "my_submission" not in update["view"]
@@ -279,11 +281,17 @@ def test_talk_public_private_prefix_and_escaping(client: TestClient, four) -> No
     # history on reconnect holds only what the seat may read
     again = WS(client, table["id"])
     assert [m["text"] for m in again.history()] == ["<script>alert(1)</script>"]
-    for bad in ({"type": "say", "text": "-zq hi"}, {"type": "say", "text": "hi", "to": [9]},
+    for bad in ({"type": "say", "text": "-b hi"}, {"type": "say", "text": "hi", "to": [9]},
                 {"type": "say", "text": "   "}, {"type": "say", "text": "hi", "to": [1]}):
-        conns[1].send(bad)
+        conns[1].send(bad)  # BLUE: to itself alone, to no seat, nothing, to itself
         (reply,) = conns[1].drain()
         assert reply["code"] in ("talk_error", "bad_message"), (bad, reply)
+    # a dash that is not "-INITIALS " is no address: the line goes to everyone as typed
+    for line in ("- I think blue is bluffing", "-3 for me", "-zq hi"):
+        conns[0].send({"type": "say", "text": line})
+        conns[0].drain()
+        (talk,) = conns[2].drain()
+        assert talk["message"] == {**talk["message"], "recipients": None, "text": line}
     watcher.close()
     again.close()
 

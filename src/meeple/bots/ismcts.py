@@ -151,6 +151,11 @@ class ISMCTSBot(Bot):
         if self.widening is not None and (self.widening < 1 or self._policy is None):
             raise ParameterError(f"widening={widening} needs a value >= 1 and a rollout bot "
                                  f"that ranks moves (rollout={rollout!r})")
+        #: A ceiling on one decision's wall-clock seconds whatever the budget (None: none):
+        #: the search stops at its budget or at this, whichever comes first. A server sets it
+        #: on the bots it seats (meeple.server.bots); the lab never does, so its searches stay
+        #: the same for the same seed.
+        self.time_cap: float | None = None
         #: Iterations run at the last decision (for benchmarks and the terminal).
         self.last_iterations = 0
         self._logs: list[float] = _logs(min(self.iterations, 4096))  # grown as needed (shared)
@@ -186,6 +191,12 @@ class ISMCTSBot(Bot):
         draw = self.game.determinizer(view)  # the view is checked and read once per search
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.time_cap is not None:
+            cap = time.perf_counter() + self.time_cap
+            deadline = cap if deadline is None else min(deadline, cap)
+            budget = self.iterations if self.seconds is None else None
+        else:
+            budget = None
         done = 0
         while True:
             if done >= len(self._logs) - 1:  # availability counts never exceed ``done``
@@ -197,7 +208,7 @@ class ISMCTSBot(Bot):
             if deadline is None:
                 if done >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
+            elif time.perf_counter() >= deadline or (budget is not None and done >= budget):
                 break
         self.last_iterations = done
         return root
@@ -355,13 +366,23 @@ def _logs(size: int) -> list[float]:
 
 
 def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSBot:
-    """Build an :class:`ISMCTSBot` from a label: ``ismcts`` (the game's defaults), then any of
-    ``-<iterations>`` (``ismcts-400``), ``-<seconds>s`` (``ismcts-0.5s``), ``-d<depth>``
-    (rollout cut after that many steps, scored by the game's evaluator; ``-d0``: evaluate at
-    once), ``-c<constant>`` (the UCB1 exploration constant, ``ismcts-400-c0.3``),
-    ``-w<k>`` (progressive widening from the ``k`` best moves, ``ismcts-w3``),
-    ``-<bot>`` (the rollout policy, e.g. ``ismcts-200-heuristic``) and ``-policy`` or
-    ``-tree`` (where other seats' moves come from in the tree), in any order.
+    """Build an :class:`ISMCTSBot` from a label (:func:`label_options` reads it).
+
+    Raises:
+        ParameterError: naming the part of the label that cannot be read.
+    """
+    return ISMCTSBot(game, seat, seed, name=name, **label_options(name))
+
+
+def label_options(name: str) -> dict[str, Any]:
+    """The settings an ISMCTS label asks for, as :class:`ISMCTSBot` keyword arguments:
+    ``ismcts`` (the game's defaults), then any of ``-<iterations>`` (``ismcts-400``),
+    ``-<seconds>s`` (``ismcts-0.5s``), ``-d<depth>`` (rollout cut after that many steps,
+    scored by the game's evaluator; ``-d0``: evaluate at once), ``-c<constant>`` (the UCB1
+    exploration constant, ``ismcts-400-c0.3``), ``-w<k>`` (progressive widening from the ``k``
+    best moves, ``ismcts-w3``), ``-<bot>`` (the rollout policy, e.g.
+    ``ismcts-200-heuristic``) and ``-policy`` or ``-tree`` (where other seats' moves come from
+    in the tree), in any order.
 
     Raises:
         ParameterError: naming the part of the label that cannot be read.
@@ -394,7 +415,7 @@ def ismcts_from_name(name: str, game: Game, seat: int, seed: int = 0) -> ISMCTSB
                 f"cannot read {part!r} in bot {name!r}: write ismcts[-ITERATIONS][-SECONDSs]"
                 f"[-dDEPTH][-cEXPLORATION][-wWIDENING][-ROLLOUTBOT][-policy|-tree], e.g. "
                 "ismcts-400 or ismcts-0.5s-heuristic") from None
-    return ISMCTSBot(game, seat, seed, name=name, **options)
+    return options
 
 
 def is_budget_part(part: str) -> bool:
@@ -410,4 +431,4 @@ def _is_number(text: str) -> bool:
         return False
 
 
-__all__ = ["DEFAULTS", "ISMCTSBot", "is_budget_part", "ismcts_from_name"]
+__all__ = ["DEFAULTS", "ISMCTSBot", "is_budget_part", "ismcts_from_name", "label_options"]

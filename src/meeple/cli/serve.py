@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -21,14 +23,26 @@ def serve(
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", help="a browser origin allowed besides the server's own "
         "(repeatable; '*' for any)")] = None,
-    bot_threads: Annotated[int, typer.Option(
-        "--bot-threads", help="threads the bots think in")] = 2,
+    bot_threads: Annotated[int | None, typer.Option(
+        "--bot-threads", help="threads searching bots think in (default: the bot_threads "
+        "limit, 2)")] = None,
+    content: Annotated[Path | None, typer.Option(
+        "--content", help="the folder of content files (decks, cards, tiles) tables may use, "
+        "as CONTENT/GAME/PARAM/NAME.json, where uploads are kept too (default: "
+        "meeple-content in the working directory)")] = None,
+    no_uploads: Annotated[bool, typer.Option(
+        "--no-uploads", help="offer only the content folder's files (and the packaged ones); "
+        "take no uploads")] = False,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="override one of the server's limits, NAME=VALUE (repeatable; the "
+        "names and defaults: docs/server.md, 'Security model')")] = None,
 ):
     """Serve tables where people and bots play in a browser (docs/server.md)."""
     import uvicorn
 
     from meeple.server.app import create_app
     from meeple.server.db import normalise_url
+    from meeple.server.limits import Limits
 
     try:
         normalise_url(db)
@@ -36,10 +50,25 @@ def serve(
         raise fail(str(exc)) from None
     if not 0 <= port <= 65535:
         raise fail(f"--port {port} must be 0..65535")
-    if bot_threads < 1:
+    if bot_threads is not None and bot_threads < 1:
         raise fail(f"--bot-threads {bot_threads} must be at least 1")
+    try:
+        limits = Limits.parse(limit or [])
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    folder = content or Path("meeple-content")
+    if no_uploads:
+        limits = dataclasses.replace(limits, uploads=0)
+    # the server's own log (tables rebuilt, closed, uploads kept, errors) to stderr
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log = logging.getLogger("meeple.server")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
     app = create_app(db, allowed_origins=allow_origin or (), records_dir=records,
-                     bot_threads=bot_threads, tune_gc=True)
+                     bot_threads=bot_threads, tune_gc=True, limits=limits,
+                     content_dir=folder)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     # No per-message deflate: compressing every frame cost a fifth of the server's CPU under
     # load (benchmarks/bench_server.py); frames are small JSON views.

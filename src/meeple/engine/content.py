@@ -8,7 +8,9 @@ messages that name the item and the rule; what every game's content does alike l
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -131,6 +133,11 @@ def pydantic_problems(error: ValidationError, *, items: str, label: Callable[[in
     return problems
 
 
+#: The largest content file read, in bytes (the packaged ones are 4-16 KB): a bigger file, or
+#: one that never ends (``/dev/zero``), is refused before it fills memory.
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
+
+
 def read_json(path: Path, noun: str, error: type[ContentError]) -> Any:
     """The parsed JSON of ``path``.
 
@@ -138,19 +145,34 @@ def read_json(path: Path, noun: str, error: type[ContentError]) -> Any:
         noun: what the file is, for messages ("deck file", "card file").
         error: the game's :class:`ContentError` subclass to raise.
     Raises:
-        ``error``: the file is missing or unreadable, or not valid JSON (with line and column).
+        ``error``: the file is missing, not a regular file (a device, a folder, a pipe),
+            larger than :data:`MAX_CONTENT_BYTES`, unreadable, not UTF-8, or not valid JSON
+            (with line and column; nesting too deep to read counts as invalid).
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        # O_NONBLOCK: opening a named pipe must not wait for a writer
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise error(f"{noun} {path} is not a regular file")
+            data = handle.read(MAX_CONTENT_BYTES + 1)
     except FileNotFoundError:
         raise error(f"{noun} not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"cannot read {noun} {path}: {exc}") from None
+    except OSError as exc:
+        raise error(f"cannot read {noun} {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONTENT_BYTES:
+        raise error(f"{noun} {path} is larger than {MAX_CONTENT_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"cannot read {noun} {path}: not UTF-8 text ({exc.reason} at byte "
+                    f"{exc.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(f"{noun} {path} is not valid JSON: {exc.msg} at line {exc.lineno} "
                     f"column {exc.colno}") from None
+    except RecursionError:
+        raise error(f"{noun} {path} is not valid JSON: nested too deeply") from None
 
 
 #: How many problems a content error's message lists (all of them stay in ``.problems``).

@@ -472,6 +472,17 @@ class Game(ABC):
         """Display names of the seats, index = seat (default ``Seat 0``, ``Seat 1``, ...)."""
         return tuple(f"Seat {i}" for i in range(self.players))
 
+    #: Seat colours of a game that gives its seats none (CSS colour names, readable on white
+    #: and as a fill behind white text).
+    SEAT_COLOURS: ClassVar[tuple[str, ...]] = ("crimson", "royalblue", "seagreen",
+                                              "darkorange", "purple", "teal")
+
+    def seat_colours(self) -> tuple[str, ...]:
+        """Each seat's colour for a board or a list of seats (CSS colour names), index = seat:
+        the game's own where its seats have colours (Four Gods' gods), else
+        :attr:`SEAT_COLOURS` in order."""
+        return tuple(self.SEAT_COLOURS[i % len(self.SEAT_COLOURS)] for i in range(self.players))
+
     def timeout_action(self, seat: int, legal_actions: Sequence[Action]) -> Action:
         """What a seat submits when its decision timer runs out (human play only): the first
         legal action whose ``kind`` is in ``timeout_kinds`` (e.g. ``end``), else the first

@@ -27,6 +27,10 @@ class Parameter:
         doc: what the value means, with units and the rule it changes.
         minimum, maximum: inclusive bounds for ``int`` parameters (``None`` = unbounded).
         choices: the allowed values for ``str`` parameters (empty = any string).
+        file: the value is the path of a content file (a deck, a card list) read when the game
+            loads, ``""`` for the packaged one. Whoever loads the game chooses the file: the
+            command line and the lab take a path, while ``meeple serve`` never takes one from
+            a client (it offers content by name; docs/server.md, "Content").
     """
 
     name: str
@@ -35,6 +39,7 @@ class Parameter:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    file: bool = False
 
     @property
     def kind(self) -> type:
@@ -51,7 +56,17 @@ class Parameter:
             return f"an integer in {lo}..{hi}"
         if self.choices:
             return "one of " + ", ".join(self.choices)
+        if self.file:
+            return "the path of a JSON content file, or empty for the packaged one"
         return "any text"
+
+    def schema(self) -> dict[str, Any]:
+        """This parameter as JSON for a form or a client: ``name``, ``type`` (``"int"``,
+        ``"bool"``, ``"str"`` or ``"file"``), ``default``, ``doc``, ``minimum`` and ``maximum``
+        (``int``; None when unbounded), ``choices`` (``str``; empty: any text)."""
+        kind = "file" if self.file else self.kind.__name__
+        return {"name": self.name, "type": kind, "default": self.default, "doc": self.doc,
+                "minimum": self.minimum, "maximum": self.maximum, "choices": list(self.choices)}
 
     def validate(self, value: Any) -> int | bool | str:
         """Coerce ``value`` (a Python value or command-line text) to this parameter's type.

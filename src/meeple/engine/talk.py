@@ -103,24 +103,20 @@ class TalkLog:
 def parse_recipients(text: str, seat_names: Sequence[str]) -> tuple[tuple[int, ...] | None, str]:
     """Split a chat line into recipients and body, as in the Four Gods online version.
 
-    A line starting with ``-`` and seat initials (``-rg hello``) goes to those seats; any
-    other line is public. Initials are the first letters of ``seat_names``.
+    A line that starts with ``-``, then one or more seat initials, then a space and a message
+    (``-rg hello``) goes to those seats; **any other line is public, as typed**: ``- I think
+    blue is bluffing``, ``-3 for me``, ``-ok`` and ``-rx hi`` (no seat's initial is ``x``) are
+    all sent to everyone unchanged. Initials are the first letters of ``seat_names``, in any
+    case.
 
     Returns:
-        ``(recipients or None, body)``.
-    Raises:
-        TalkError: for an initial that names no seat.
+        ``(recipients or None, body)``: the body without the address.
     """
     text = text.strip()
-    if not text.startswith("-"):
+    head, space, body = text.partition(" ")
+    initials = {name[0].lower(): seat for seat, name in enumerate(seat_names) if name}
+    letters = head[1:].lower()
+    if not (text.startswith("-") and space and body.strip() and letters
+            and all(ch in initials for ch in letters)):
         return None, text
-    head, _, body = text.partition(" ")
-    initials = {name[0].lower(): seat for seat, name in enumerate(seat_names)}
-    recipients = []
-    for ch in head[1:].lower():
-        if ch not in initials:
-            raise TalkError(
-                f"{ch!r} names no seat; use the initials {', '.join(sorted(initials))}"
-            )
-        recipients.append(initials[ch])
-    return tuple(recipients), body
+    return tuple(dict.fromkeys(initials[ch] for ch in letters)), body

@@ -1,11 +1,13 @@
 """The server's database: SQLAlchemy 2 models, the engine, and every read and write the server
 makes (nothing else in the server issues SQL).
 
-Seven tables, all keyed by the table's id:
+Nine tables, all keyed by the table's id:
 
-* ``tables``: the game spec (name, variant, players, parameters), the secret seed, the decision
-  timer, the status (``open``, ``running``, ``finished``, ``broken``) and, once finished, the
-  game's meeple record as JSON and the id of its rematch table.
+* ``tables``: the game spec (name, variant, players, parameters: a file parameter as the
+  content id the table was made with), the secret seed, the decision timer, the status
+  (``open``, ``running``, ``finished``; ``broken``: its replay failed; ``expired``: nobody
+  filled it in time; ``abandoned``: nobody attended it; ``left``: its people left it) and, once
+  finished, the game's meeple record as JSON and the id of its rematch table.
 * ``seats``: who sits where: an open seat, a person (display name and the SHA-256 of the seat's
   secret token, never the token) or a named bot.
 * ``actions``: every accepted action in order (``seq`` 0, 1, ...), with the seat, the action's
@@ -17,6 +19,8 @@ Seven tables, all keyed by the table's id:
 * ``action_times``: per action, how long its seat took to decide (seconds), for the human
   playtest statistics (``meeple report --people``).
 * ``surveys``: each person's answers to the after-game survey.
+* ``table_settings``: who takes a person's seat when they leave (a bot, or the timer).
+* ``departures``: people who left a running game, when, and who plays their seat since.
 
 Tables added in later versions are created on start; none of them changes an existing one, so
 an older database needs no migration.
@@ -138,6 +142,30 @@ class SurveyRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class SettingsRow(Base):
+    """A table's settings beyond its game spec: who takes a person's seat when they leave
+    (``replace``: a bot's name or ``timer``). A table without a row (made by an older version)
+    uses the default (:func:`meeple.server.tables.default_replacement`)."""
+
+    __tablename__ = "table_settings"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    replace: Mapped[str] = mapped_column(String(64))
+
+
+class DepartureRow(Base):
+    """A person who left a running game: their ``seat`` and ``name``, how many actions had been
+    accepted then (``after_action``), who plays the seat since (``replacement``), when (``at``,
+    Unix seconds)."""
+
+    __tablename__ = "departures"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    after_action: Mapped[int] = mapped_column(Integer)
+    replacement: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
+
+
 class DeadlineRow(Base):
     """The running decision timer of a table."""
 
@@ -201,10 +229,22 @@ class StoredTable:
     deadline: dict[str, Any] | None = None
     #: Decision times by action ``seq`` (seconds; missing for actions stored without one).
     think: dict[int, float] = field(default_factory=dict)
+    #: The finished table this one is the rematch of, if any.
+    rematch_of: str | None = None
+    #: Who takes a leaving person's seat (None: not stored, the default).
+    replace: str | None = None
+    #: People who left the running game (``seat``, ``name``, ``after_action``,
+    #: ``replacement``), in the order they left.
+    departures: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _as_dict(obj: Base) -> dict[str, Any]:
     return {c.key: getattr(obj, c.key) for c in obj.__table__.columns}
+
+
+def _departure(row: DepartureRow) -> dict[str, Any]:
+    return {"seat": row.seat, "name": row.name, "after_action": row.after_action,
+            "replacement": row.replacement}
 
 
 class Store:
@@ -223,13 +263,33 @@ class Store:
         """Whether the database is SQLite (one writer at a time)."""
         return self.engine.dialect.name == "sqlite"
 
-    def create_table(self, row: dict[str, Any], seats: Sequence[dict[str, Any]]) -> None:
+    def create_table(self, row: dict[str, Any], seats: Sequence[dict[str, Any]],
+                     replace: str | None = None) -> None:
         """Insert a new table and its seats (``row``: the columns of ``tables``; ``seats``:
-        ``seat``, ``kind``, ``name``, ``token_hash``)."""
+        ``seat``, ``kind``, ``name``, ``token_hash``), with who replaces a leaving person."""
         with Session(self.engine) as session, session.begin():
             session.add(TableRow(**row))
             session.flush()  # the table row first: the seats refer to it
             session.add_all(SeatRow(table_id=row["id"], **seat) for seat in seats)
+            if replace is not None:
+                session.add(SettingsRow(table_id=row["id"], replace=replace))
+
+    def free_seat(self, table_id: str, seat: int) -> None:
+        """Open a person's seat again (they left before the game started)."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                                  SeatRow.seat == seat)
+                            .values(kind="open", name="", token_hash=None))
+
+    def leave_seat(self, table_id: str, departure: dict[str, Any]) -> None:
+        """A person left a running game: their seat goes to ``departure["replacement"]`` (a
+        bot, or ``timer``), their token stops working, and the departure is kept."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                                  SeatRow.seat == departure["seat"])
+                            .values(kind="bot", name=departure["replacement"],
+                                    token_hash=None))
+            session.add(DepartureRow(table_id=table_id, at=time.time(), **departure))
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
                   start: bool) -> bool:
@@ -370,6 +430,43 @@ class Store:
                                         .where(TableRow.status.in_(statuses))
                                         .order_by(TableRow.created_at, TableRow.id)))
 
+    def load_tables(self, table_ids: Sequence[str]) -> list[StoredTable]:
+        """Several tables as :meth:`load_table` reads one, in seven queries whatever their
+        number (a restart rebuilds hundreds at a time); unknown ids are left out."""
+        ids = list(table_ids)
+        if not ids:
+            return []
+        with Session(self.engine) as session:
+            rows = {r.id: _as_dict(r) for r in session.scalars(
+                select(TableRow).where(TableRow.id.in_(ids)))}
+            parts: dict[str, dict[str, Any]] = {
+                i: {"seats": [], "actions": [], "messages": [], "think": {}} for i in rows}
+            for kind, model, order in (("seats", SeatRow, SeatRow.seat),
+                                       ("actions", ActionRow, ActionRow.seq),
+                                       ("messages", MessageRow, MessageRow.seq)):
+                for obj in session.scalars(select(model).where(model.table_id.in_(ids))
+                                           .order_by(model.table_id, order)):
+                    parts[obj.table_id][kind].append(_as_dict(obj))
+            deadlines = {d.table_id: _as_dict(d) for d in session.scalars(
+                select(DeadlineRow).where(DeadlineRow.table_id.in_(ids)))}
+            for table_id, seq, think in session.execute(
+                    select(ActionTimeRow.table_id, ActionTimeRow.seq, ActionTimeRow.think)
+                    .where(ActionTimeRow.table_id.in_(ids))):
+                parts[table_id]["think"][seq] = think
+            rematches = dict(session.execute(
+                select(TableRow.rematch, TableRow.id).where(TableRow.rematch.in_(ids))).all())
+            replaces = dict(session.execute(
+                select(SettingsRow.table_id, SettingsRow.replace)
+                .where(SettingsRow.table_id.in_(ids))).all())
+            left: dict[str, list[dict[str, Any]]] = {}
+            for d in session.scalars(select(DepartureRow).where(DepartureRow.table_id.in_(ids))
+                                     .order_by(DepartureRow.at)):
+                left.setdefault(d.table_id, []).append(_departure(d))
+        return [StoredTable(rows[i], parts[i]["seats"], parts[i]["actions"],
+                            parts[i]["messages"], deadlines.get(i), parts[i]["think"],
+                            rematches.get(i), replaces.get(i), left.get(i, []))
+                for i in ids if i in rows]
+
     def load_table(self, table_id: str) -> StoredTable | None:
         """A table with its seats, actions, messages and deadline; None if unknown."""
         with Session(self.engine) as session:
@@ -386,9 +483,16 @@ class Store:
             think = {seq: secs for seq, secs in session.execute(
                 select(ActionTimeRow.seq, ActionTimeRow.think)
                 .where(ActionTimeRow.table_id == table_id))}
+            rematch_of = session.scalar(select(TableRow.id).where(TableRow.rematch == table_id)
+                                        .limit(1))
+            settings = session.get(SettingsRow, table_id)
+            left = [_departure(d) for d in session.scalars(
+                select(DepartureRow).where(DepartureRow.table_id == table_id)
+                .order_by(DepartureRow.at))]
             return StoredTable(_as_dict(row), [_as_dict(s) for s in seats],
                                [_as_dict(a) for a in actions], [_as_dict(m) for m in messages],
-                               None if deadline is None else _as_dict(deadline), think)
+                               None if deadline is None else _as_dict(deadline), think,
+                               rematch_of, None if settings is None else settings.replace, left)
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The stored meeple record of a finished table, or None."""

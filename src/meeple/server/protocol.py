@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from meeple.lab.analysis.people import AGAIN_ANSWERS, LENGTH_ANSWERS
 
@@ -36,6 +36,24 @@ class ProtocolError(Exception):
         self.ref = ref
 
 
+def _utf8(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (it holds a lone surrogate)") from None
+    return text
+
+
+#: A client's text: any string that is valid Unicode (JSON's ``"\ud800"`` escape makes a lone
+#: surrogate, which no UTF-8 reply, database or hash could carry).
+Text = Annotated[str, AfterValidator(_utf8)]
+
+
+def printable(text: str) -> str:
+    """``text`` safe to send as UTF-8: a lone surrogate becomes its ``\\udXXX`` escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -50,7 +68,7 @@ class Hello(_Strict):
 
     type: Literal["hello"]
     v: int = PROTOCOL_VERSION
-    token: Annotated[str, Field(max_length=128)] | None = None
+    token: Annotated[Text, Field(max_length=128)] | None = None
 
 
 class Act(_Strict):
@@ -58,7 +76,7 @@ class Act(_Strict):
     connection's own seat."""
 
     type: Literal["act"]
-    action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION_CHARS)]
+    action: Annotated[Text, Field(min_length=1, max_length=MAX_ACTION_CHARS)]
     id: Ref
 
 
@@ -67,7 +85,7 @@ class Say(_Strict):
     to the seats whose initials follow a leading ``-`` (``-rg hello``), as ``meeple play``."""
 
     type: Literal["say"]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_TALK_CHARS)]
+    text: Annotated[Text, Field(min_length=1, max_length=MAX_TALK_CHARS)]
     to: Annotated[list[int], Field(max_length=16)] | None = None
     id: Ref
 
@@ -96,7 +114,8 @@ def parse_client(text: str | bytes) -> Hello | Act | Say | Sync | Ping:
     Raises:
         ProtocolError: ``too_large`` (over :data:`MAX_FRAME_BYTES`), ``bad_json`` (not a JSON
             object), ``bad_message`` (unknown type, missing or extra fields, values out of
-            bounds; the message says which) or ``unsupported_version``.
+            bounds; the message says which) or ``unsupported_version``. Nesting too deep for
+            Python's parser is ``bad_json`` too.
     """
     size = len(text.encode() if isinstance(text, str) else text)
     if size > MAX_FRAME_BYTES:
@@ -106,6 +125,9 @@ def parse_client(text: str | bytes) -> Hello | Act | Say | Sync | Ping:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "not JSON this server reads: nested too deeply") \
+            from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
     ref = data.get("id") if isinstance(data.get("id"), (int, str)) else None
@@ -133,8 +155,15 @@ class SeatInfo(BaseModel):
     connected: bool = False
 
 
+#: A table's status: ``open`` (waiting for people), ``running``, ``finished``; closed without a
+#: result: ``broken`` (its stored history no longer replays), ``expired`` (nobody filled it in
+#: time), ``abandoned`` (nobody attended it for a long time).
+TableStatus = Literal["open", "running", "finished", "broken", "expired", "abandoned"]
+
+
 class TableInfo(BaseModel):
-    """A table's public summary (the lobby lists these; nothing secret: no seed, no tokens)."""
+    """A table's public summary (the lobby lists these; nothing secret: no seed, no tokens, no
+    paths: a file parameter shows its content id)."""
 
     id: str
     game: str
@@ -142,12 +171,32 @@ class TableInfo(BaseModel):
     variant: str
     players: int
     params: dict[str, Any]
-    status: Literal["open", "running", "finished", "broken"]
+    status: TableStatus
     timer_seconds: float | None
     talk_modes: list[str]
     seat_names: list[str]
     seats: list[SeatInfo]
     rematch: str | None = None
+    #: The finished table this one is the rematch of.
+    rematch_of: str | None = None
+    #: Connections watching without a seat.
+    spectators: int = 0
+    #: When the table was made (Unix seconds).
+    created_at: float | None = None
+    #: Each seat's colour (a CSS colour name), the game's own where it has them.
+    seat_colours: list[str] = Field(default_factory=list)
+    #: Who takes a person's seat when they leave: a bot's name, or ``timer``.
+    replace: str = "timer"
+
+
+class TablePage(BaseModel):
+    """``GET /api/tables``: one page of the open and running tables (open ones first, newest
+    first), ``total`` of them in all, from ``offset``."""
+
+    tables: list[TableInfo]
+    total: int
+    offset: int
+    limit: int
 
 
 class Timer(BaseModel):
@@ -227,6 +276,37 @@ class History(BaseModel):
     messages: list[TalkOut]
 
 
+class LogEntry(BaseModel):
+    """One line of the table's log (:mod:`meeple.server.narration`): ``kind`` (``event``: the
+    game's narration; ``you``: your own choice; ``timeout``; ``seat``: someone left; ``end``),
+    the ``seat`` it is about (None: the table), the game's length (``step``) when it happened,
+    the game's own time of it where it has one (``when``: a round, turn or day), and ``text``,
+    in words, where ``{seat:N}`` stands for seat N (a client shows its person and colour)."""
+
+    kind: Literal["event", "you", "timeout", "seat", "end"]
+    seat: int | None = None
+    step: int
+    when: int | None = None
+    text: str
+
+
+class Log(BaseModel):
+    """New log entries this connection may read, oldest first; with ``reset`` (on connect and
+    ``sync``) the whole log so far, to replace what the client shows."""
+
+    type: Literal["log"] = "log"
+    entries: list[LogEntry]
+    reset: bool = False
+
+
+class Left(BaseModel):
+    """This connection's person left its seat (``POST /api/tables/{id}/leave``): from now on
+    it watches, as a spectator; ``table`` is the summary with the seat's new player."""
+
+    type: Literal["left"] = "left"
+    table: TableInfo
+
+
 class Rematch(BaseModel):
     """The finished game's rematch table exists (same game, settings and bots; the people's
     seats open): join it through the lobby."""
@@ -256,7 +336,7 @@ class Error(BaseModel):
     type: Literal["error"] = "error"
     id: int | str | None = None
     code: str
-    message: str
+    message: Annotated[str, AfterValidator(printable)]
 
 
 class Pong(BaseModel):
@@ -276,26 +356,31 @@ class SeatRequest(_Strict):
     """A seat in a new table: ``bot`` names a bot for it (e.g. ``heuristic``, ``ismcts-200``);
     no bot leaves it open for a person."""
 
-    bot: Annotated[str, Field(max_length=64)] | None = None
+    bot: Annotated[Text, Field(max_length=64)] | None = None
 
 
 class CreateTable(_Strict):
-    """``POST /api/tables``: the game, variant, seat count, parameters, the seats (one entry
-    per seat, or fewer: the rest open) and the decision timer in seconds (None: untimed)."""
+    """``POST /api/tables``: the game, variant, seat count, parameters (a file parameter names
+    a content id the server offers, never a path), the seats (one entry per seat, or fewer:
+    the rest open), the decision timer in seconds (None: untimed; the server's limits say
+    how short and long, :class:`meeple.server.limits.Limits`) and who takes a person's seat
+    if they leave (``replace``: a bot a client may seat, or ``timer``, whose every decision
+    times out at once; None: the game's ``heuristic`` bot where it has one, else ``random``)."""
 
-    game: str
-    variant: str | None = None
+    game: Annotated[Text, Field(max_length=64)]
+    variant: Annotated[Text, Field(max_length=64)] | None = None
     players: int | None = None
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: Annotated[dict[str, Any], Field(max_length=64)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(default_factory=list, max_length=16)
-    timer_seconds: Annotated[float, Field(gt=0, le=86_400)] | None = None
+    timer_seconds: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
+    replace: Annotated[Text, Field(max_length=64)] | None = None
 
 
 class JoinTable(_Strict):
     """``POST /api/tables/{id}/join``: a display ``name`` and optionally which ``seat`` (else
     the first open one)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Annotated[Text, Field(min_length=1, max_length=40)]
     seat: int | None = None
 
 
@@ -316,6 +401,6 @@ class Survey(_Strict):
 
     fun: Annotated[int, Field(ge=1, le=5)] | None = None
     length: Literal[LENGTH_ANSWERS] | None = None  # type: ignore[valid-type]
-    confusing: Annotated[str, Field(max_length=MAX_TALK_CHARS)] | None = None
+    confusing: Annotated[Text, Field(max_length=MAX_TALK_CHARS)] | None = None
     again: Literal[AGAIN_ANSWERS] | None = None  # type: ignore[valid-type]
-    comment: Annotated[str, Field(max_length=2000)] | None = None
+    comment: Annotated[Text, Field(max_length=2000)] | None = None

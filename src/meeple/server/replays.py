@@ -28,6 +28,7 @@ import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Header, HTTPException, Query, Request
@@ -36,6 +37,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from meeple.engine.errors import MeepleError
+from meeple.engine.game import Game
 from meeple.engine.record import Record, initial_state, replay
 from meeple.engine.registry import load_game
 from meeple.engine.state import State
@@ -143,10 +145,17 @@ def describe(record: Record, ident: str) -> dict[str, Any]:
         else:
             out_seats.append({"seat": i, "kind": "", "name": ""})
     return {"id": ident, "game": game.name, "title": game.title, "variant": game.variant,
-            "players": game.players, "params": dict(game.params),
+            "players": game.players, "params": public_params(game),
             "seat_names": [str(n) for n in game.seat_names()], "seats": out_seats,
             "length_unit": game.capabilities.length_unit,
             "finished_at": meta.get("finished_at")}
+
+
+def public_params(game: Game) -> dict[str, Any]:
+    """``game``'s parameters as a replay shows them: a content file by its name without
+    folder and ``.json`` (a server's content id; never the path on the disk)."""
+    files = {parameter.name for parameter in game.parameters if parameter.file}
+    return {k: (Path(v).stem if k in files and v else v) for k, v in game.params.items()}
 
 
 class FrameCache:

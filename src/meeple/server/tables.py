@@ -12,6 +12,8 @@ The decision timer: a new deadline starts when a decision resolves and the publi
 that change nothing public share one deadline, so its resets tell nothing a spectator could not
 see. When it expires, the table submits ``game.timeout_action`` for each seat still to act.
 
+:class:`~meeple.server.seating.Seating` (a base of :class:`Table`) joins, leaves, opens and
+closes; :mod:`meeple.server.narration` writes the table's log;
 :class:`meeple.server.manager.TableManager` creates, lists and rebuilds tables.
 """
 
@@ -20,11 +22,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
-import unicodedata
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from meeple.bots import make_bot
 from meeple.engine.errors import (
     ActionParseError,
     GameOverError,
@@ -35,10 +34,12 @@ from meeple.engine.errors import (
 )
 from meeple.engine.game import Game
 from meeple.engine.record import Record
-from meeple.engine.registry import load_game
 from meeple.engine.talk import Message, TalkLog, parse_recipients
 from meeple.server import protocol as p
-from meeple.server.db import StoredTable, hash_token
+from meeple.server.bots import seat_bot
+from meeple.server.db import StoredTable
+from meeple.server.narration import TableLog, departure_entry, step_entries
+from meeple.server.seating import Listener, Seating, TableError, clean_text
 
 if TYPE_CHECKING:
     from meeple.server.manager import TableManager
@@ -50,59 +51,63 @@ log = logging.getLogger("meeple.server")
 MAX_TIMEOUT_STEPS = 1000
 
 
-class TableError(Exception):
-    """A refused request: ``code`` and ``message`` as in :class:`protocol.ProtocolError`."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+def default_replacement(game: Game) -> str:
+    """Who takes a leaving person's seat when the table's creator did not say: the game's own
+    ``heuristic`` bot where it has one, else ``random``."""
+    return "heuristic" if "heuristic" in game.bot_factories() else "random"
 
 
-class Listener(Protocol):
-    """A connection watching a table: its ``seat`` (None: spectator), ``send(text)`` (must not
-    block; it queues), and ``last_key`` (the table's memory of the last state it sent)."""
-
-    seat: int | None
-    last_key: Any
-
-    def send(self, text: str) -> None: ...
+def _public_key(view: dict[str, Any]) -> str:
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
-def clean_text(text: str) -> str:
-    """Chat text with control characters (except newline and tab) removed and surrounding
-    space stripped; markup is kept as typed (clients show it as text)."""
-    return "".join(c for c in text if c in "\n\t" or unicodedata.category(c)[0] != "C").strip()
-
-
-def _public_key(state: Any) -> str:
-    return json.dumps(state.view(None), sort_keys=True, separators=(",", ":"))
-
-
-class Table:
+class Table(Seating):
     """One table. Built by :class:`TableManager` (``create``, or ``rebuild`` from the DB).
 
     Args:
-        manager: the owning manager (database runner, executors, clock).
+        manager: the owning manager (database runner, executors, clock, limits, content).
         stored: the table's stored rows (actions and messages are replayed).
+        creator: the address of the client that made it (None: unknown, e.g. rebuilt).
     Raises:
-        MeepleError: if the stored game spec cannot be loaded or an action does not replay.
+        MeepleError: if the stored game spec cannot be loaded (its content id no longer
+            offered included) or an action does not replay.
         RuntimeError: if the replay does not reach the stored digest.
     """
 
-    def __init__(self, manager: TableManager, stored: StoredTable) -> None:
+    def __init__(self, manager: TableManager, stored: StoredTable,
+                 creator: str | None = None) -> None:
         row = stored.row
         self.manager = manager
+        limits = manager.limits
         self.id: str = row["id"]
         self.seed: int = row["seed"]
-        self.timer_seconds: float | None = row["timer_seconds"]
+        timer = row["timer_seconds"]
+        #: Seconds per decision (None: untimed); a timer stored below today's minimum (an
+        #: older server's) runs at the minimum.
+        self.timer_seconds: float | None = None if timer is None else \
+            max(float(timer), limits.min_timer_seconds)
         self.status: str = row["status"]
         self.rematch: str | None = row.get("rematch")
-        self.game: Game = load_game(row["game"], row["variant"], row["players"],
-                                    **row["params"])
+        self.rematch_of: str | None = stored.rematch_of
+        self.creator = creator
+        self.created_at: float = row["created_at"]
+        #: When something last happened here (manager clock): a join, an action, a message,
+        #: a connection (:meth:`touch`); a rebuilt table starts afresh.
+        self.last_activity: float = manager.clock()
+        #: The parameters as stored and shown: a file parameter is a content id, never a
+        #: path (meeple.server.content); ``self.game.params`` holds the path.
+        self.params: dict[str, Any] = dict(row["params"])
+        self.game: Game = manager.spec(row["game"], row["variant"], row["players"],
+                                       self.params)
         self.seats = [dict(kind=s["kind"], name=s["name"], token_hash=s["token_hash"])
                       for s in stored.seats]
+        #: Who takes a person's seat when they leave: a bot's name, or ``timer``.
+        self.replace: str = stored.replace or default_replacement(self.game)
+        #: People who left the running game: ``seat``, ``name``, ``after_action``.
+        self.departures: list[dict[str, Any]] = list(stored.departures)
         self.state = self.game.new_initial_state(self.seed)
+        self.log = TableLog()
+        self._events = self.state.view(None).get("events")
         self.talk = TalkLog(self.game.players, self.game.capabilities.talk_modes)
         self.seat_names = list(self.game.seat_names())
         self.steps: list[tuple[int, str, str]] = []   # (seat, text, source)
@@ -114,19 +119,24 @@ class Table:
         self.deadline: float | None = None
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
-        self.bots = {i: make_bot(s["name"], self.game, i, self.seed)
+        self.bots = {i: seat_bot(s["name"], self.game, i, self.seed, limits)
                      for i, s in enumerate(self.seats) if s["kind"] == "bot"}
         self.thinking: set[int] = set()
         self._texts: dict[int, tuple[Any, list[str]]] = {}
         self._timer: asyncio.TimerHandle | None = None
-        self._public = _public_key(self.state) if self.timer_seconds else ""
+        self._public = _public_key(self.state.view(None)) if self.timer_seconds else ""
         #: Per step, the seconds its seat took to decide (None where unknown) and, per seat to
         #: act now, when its decision opened (manager clock): see :meth:`_decided`.
         self.think: list[float | None] = []
         self.opened: dict[int, float] = {}
+        left = sorted(self.departures, key=lambda d: d["after_action"])
         for action in stored.actions:
+            while left and left[0]["after_action"] <= len(self.steps):
+                self._log_departure(left.pop(0))
             self._replay(action["seat"], action["text"], action["source"])
             self.think.append(stored.think.get(action["seq"]))
+        for departure in left:
+            self._log_departure(departure)
         if self.status == "running":  # rebuilt: decisions open again from the last action
             since = stored.actions[-1]["at"] if stored.actions else self.manager.clock()
             self.opened = {s: since for s in self.state.current_players()}
@@ -144,24 +154,20 @@ class Table:
 
     # ------------------------------------------------------------------ summaries
     def info(self) -> p.TableInfo:
-        """The public summary (no seed, no tokens)."""
+        """The public summary (no seed, no tokens, no paths)."""
         online = {listener.seat for listener in self.listeners}
         return p.TableInfo(
             id=self.id, game=self.game.name, title=self.game.title, variant=self.game.variant,
-            players=self.game.players, params=dict(self.game.params), status=self.status,
+            players=self.game.players, params=dict(self.params), status=self.status,
             timer_seconds=self.timer_seconds,
             talk_modes=list(self.game.capabilities.talk_modes), seat_names=self.seat_names,
             seats=[p.SeatInfo(seat=i, kind=s["kind"], name=s["name"],
                               connected=s["kind"] == "person" and i in online)
-                   for i, s in enumerate(self.seats)], rematch=self.rematch)
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat whose token is ``token``, or None."""
-        digest = hash_token(token)
-        for i, s in enumerate(self.seats):
-            if s["token_hash"] is not None and secrets.compare_digest(s["token_hash"], digest):
-                return i
-        return None
+                   for i, s in enumerate(self.seats)], rematch=self.rematch,
+            rematch_of=self.rematch_of,
+            spectators=sum(listener.seat is None for listener in self.listeners),
+            created_at=self.created_at, seat_colours=list(self.game.seat_colours()),
+            replace=self.replace)
 
     def state_message(self, seat: int | None) -> tuple[Any, p.StateUpdate]:
         """``(key, message)``: the ``state`` message for ``seat`` and the key that decides
@@ -209,19 +215,27 @@ class Table:
         listener.send(p.dump(message))
         listener.send(p.dump(p.History(messages=[self.talk_out(m) for m in
                                                  self.talk.visible_to(listener.seat)])))
+        listener.send(p.dump(p.Log(entries=self.log.visible_to(listener.seat), reset=True)))
 
     def attach(self, listener: Listener) -> None:
-        """Add a connection; others learn the seat is connected."""
+        """Add a connection; others learn the seat is connected (the lobby too, which also
+        counts spectators)."""
         was_online = self._online(listener.seat)
         self.listeners.add(listener)
+        self.touch()
         if listener.seat is not None and not was_online:
             self._broadcast_table(exclude=listener)
+        self.manager.lobby_changed()
 
     def detach(self, listener: Listener) -> None:
         """Remove a connection (no error if absent)."""
+        if listener not in self.listeners:
+            return
         self.listeners.discard(listener)
+        self.touch()
         if listener.seat is not None and not self._online(listener.seat):
             self._broadcast_table()
+        self.manager.lobby_changed()
 
     def _online(self, seat: int | None) -> bool:
         return any(listener.seat == seat for listener in self.listeners)
@@ -230,6 +244,20 @@ class Table:
         text = p.dump(p.TableUpdate(table=self.info()))
         for listener in list(self.listeners):
             if listener is not exclude:
+                listener.send(text)
+
+    def _broadcast_log(self, entries: list[tuple[int | None, p.LogEntry]]) -> None:
+        """Add ``entries`` to the log and send each connection those it may read."""
+        start = len(self.log.entries)
+        for to, entry in entries:
+            self.log.add(entry, to)
+        texts: dict[int | None, str | None] = {}
+        for listener in list(self.listeners):
+            if listener.seat not in texts:
+                mine = self.log.visible_to(listener.seat, start)
+                texts[listener.seat] = p.dump(p.Log(entries=mine)) if mine else None
+            text = texts[listener.seat]
+            if text is not None:
                 listener.send(text)
 
     def _broadcast_state(self) -> None:
@@ -243,55 +271,6 @@ class Table:
                     entry[2] = p.dump(entry[1])
                 listener.last_key = entry[0]
                 listener.send(entry[2])
-
-    # ------------------------------------------------------------------ joining
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Give a person an open seat (``seat``, or the first open one).
-
-        Returns:
-            ``(seat, token)``: the token is the seat's secret, returned only here.
-        Raises:
-            TableError: ``not_open`` (the table started or ended), ``bad_seat``, ``seat_taken``.
-        """
-        name = clean_text(name)
-        if not name:
-            raise TableError("bad_name", "a display name is needed")
-        async with self.lock:
-            if self.status != "open":
-                raise TableError("not_open", f"table {self.id} is {self.status}")
-            if seat is None:
-                seat = next((i for i, s in enumerate(self.seats) if s["kind"] == "open"), None)
-                if seat is None:
-                    raise TableError("seat_taken", "no open seat")
-            if not 0 <= seat < len(self.seats):
-                raise TableError("bad_seat", f"seat {seat} is not a seat of this "
-                                 f"{len(self.seats)}-seat table")
-            if self.seats[seat]["kind"] != "open":
-                raise TableError("seat_taken", f"seat {seat} is taken")
-            token = secrets.token_urlsafe(32)
-            start = sum(s["kind"] == "open" for s in self.seats) == 1
-            ok = await self.manager.db(self.manager.store.take_seat, self.id, seat, name,
-                                       hash_token(token), start)
-            if not ok:
-                raise TableError("seat_taken", f"seat {seat} is taken")
-            self.seats[seat] = dict(kind="person", name=name, token_hash=hash_token(token))
-            if start:
-                await self._start()
-            self._broadcast_table()
-            self._broadcast_state()
-            return seat, token
-
-    async def _start(self) -> None:
-        """Mark running (the caller stored it), start the timer and the bots."""
-        self.status = "running"
-        now = self.manager.clock()
-        self.opened = {s: now for s in self.state.current_players()}
-        if self.timer_seconds:
-            self.epoch += 1
-            self.deadline = self.manager.clock() + self.timer_seconds
-            await self.manager.write("set_deadline", self.id,
-                                  (self.epoch, self.deadline))
-        self.resume()
 
     def resume(self) -> None:
         """Arm the timer and set the bots thinking (after a start, an action, a rebuild)."""
@@ -334,10 +313,14 @@ class Table:
         resolved = before == (seat,)
         epoch, deadline, public = self.epoch, self.deadline, self._public
         change: tuple[int, float] | None | bool = False
+        public_view = state.view(None)
+        events = public_view.get("events")
+        entries = step_entries(game, snapshot.length(), seat, canonical, source,
+                               len(before) > 1, self._events, events, state.is_terminal())
         if state.is_terminal():
             deadline, change = None, None
         elif resolved and self.timer_seconds:
-            now_public = _public_key(state)
+            now_public = _public_key(public_view)
             if now_public != public:
                 epoch, deadline, public = epoch + 1, self.manager.clock() + self.timer_seconds, \
                     now_public
@@ -358,14 +341,18 @@ class Table:
             raise TableError("storage", f"the action could not be stored: {exc}") from None
         self.steps.append((seat, canonical, source))
         self.think.append(think)
+        if source != "timeout":
+            self.touch()
         self._decided(seat, before, now)
         if self.started_at is None:
             self.started_at = now
         self.resolved += resolved
         self.epoch, self.deadline, self._public = epoch, deadline, public
+        self._events = events
         if record is not None:
             self.status = "finished"
             self.manager.finished(self, record)
+        self._broadcast_log(entries)
         self._broadcast_state()
         self.resume()
         return canonical
@@ -384,8 +371,10 @@ class Table:
         """The game's record so far (with ``extra``, the step being committed, appended):
         ``meta`` holds ``server_table``, each step's ``sources`` and ``think_seconds`` (how
         long its seat took to decide; None where unknown), the ``seats`` (``kind``,
-        ``name``) and, for a finished game, ``started_at`` (the first action's time) and
-        ``finished_at`` (the last one's), Unix seconds by the manager's clock."""
+        ``name``: a seat whose person left shows who plays it since), the ``departures``
+        (``seat``, ``name``, ``after_action``, ``replacement``; only if someone left) and,
+        for a finished game, ``started_at`` (the first action's time) and ``finished_at``
+        (the last one's), Unix seconds by the manager's clock."""
         steps = self.steps + ([extra[:3]] if extra else [])
         think = self.think + ([extra[3]] if extra else [])
         game = self.game
@@ -394,6 +383,8 @@ class Table:
                                 "think_seconds": think,
                                 "seats": [{"kind": s["kind"], "name": s["name"]}
                                           for s in self.seats]}
+        if self.departures:
+            meta["departures"] = [dict(d) for d in self.departures]
         if finished_at is not None:
             meta["started_at"] = finished_at if self.started_at is None else self.started_at
             meta["finished_at"] = finished_at
@@ -429,6 +420,7 @@ class Table:
                        text=message.text, at=self.manager.clock())
             await self.manager.write("add_message", self.id, row)
             self.talk.messages.append(message)
+            self.touch()
             text_out = p.dump(p.Talk(message=self.talk_out(message)))
             for listener in list(self.listeners):
                 if message.visible_to(listener.seat):
@@ -483,14 +475,13 @@ class Table:
     def _schedule_bots(self) -> None:
         if self.status != "running":
             return
-        loop = asyncio.get_running_loop()
         for seat in self.state.current_players():
             bot = self.bots.get(seat)
             if bot is None or seat in self.thinking:
                 continue
             self.thinking.add(seat)
             view, legal = self.state.view(seat), self.state.legal_actions(seat)
-            future = loop.run_in_executor(self.manager.bot_pool, bot.act, view, legal)
+            future = self.manager.bots.think(self.id, bot, view, legal)
             resolved = self.resolved
             future.add_done_callback(
                 lambda f, s=seat, r=resolved: self.manager.spawn(self._bot_done(s, r, f)))
@@ -498,6 +489,8 @@ class Table:
     async def _bot_done(self, seat: int, resolved: int, future: asyncio.Future) -> None:
         async with self.lock:
             self.thinking.discard(seat)
+            if future.cancelled():  # the table ended meanwhile
+                return
             if self.status != "running" or self.resolved != resolved \
                     or seat not in self.state.current_players():
                 self._schedule_bots()
@@ -518,12 +511,25 @@ class Table:
     def _replay(self, seat: int, text: str, source: str) -> None:
         state = self.state
         before = state.current_players()
+        length = state.length()
         state.apply_action(self.game.parse_action(text, seat), seat)
         self.steps.append((seat, text, source))
+        public_view = state.view(None)
+        events = public_view.get("events")
+        for to, entry in step_entries(self.game, length, seat, text, source, len(before) > 1,
+                                      self._events, events, state.is_terminal()):
+            self.log.add(entry, to)
+        self._events = events
         if before == (seat,):
             self.resolved += 1
             if self.timer_seconds:
-                self._public = _public_key(state)
+                self._public = _public_key(public_view)
+
+    def _log_departure(self, departure: dict[str, Any]) -> p.LogEntry:
+        entry = departure_entry(self.state.length(), departure["seat"], departure["name"],
+                                departure["replacement"])
+        self.log.add(entry)
+        return entry
 
     def stop(self) -> None:
         """Cancel the timer (the manager is shutting down)."""

@@ -89,6 +89,10 @@ class FourGods(Game):
     def seat_names(self) -> tuple[str, ...]:
         return COLOURS[: self.players]
 
+    def seat_colours(self) -> tuple[str, ...]:
+        """The gods' colours (Components: RED, BLUE, GREEN, ORANGE)."""
+        return tuple(name.lower() for name in COLOURS[: self.players])
+
     def new_initial_state(self, seed: int = 0) -> FourGodsState:
         """Every seat at ``start_energy``, round 1's planning open (Game Setup)."""
         return FourGodsState(self, seed)

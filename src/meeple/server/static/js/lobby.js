@@ -85,7 +85,7 @@ async function refreshRecent() {
 async function refresh() {
   refreshRecent();
   try {
-    const tables = await api.tables();
+    const tables = (await api.tables()).tables;
     tables.sort((a, b) => (a.status === b.status ? 0 : a.status === 'open' ? -1 : 1));
     fill($('tables').tBodies[0], tables.map(tableRow));
     $('no-tables').hidden = tables.length > 0;
