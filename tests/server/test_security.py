@@ -446,3 +446,12 @@ def test_a_lobby_stream_pushes_the_tables(sqlite_url: str, tmp_path: Path) -> No
         assert events
     finally:
         server.kill()
+
+
+def test_every_game_has_its_rules_page_on_the_web(client: TestClient) -> None:
+    for game in game_names():
+        page = client.get(f"/rules/{game}")
+        assert page.status_code == 200 and "<h1>" in page.text, game
+        assert game_class(game).title in page.text
+    assert client.get("/rules/chess").status_code == 404
+    assert client.get("/rules/..%2f..%2fetc%2fpasswd").status_code == 404

@@ -25,6 +25,7 @@ from meeple.server import (
     narration,
     protocol,
     replays,
+    rules_pages,
     seating,
     sockets,
     tables,
@@ -56,7 +57,7 @@ def test_nothing_but_the_serve_command_imports_the_server() -> None:
 
 def test_server_modules_are_small_and_documented() -> None:
     for module in (app, bots, content, db, limits, lobby, manager, narration, protocol,
-                   replays, seating, sockets, tables):
+                   replays, rules_pages, seating, sockets, tables):
         assert len(inspect.getsource(module).splitlines()) < 600, module.__name__
         for name, obj in vars(module).items():
             if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:

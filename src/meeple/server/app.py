@@ -32,6 +32,7 @@ from meeple.server.limits import Limits
 from meeple.server.lobby import add_lobby_routes
 from meeple.server.manager import TableManager
 from meeple.server.replays import LocalReplays, add_replay_routes
+from meeple.server.rules_pages import add_rules_routes
 from meeple.server.sockets import add_socket_route
 
 #: The browser client: static HTML, CSS and ES modules, no build step (docs/server.md).
@@ -173,6 +174,7 @@ def create_app(db_url: str = DEFAULT_URL, *, allowed_origins: Sequence[str] = ()
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_replay_routes(app, STATIC, replays)
+    add_rules_routes(app)
     add_lobby_routes(app, bounds)
     add_socket_route(app, allowed, bounds)
     return app
