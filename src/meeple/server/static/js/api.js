@@ -20,15 +20,32 @@ async function call(method, path, body, token) {
   return data;
 }
 
+/** Upload a content file (a File or Blob) for `game`'s file parameter `param`: its id. */
+async function upload(game, param, file) {
+  const response = await fetch(`/api/content/${encodeURIComponent(game)}/${encodeURIComponent(param)}` +
+    `?name=${encodeURIComponent(file.name || 'upload.json')}`, {method: 'POST', body: file});
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const detail = data && data.detail;
+    const error = new Error(detail && detail.message ? detail.message
+      : response.status === 413 ? 'the file is too large' : `${response.status} ${response.statusText}`);
+    error.code = detail && detail.code;
+    throw error;
+  }
+  return data;
+}
+
 export const api = {
   games: () => call('GET', '/api/games'),
-  tables: () => call('GET', '/api/tables'),
+  tables: (offset = 0) => call('GET', `/api/tables?offset=${offset}`),
   recent: () => call('GET', '/api/recent'),
   table: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => call('POST', '/api/tables', body),
   join: (id, name, seat) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`,
     seat === undefined || seat === null ? {name} : {name, seat}),
   rematch: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/rematch`),
+  leave: (id, token) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`, undefined, token),
+  upload,
   survey: (id, token) => call('GET', `/api/tables/${encodeURIComponent(id)}/survey`, undefined, token),
   answer: (id, token, answers) => call('POST', `/api/tables/${encodeURIComponent(id)}/survey`,
     answers, token),
