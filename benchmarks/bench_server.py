@@ -206,8 +206,14 @@ def serve(db_url: str, cwd: Path) -> tuple[subprocess.Popen, int]:
         port = sock.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
                                                         os.environ.get("PYTHONPATH", "")])}
+    # every table slot is this one address: lift the per-address limits on creating tables
+    # (docs/server.md, "Security model") for the load test
+    limits = ["create_rate=1000000", "create_burst=1000000", "open_per_client=1000000",
+              "open_tables=1000000", "live_tables=1000000"]
     server = subprocess.Popen([sys.executable, "-m", "meeple.cli", "serve", "--port",
-                               str(port), "--db", db_url], env=env, cwd=cwd,
+                               str(port), "--db", db_url,
+                               *[arg for limit in limits for arg in ("--limit", limit)]],
+                              env=env, cwd=cwd,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(300):
         try:
