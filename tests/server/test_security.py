@@ -455,3 +455,29 @@ def test_every_game_has_its_rules_page_on_the_web(client: TestClient) -> None:
         assert game_class(game).title in page.text
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/rules/..%2f..%2fetc%2fpasswd").status_code == 404
+
+
+def test_ctrl_c_stops_the_server_with_lobby_streams_open(sqlite_url: str,
+                                                        tmp_path: Path) -> None:
+    import signal
+    import threading
+
+    server = Server(sqlite_url, tmp_path)
+    try:
+        opened = threading.Event()
+
+        def listen() -> None:
+            try:
+                with httpx.stream("GET", server.url + "/api/lobby/events", timeout=30) as s:
+                    for _ in s.iter_lines():
+                        opened.set()
+            except httpx.HTTPError:
+                pass
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert opened.wait(10)
+        server.proc.send_signal(signal.SIGINT)
+        server.proc.wait(timeout=8)  # a stream that never ends does not hold the server up
+        assert "Traceback" not in server.output()
+    finally:
+        server.kill()

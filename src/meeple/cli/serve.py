@@ -72,9 +72,21 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     # No per-message deflate: compressing every frame cost a fifth of the server's CPU under
     # load (benchmarks/bench_server.py); frames are small JSON views.
+    # A lobby's event stream never ends by itself: on Ctrl+C, wait at most 3 s for open
+    # requests, then close them (uvicorn would wait forever).
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False, timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
+    stop = server.handle_exit
+
+    def handle_exit(sig: int, frame: object) -> None:
+        """Ctrl+C (or SIGTERM): end the lobby's event streams, then stop as uvicorn does."""
+        manager = getattr(app.state, "manager", None)
+        if manager is not None:
+            manager.end_streams()
+        stop(sig, frame)
+
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
     if port:
         console.print(f"meeple server on http://{shown}:{port}/ (database {db}); Ctrl+C stops")
     else:

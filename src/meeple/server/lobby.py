@@ -139,7 +139,7 @@ def add_lobby_routes(app: FastAPI, limits: Limits) -> None:
         streams["open"] += 1
         try:
             version, finished = -1, -1
-            while True:
+            while not manager.closing:
                 now = manager.lobby_version
                 if now != version:
                     version = now

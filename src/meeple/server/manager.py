@@ -84,6 +84,9 @@ class TableManager:
                                           thread_name_prefix="meeple-db")
         self._tasks: set[asyncio.Task] = set()
         self.stopping = False
+        #: Set when the server shuts down: lobby streams end (:meth:`end_streams`).
+        self.closing = False
+        self._loop = asyncio.get_running_loop()
         self._writes: list[tuple[str, tuple[Any, ...], asyncio.Future]] = []
         self._write_lock = threading.Lock()
         self._flushing = False
@@ -148,6 +151,12 @@ class TableManager:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def end_streams(self) -> None:
+        """The server is shutting down: every lobby stream ends at its next wake-up, which
+        this brings (thread-safe: a signal handler may call it)."""
+        self.closing = True
+        self._loop.call_soon_threadsafe(self.lobby_changed)
 
     def lobby_changed(self) -> None:
         """Wake the lobby streams: the list of open and running tables changed."""
