@@ -12,6 +12,7 @@ Playwright or chromium cannot be found (``.ci/run`` installs Debian's chromium;
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,13 +28,21 @@ except ImportError:  # pragma: no cover - the skip below says why
     sync_playwright = None
 
 __all__ = ["CHROMIUM", "FOUR_GODS", "SHOTS", "Browser", "Page", "Person", "PlaywrightTimeout",
-           "Server", "browser", "expect", "finished", "server", "shot",
+           "Server", "browser", "expect", "finished", "lobby_seat_label", "server", "shot",
            "skip_without_a_browser"]
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
 FOUR_GODS = "battle-of-the-four-gods"
 
+
+
+def lobby_seat_label(seat_name: str) -> str:
+    """The lobby's label of a seat from the engine's seat name: the engine's default names
+    count from 0 and the lobby counts as people do (``Seat 0`` -> ``seat 1``); a game's own
+    names (Four Gods' ``RED``) stay as they are."""
+    match = re.fullmatch(r"Seat (\d+)", seat_name)
+    return f"seat {int(match[1]) + 1}" if match else seat_name
 
 
 def skip_without_a_browser() -> None:
@@ -88,8 +97,10 @@ class Person:
         return self.page
 
     def join(self, table_id: str, seat_name: str) -> None:
+        """Join ``table_id`` from the lobby at the seat the engine names ``seat_name``."""
         page = self.lobby()
-        page.get_by_role("button", name=f"Join {table_id} as {seat_name}").click()
+        page.get_by_role("button", name=f"Join {table_id} as {lobby_seat_label(seat_name)}",
+                         exact=True).click()
         page.wait_for_url(f"**/table/{table_id}")
         expect(page.locator("#table-title")).to_contain_text(f"you: {seat_name} ({self.name})")
 

@@ -123,7 +123,8 @@ def frames(record: Record, seat: int | None, after: list[int] | None = None) -> 
 def describe(record: Record, ident: str) -> dict[str, Any]:
     """The replay's heading: ``id``, ``game``, ``title``, ``variant``, ``players``, ``params``,
     ``seat_names``, ``seats`` (``seat``, ``kind``, ``name`` from the record's ``meta.seats``;
-    else each seat's bot label from ``meta`` when known), ``length_unit``, ``finished_at``.
+    else each seat's bot label from ``meta`` when known), ``seat_colours`` (CSS colour names,
+    as a table's), ``length_unit``, ``finished_at``.
 
     Raises:
         ReplayError: the game cannot be loaded.
@@ -147,6 +148,7 @@ def describe(record: Record, ident: str) -> dict[str, Any]:
     return {"id": ident, "game": game.name, "title": game.title, "variant": game.variant,
             "players": game.players, "params": public_params(game),
             "seat_names": [str(n) for n in game.seat_names()], "seats": out_seats,
+            "seat_colours": list(game.seat_colours()),
             "length_unit": game.capabilities.length_unit,
             "finished_at": meta.get("finished_at")}
 

@@ -15,6 +15,8 @@ async function call(method, path, body, token) {
     else if (Array.isArray(detail)) message = detail.map((d) => d.msg).join('; ');
     const error = new Error(message);
     error.code = detail && detail.code;
+    // the server's message in words only (no code): what the lobby shows a person
+    error.words = detail && detail.message ? detail.message : message;
     throw error;
   }
   return data;
