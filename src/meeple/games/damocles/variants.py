@@ -8,8 +8,9 @@ from __future__ import annotations
 from meeple.engine.params import Parameter, Variant
 
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("deck", "", "path of a codex deck JSON file to use instead of the packaged one "
-              "(validated on load; DAM-26)", file=True),
+    Parameter("deck", "", "a codex deck JSON file to use instead of the packaged one (a path "
+              "on the command line, a content id on a server; validated on load; "
+              "DAM-26)", file=True),
     Parameter("cycles", 10, "complete cycles of turns; each seat takes one turn per cycle "
               "(SETUP 2, DAM-28)", minimum=1, maximum=100),
     Parameter("deal", 8, "codices dealt to each seat (SETUP 1)", minimum=1, maximum=20),

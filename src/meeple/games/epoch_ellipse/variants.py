@@ -7,8 +7,8 @@ from __future__ import annotations
 from meeple.engine.params import Parameter, Variant
 
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("cards", "", "path of a card and location JSON file to use instead of the "
-              "packaged one (validated on load)", file=True),
+    Parameter("cards", "", "a card and location JSON file to use instead of the packaged one (a "
+              "path on the command line, a content id on a server; validated on load)", file=True),
     Parameter("difficulty", "seed", "deck composition: fewer hard catastrophes (easy), the "
               "reference decks (seed), or more (hard)", choices=("easy", "seed", "hard")),
     Parameter("hand_size", 5, "cards drawn at WAKE UP and the hand limit (1. WAKE UP, 3E)",

@@ -7,10 +7,12 @@ from __future__ import annotations
 from meeple.engine.params import Parameter, Variant
 
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("tiles", "", "path of a sector tile JSON file to use instead of the packaged one "
-              "(validated on load; OZW-33)", file=True),
-    Parameter("cards", "", "path of a card deck JSON file to use instead of the packaged one "
-              "(validated on load; rules-questions 4.4)", file=True),
+    Parameter("tiles", "", "a sector tile JSON file to use instead of the packaged one (a path "
+              "on the command line, a content id on a server; validated on load; "
+              "OZW-33)", file=True),
+    Parameter("cards", "", "a card deck JSON file to use instead of the packaged one (a path "
+              "on the command line, a content id on a server; validated on load; "
+              "rules-questions 4.4)", file=True),
     Parameter("workers", 12, "workers per player (Components)", minimum=1, maximum=40),
     Parameter("start_workers", 3, "workers in the supply at setup, the rest in the bag "
               "(Game Setup 3)", minimum=1, maximum=40),

@@ -7,8 +7,9 @@ from __future__ import annotations
 from meeple.engine.params import Parameter, Variant
 
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("cards", "", "path of a card deck JSON file to use instead of the packaged one "
-              "(validated on load; OZD-13)", file=True),
+    Parameter("cards", "", "a card deck JSON file to use instead of the packaged one (a path "
+              "on the command line, a content id on a server; validated on load; "
+              "OZD-13)", file=True),
     Parameter("disks_per_colour", 6, "faction disks of each colour (OZD-2)", minimum=1,
               maximum=50),
     Parameter("sectors", 12, "sector tiles in all, the opening three included (OZD-10, OZD-11)",
