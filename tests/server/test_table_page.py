@@ -324,18 +324,20 @@ def test_rules_link_your_turn_title_sound_and_rematch_header(server: Server,
     expect(rules).to_have_attribute("target", "_blank")
     assert httpx.get(server.url + f"/rules/{FOUR_GODS}").status_code == 200
     # sound: off by default; on, it beeps at once and when a turn starts; remembered
-    sound = page.get_by_role("button", name="Sound off")
+    sound = page.get_by_role("button", name="Sound when your turn starts")
     expect(sound).to_have_attribute("aria-pressed", "false")
+    expect(sound).to_have_text("♪ Sound off")
     page.evaluate("window.beeps = 0")
     sound.click()
-    expect(page.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_text("♪ Sound on")
     assert page.evaluate("localStorage.getItem('meeple.sound')") == "on"
     assert page.evaluate("window.beeps") == 1
     page.get_by_role("button", name="Submit: pass").click()
     expect(page.locator(".last-round h3")).to_have_text("Round 1 results")  # round 2: a turn
     page.wait_for_function("window.beeps === 2")
     page.reload()
-    expect(page.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_attribute("aria-pressed", "true")
     # a spectator's tab never says "your turn"
     watcher = Person(browser, server, "cy")
     watcher.page.goto(f"{server.url}/table/{table['id']}")
@@ -372,10 +374,12 @@ def test_results_are_in_words(server: Server, browser: Browser) -> None:
     view = {"target_vp": 5, "recovered_vp": 5,
             "players": [{"status": "alive"}, {"status": "dead"}]}
     words = page.evaluate(EPOCH_RESULT, [won, view, 1])
-    assert words["headline"] == ("The team won: 5 VP Recovered (the target was 5). The team "
-                                 "won, but you did not survive.")
+    assert words["headline"] == ("The team won, but you did not survive: 5 VP Recovered (the "
+                                 "target was 5).")
     assert words["rows"] == ["survived: won with the team", "did not survive (the team won)"]
-    assert page.evaluate(EPOCH_RESULT, [won, view, 0])["headline"].endswith("You survived.")
+    assert page.evaluate(EPOCH_RESULT, [won, view, 0])["headline"].startswith(
+        "The team won and you survived: ")
+    assert page.evaluate(EPOCH_RESULT, [won, view, None])["headline"].startswith("The team won: ")
     lost = {**won, "returns": [0, 0], "winners": [],
             "outcome": {"team_win": False, "cause": "combat", "recovered_vp": 2,
                         "survivors": 0}}

@@ -262,9 +262,9 @@ function onLeft(table, wasOpen) {
   clearNotice();
   const info = table.seats[seat];
   const open = wasOpen || (info && info.kind === 'open');
-  const nobody = !table.seats.some((s) => s.kind === 'person');
-  page.leftText = `You left this table; ${open ? 'your seat is open again' : afterLeaving(table)}.` +
-    (nobody && !open ? ' Nobody else was playing, so the table ends.' : '');
+  const nobody = !table.seats.some((s) => s.kind === 'person');  // the table ends (abandoned)
+  page.leftText = nobody ? 'You left this table; nobody else was seated, so it has ended.'
+    : `You left this table; ${open ? 'your seat is open again' : afterLeaving(table)}.`;
   setTable(table, false);
 }
 
@@ -367,7 +367,8 @@ function renderTools() {
     h('a', {class: 'tool', href: `/rules/${encodeURIComponent(table.game)}`, target: '_blank', rel: 'noopener',
       'aria-label': `Rules of ${table.title} (opens in a new tab)`}, 'Rules ↗'),
     h('button', {type: 'button', class: 'tool sound', 'aria-pressed': String(sound), onclick: toggleSound,
-      title: 'A short beep when your turn starts'}, sound ? '♪ Sound on' : '♪ Sound off'),
+      'aria-label': 'Sound when your turn starts', title: 'A short beep when your turn starts'},
+    sound ? '♪ Sound on' : '♪ Sound off'),
     canLeave ? h('button', {type: 'button', class: 'tool leave', onclick: askLeave,
       'aria-expanded': String(page.leaving)}, 'Leave table') : null);
 }

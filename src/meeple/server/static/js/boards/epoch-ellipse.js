@@ -516,8 +516,9 @@ export function resultText(result, view, ctx) {
   const seats = (result.returns || []).map((_, seat) => seat);
   let headline;
   if (outcome.team_win) {
-    headline = `The team won: ${vp} VP Recovered${target ? ` (the target was ${target})` : ''}.`;
-    if (me !== null) headline += result.returns[me] > 0 ? ' You survived.' : ' The team won, but you did not survive.';
+    let who = 'The team won';
+    if (me !== null) who = result.returns[me] > 0 ? 'The team won and you survived' : 'The team won, but you did not survive';
+    headline = `${who}: ${vp} VP Recovered${target ? ` (the target was ${target})` : ''}.`;
   } else if (outcome.cause === 'truncation' || result.truncated) {
     headline = `The team lost: the day cap came first, with ${vp} of ${target ?? '?'} VP Recovered.`;
   } else {
