@@ -4,7 +4,7 @@
 // shows the same log), merged with the lines a board module writes itself (`logLines`, e.g.
 // Four Gods' rounds from the view's history) by the game's length (`step`) when they happened.
 import {fill, h} from './dom.js';
-import {seatTag} from './seats.js';
+import {seatLabel, seatTag} from './seats.js';
 
 const SEAT_REF = /\{seat:(\d+)\}/g;
 const UNIT = {rounds: 'Round', turns: 'Turn', days: 'Day'};
@@ -85,18 +85,21 @@ export class TableLog {
     if (changed) this.render();
   }
 
-  /** Draw the log again (after a change, or when names at the table changed). */
-  render() {
+  /**
+   * The log's lines as `{key, draw}` pairs, oldest first: `key` says what a line shows (the
+   * same key, the same line), `draw()` makes its `<li>`.
+   */
+  items() {
     const table = this.ctx.table();
     const mySeat = this.ctx.mySeat();
     const unit = UNIT[this.ctx.unit()] || null;
-    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
     const items = [];
     let when = null;
     const merged = mergeByStep(this.entries, [...this.lines.values()]);
     merged.forEach((item, i) => {
       if (item.line) {
-        items.push(h('li', {class: 'log-board'}, item.line.text));
+        const line = item.line;
+        items.push({key: `board ${line.key}`, draw: () => h('li', {class: 'log-board'}, line.text)});
         return;
       }
       const e = item.entry;
@@ -105,18 +108,42 @@ export class TableLog {
       if (e.kind === 'timeout' && e.seat === mySeat && next && next.kind === 'timeout' &&
           next.seat === e.seat && next.step === e.step && e.text.includes('{seat:')) return;
       if (unit && e.when !== null && e.when !== undefined && e.when !== when) {
+        const heading = e.when === 0 ? 'Setup' : `${unit} ${e.when}`;
         when = e.when;
-        items.push(h('li', {class: 'log-when'}, when === 0 ? 'Setup' : `${unit} ${when}`));
+        items.push({key: `when ${heading}`, draw: () => h('li', {class: 'log-when'}, heading)});
       }
       const subject = e.kind === 'event' && e.seat !== null && e.seat !== undefined;
       // the game's narration without a subject starts a sentence ("Plans revealed: …"); other
       // entries are sentences already, and one may start with a person's name, kept as typed
       const text = sentence(e.kind === 'event' && !subject ? capital(e.text) : e.text);
       const mine = e.seat === mySeat && mySeat !== null;
-      items.push(h('li', {class: `log-${e.kind}${mine ? ' mine' : ''}`},
-        subject ? [seatTag(table, e.seat, mySeat), ' '] : null, withSeats(text, table, mySeat)));
+      items.push({key: `entry ${i} ${JSON.stringify(e)}`,
+        draw: () => h('li', {class: `log-${e.kind}${mine ? ' mine' : ''}`},
+          subject ? [seatTag(table, e.seat, mySeat), ' '] : null, withSeats(text, table, mySeat))});
     });
-    fill(this.list, items.slice(-MAX_LINES));
+    return items.slice(-MAX_LINES);
+  }
+
+  /** Draw the log: only the new lines when the shown ones are unchanged (a screen reader hears
+   * just those), else all again (a reset, names at the table changed). */
+  render() {
+    const table = this.ctx.table();
+    const names = JSON.stringify([this.ctx.mySeat(),
+      table && table.seats ? table.seats.map((s) => seatLabel(table, s.seat)) : null,
+      table && table.seat_colours]);
+    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
+    const items = this.items();
+    const keys = items.map((item) => item.key);
+    const shown = this.keys || [];
+    const grows = names === this.names && shown.length <= keys.length &&
+      shown.every((key, i) => key === keys[i]);
+    if (grows) {
+      for (const item of items.slice(shown.length)) this.list.appendChild(item.draw());
+    } else {
+      fill(this.list, items.map((item) => item.draw()));
+    }
+    this.keys = keys;
+    this.names = names;
     if (atBottom || !this.rendered) this.list.scrollTop = this.list.scrollHeight;
     this.rendered = true;
   }

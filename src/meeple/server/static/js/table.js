@@ -380,7 +380,12 @@ function renderBanner() {
     box.className = 'banner confirm';
     fill(box, h('span', {}, `Leave this table? ${capitalise(afterLeaving(page.table))}; you can watch on.`),
       h('button', {type: 'button', class: 'primary leave-yes', onclick: leave}, 'Yes, leave the table'),
-      h('button', {type: 'button', class: 'leave-no', onclick: () => { page.leaving = false; render(); }}, 'Stay'));
+      h('button', {type: 'button', class: 'leave-no', onclick: () => {
+        page.leaving = false;
+        render();
+        const again = $('table-tools').querySelector('.leave');
+        if (again) again.focus();
+      }}, 'Stay'));
     return;
   }
   if (page.left) {
