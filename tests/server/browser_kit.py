@@ -11,11 +11,14 @@ Playwright or chromium cannot be found (``.ci/run`` installs Debian's chromium;
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,15 +83,38 @@ def browser() -> Iterator[Browser]:
 
 class Person:
     """One browser context (its own localStorage: its own seat tokens) with one page; every
-    uncaught script error on the page fails the test."""
+    uncaught script error on the page fails the test. ``accepted`` collects the action texts
+    the server accepted from this page (its websocket's ``accepted`` frames): the page itself
+    writes no log line of its own for them."""
 
     def __init__(self, browser: Browser, server: Server, name: str) -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 860})
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.errors: list[str] = []
+        self.accepted: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("websocket", self.watch_socket)
         self.server, self.name = server, name
+
+    def watch_socket(self, socket: Any) -> None:
+        """Collect ``socket``'s ``accepted`` frames (``page.on("websocket", ...)`` of a new
+        page of this person's)."""
+        def received(payload: str | bytes) -> None:
+            try:
+                frame = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(frame, dict) and frame.get("type") == "accepted":
+                self.accepted.append(frame["action"])
+        socket.on("framereceived", received)
+
+    def wait_accepted(self, action: str, count: int = 1, timeout: float = 15.0) -> None:
+        """Wait until the server accepted ``action`` from this page ``count`` times in all."""
+        deadline = time.monotonic() + timeout
+        while self.accepted.count(action) < count:
+            assert time.monotonic() < deadline, (action, self.accepted[-5:])
+            self.page.wait_for_timeout(40)
 
     def lobby(self) -> Page:
         self.page.goto(self.server.url + "/")
@@ -102,7 +128,10 @@ class Person:
         page.get_by_role("button", name=f"Join {table_id} as {lobby_seat_label(seat_name)}",
                          exact=True).click()
         page.wait_for_url(f"**/table/{table_id}")
-        expect(page.locator("#table-title")).to_contain_text(f"you: {seat_name} ({self.name})")
+        # a seat with a name of its own reads "RED (ann)"; one with the engine's default name
+        # ("Seat 0") is its person: "ann"
+        you = self.name if re.fullmatch(r"Seat \d+", seat_name) else f"{seat_name} ({self.name})"
+        expect(page.locator("#table-title .you")).to_have_text(f"you: {you}")
 
     def talk_texts(self) -> list[str]:
         return self.page.locator(".talk-message .text").all_text_contents()

@@ -8,6 +8,7 @@ action texts), with the setup discard played by keyboard only; screenshots mid-g
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import httpx
@@ -148,7 +149,8 @@ def test_a_person_plays_damocles_to_the_end_on_the_board(server: Server, browser
             expect(page.locator(".dmc-building code")).to_contain_text("place …")
             _tab_to(page, ".dmc-bank-god.action")
             page.keyboard.press("Enter")
-            expect(page.locator("#log")).to_contain_text("You played place")
+            expect(page.locator("#log li.log-event.mine").last).to_contain_text(
+                re.compile(r"^ann \(you\) places \w+ on slot \d"))
         elif prompt.startswith("Your move. Placement"):
             slots = page.locator(".dmc-slot.action:enabled").count()
             if _click(page, ".dmc-slot.action", rng.randrange(slots)):

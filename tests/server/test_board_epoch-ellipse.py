@@ -91,10 +91,10 @@ def _play_to_the_end(server: Server, browser: Browser) -> tuple[Person, dict, bo
     page.locator("#board .ee-player:not(.mine) button.ee-select").first.click()
     built = page.locator("#board .ee-building").inner_text()
     assert re.fullmatch(r"trade 1 [a-z-]+ [a-z-]+", built), built
-    send = page.get_by_role("button", name=re.compile("^Offer Seat 1 your"))
+    send = page.get_by_role("button", name=re.compile("^Offer bot heuristic your"))
     expect(send).to_have_attribute("data-action", built)
     send.click()
-    expect(page.locator("#log")).to_contain_text(f"You played {built}.")
+    person.wait_accepted(built)
     wait_settled(page)
 
     # (c) keyboard only: Tab until a legal control of the board has the focus, then Enter;
@@ -111,7 +111,7 @@ def _play_to_the_end(server: Server, browser: Browser) -> tuple[Person, dict, bo
                 break
         assert focused, "no legal control of the board is reachable with Tab"
         page.keyboard.press(key)
-        expect(page.locator("#log")).to_contain_text(f"You played {focused}.")
+        person.wait_accepted(focused)
         wait_settled(page)
         if finished(page):
             break

@@ -177,8 +177,9 @@ def test_keyboard_play_and_a_phone_viewport(server: Server, browser: Browser) ->
     page.locator("body").focus()
     played = tab_to(page, 'button[data-action^="play"]')
     page.keyboard.press("Enter")
-    expect(page.locator("#log")).to_contain_text(f"You played {colony}.")
-    expect(page.locator("#log")).to_contain_text(f"plays {played.split()[1]} to the tableau")
+    person.wait_accepted(colony)
+    expect(page.locator("#log")).to_contain_text(
+        f"bo (you) plays {played.split()[1]} to the tableau")
     no_overflow(page)
     # a spectator sees the public board and no controls
     watcher = Person(browser, server, "cy")

@@ -176,6 +176,6 @@ def test_ozymandias_market_is_playable_by_keyboard(server: Server, browser: Brow
                 break
         assert text, "Tab never reached a legal control of the board"
         page.keyboard.press(key)
-        expect(page.locator("#log")).to_contain_text(f"You played {text}.")
+        person.wait_accepted(text)
     assert page.locator("#errors .error").count() == 0
     person.close()

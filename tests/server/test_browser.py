@@ -65,8 +65,9 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
         p.get_by_role("button", name=f"Submit: atk:{target[0]}").click()
         expect(p.locator(".submitted-note")).to_contain_text(f"atk:{target[0]}")
     turn = orange.page.locator("#turn")
-    expect(turn).to_contain_text("Submitted: RED, BLUE, GREEN")
-    expect(turn).to_contain_text("Still choosing: ORANGE (you)")
+    # a seat is named as people name it: its colour and its person
+    expect(turn).to_contain_text("Submitted: RED (ann), BLUE (bo), GREEN (cy)")
+    expect(turn).to_contain_text("Still choosing: ORANGE (di) (you)")
     shot(orange.page, "four-gods-waiting")
     # who submitted, never what: ORANGE's page shows none of the others' choices
     assert "atk:" not in orange.page.locator("body").inner_text()
@@ -84,7 +85,7 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
     blue.page.get_by_label("Message").fill("-g psst green")
     blue.page.get_by_label("Message").press("Enter")
     expect(green.page.locator(".talk-list")).to_contain_text("psst green")
-    expect(green.page.locator(".talk-message.is-private")).to_contain_text("to GREEN (private)")
+    expect(green.page.locator(".talk-message.is-private")).to_contain_text("private to GREEN (cy)")
     markup = "<script>window.pwned=1</script><b>hi</b> all"
     red.page.get_by_label("Message").fill(markup)
     red.page.get_by_role("button", name="Send").click()
@@ -97,11 +98,11 @@ def test_four_people_play_four_gods_to_the_end(server: Server, browser: Browser)
         assert "meet me at dawn" not in person.talk_texts()
     for person in (red, orange):
         assert "psst green" not in person.talk_texts()
-    # a message refused by the server is shown to its sender only
+    # a message refused by the server is shown to its sender only, under the talk box
     red.page.get_by_label("Message").fill("-r note to self")
     red.page.get_by_role("button", name="Send").click()
-    expect(red.page.locator("#errors")).to_contain_text("talk_error")
-    assert blue.page.locator("#errors .error").count() == 0
+    expect(red.page.locator("#talk .talk-errors")).to_contain_text("talk_error")
+    assert blue.page.locator(".error").count() == 0
     shot(red.page, "four-gods-table")
 
     # play on: everyone attacks its first alive opponent until the game is over

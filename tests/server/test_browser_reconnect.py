@@ -166,14 +166,15 @@ def row(page: Page, colour: str) -> Any:
     return page.locator(".last-round tbody tr").filter(has=page.locator(f"th .god-{colour}"))
 
 
-def submit(page: Page, toggles: list[str], text: str) -> None:
-    """Toggle, submit, and wait for the server's ``accepted`` (the log's "You played")."""
-    played = page.locator("#log li", has_text=f"You played {text}.")
-    count = played.count()
+def submit(person: Person, toggles: list[str], text: str) -> None:
+    """Toggle, submit, and wait for the server's ``accepted`` frame (the page writes no log
+    line of its own for it: the server's log says what happened)."""
+    page = person.page
+    count = person.accepted.count(text)
     for name in toggles:
         page.get_by_role("button", name=name).click()
     page.get_by_role("button", name=f"Submit: {text}").click()
-    expect(played).to_have_count(count + 1)
+    person.wait_accepted(text, count + 1)
 
 
 def retry_delays(page: Page) -> list[list[int]]:
@@ -208,9 +209,9 @@ def test_a_killed_and_restarted_server_is_rejoined_without_a_reload(
         page = ann.page
         page.evaluate(WATCH_STATUS)
         expect(page.locator("#connection")).to_have_text("connected")
-        submit(page, ["Attack BLUE"], "atk:B")
+        submit(ann, ["Attack BLUE"], "atk:B")
         expect(page.locator(".last-round h3")).to_have_text("Round 1 results")
-        submit(page, [], "pass")
+        submit(ann, [], "pass")
         expect(page.locator(".last-round h3")).to_have_text("Round 2 results")
         page.get_by_label("Message").fill("back after the crash?")
         page.get_by_role("button", name="Send").click()
@@ -231,7 +232,7 @@ def test_a_killed_and_restarted_server_is_rejoined_without_a_reload(
         shot(page, "reconnect-server-killed")
         # an action while down is not sent, and says so; the button is usable again after
         page.get_by_role("button", name="Submit: pass").click()
-        expect(page.locator("#errors")).to_contain_text("Not connected")
+        expect(page.locator("#act-errors")).to_contain_text("Not connected")
         expect(page.get_by_role("button", name="Submit: pass")).to_be_enabled()
 
         restarted = Server(db_url, tmp_path, port=first.port)
@@ -253,7 +254,7 @@ def test_a_killed_and_restarted_server_is_rejoined_without_a_reload(
         minutes, seconds = re.fullmatch(r"(\d+):(\d\d) left", shown).groups()
         assert abs(int(minutes) * 60 + int(seconds) - left) < 5, (shown, left)
 
-        submit(page, ["Attack GREEN"], "atk:G")  # accepted
+        submit(ann, ["Attack GREEN"], "atk:G")  # accepted
         expect(page.locator(".last-round h3")).to_have_text("Round 3 results")  # bots resumed
         expect(row(page, "red").locator("td").first.locator(".god")).to_have_text("GREEN")
         check_backoff(retry_delays(page)[0])
@@ -281,10 +282,10 @@ def test_a_cut_network_is_rejoined_with_what_happened_meanwhile(
         page.evaluate(WATCH_STATUS)
         badge = page.locator("#connection")
         expect(badge).to_have_text("connected")
-        submit(page, [], "pass")
+        submit(ann, [], "pass")
         blue.send({"type": "act", "action": "pass"})
         expect(page.locator(".last-round h3")).to_have_text("Round 1 results")
-        submit(page, ["Attack BLUE"], "atk:B")
+        submit(ann, ["Attack BLUE"], "atk:B")
 
         proxy.cut()
         expect(badge).to_have_text(LOST)
@@ -308,7 +309,7 @@ def test_a_cut_network_is_rejoined_with_what_happened_meanwhile(
         expect(energies(page)).to_have_text([str(e) for e in blue.state["view"]["energy"]])
         expect(page.locator("#table-title")).to_contain_text("you: RED (ann)")
         assert red_connected(server.url, table["id"]) is True
-        submit(page, [], "pass")
+        submit(ann, [], "pass")
         wait_until(lambda: blue.drain() or 0 in blue.state["view"]["submitted"]
                    or blue.state["view"]["round"] == 4, "RED's round 3 submission")
 
@@ -336,7 +337,7 @@ def test_a_closed_tab_comes_back_to_the_seat_and_what_was_missed(
     token = httpx.post(f"{server.url}/api/tables/{table['id']}/join",
                        json={"name": "bo"}).json()["token"]
     blue = Seat(server, table["id"], token)
-    submit(ann.page, ["Attack GREEN"], "atk:G")
+    submit(ann, ["Attack GREEN"], "atk:G")
     ann.page.close()  # the whole tab, not a reload
     wait_until(lambda: not red_connected(server.url, table["id"]), "the server to see RED go")
     blue.send({"type": "act", "action": "atk:R"})
@@ -348,6 +349,7 @@ def test_a_closed_tab_comes_back_to_the_seat_and_what_was_missed(
     # a new tab of the same browser (its localStorage holds the token), straight at the table
     page = ann.page = ann.context.new_page()
     page.on("pageerror", lambda e: ann.errors.append(str(e)))
+    page.on("websocket", ann.watch_socket)
     page.goto(f"{server.url}/table/{table['id']}")
     expect(page.locator("#connection")).to_have_text("connected")
     expect(page.locator("#table-title")).to_contain_text("you: RED (ann)")
@@ -356,11 +358,11 @@ def test_a_closed_tab_comes_back_to_the_seat_and_what_was_missed(
     expect(row(page, "blue").locator("td").first.locator(".god")).to_have_text("RED")
     expect(page.locator(".talk-message.is-private")).to_contain_text("where did you go?")
     expect(page.locator(".talk-list")).to_contain_text("round 1 is over")
-    expect(page.locator("#turn")).to_contain_text("Still choosing: RED (you)")
+    expect(page.locator("#turn")).to_contain_text("Still choosing: RED (ann) (you)")
     expect(page.locator("#turn")).to_contain_text("BLUE")
     expect(energies(page)).to_have_text([str(e) for e in blue.state["view"]["energy"]])
     assert red_connected(server.url, table["id"]) is True
-    submit(page, [], "pass")
+    submit(ann, [], "pass")
     expect(page.locator(".last-round h3")).to_have_text("Round 2 results")
     blue.ws.close()
     ann.close()
@@ -381,7 +383,8 @@ def test_a_silently_dead_connection_is_noticed_and_rejoined(
         badge = page.locator("#connection")
         expect(badge).to_have_text("connected")
         # the bots are in: no frame is on its way (any frame would restart the silence)
-        expect(page.locator("#turn")).to_contain_text("Submitted: BLUE, GREEN, ORANGE.")
+        expect(page.locator("#turn")).to_contain_text(
+            "Submitted: BLUE (bot random), GREEN (bot random), ORANGE (bot random).")
         proxy.hold()
         page.clock.run_for(50_000)  # a ping at 10 s, still unanswered at 30 s: dead
         expect(badge).to_have_text(LOST)
@@ -390,7 +393,7 @@ def test_a_silently_dead_connection_is_noticed_and_rejoined(
         page.clock.run_for(20_000)
         expect(badge).to_have_text("connected")
         wait_until(lambda: red_connected(server.url, table["id"]), "RED back")
-        submit(page, ["Attack ORANGE"], "atk:O")
+        submit(ann, ["Attack ORANGE"], "atk:O")
         expect(page.locator(".last-round h3")).to_have_text("Round 1 results")
         ann.close()
     finally:

@@ -60,8 +60,10 @@ VARIANTS: tuple[Variant, ...] = (
             {"start_energy": 45, "defend_refund": 1, "timer_seconds": 25},
             source="src/server/game-config.js without its bugs (b4g.server-2018-04, B4G-24)"),
     Variant("rulebook-2018-04",
-            "the later printed rule book's final values: 60 energy, attack 2, defend 1, "
-            "damage 5, refund 1, stall rule, 40 s",
+            "the later printed rule book's final values: 60 energy; an ATTACK indicator costs "
+            "2 energy and a DEFENSE indicator 1 (still at most 3 indicators a round, their "
+            "total cost within your energy); an undefended attack takes 5, a defended one "
+            "refunds 1; the stall rule; 40 s to plan",
             {"start_energy": 60, "attack_cost": 2, "defend_cost": 1, "damage": 5,
              "defend_refund": 1, "timer_seconds": 40, **_STALL},
             source="HEAD rule-book, GDD, round6.md (b4g.rulebook-2018-04; B4G-25)",

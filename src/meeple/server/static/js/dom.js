@@ -44,15 +44,20 @@ export function label(key) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Show an error to this person (the server's `error` frames and failed requests). */
-export function showError(text) {
-  const box = document.getElementById('errors');
-  if (!box) return;
-  const item = h('div', {class: 'error'}, text,
-    h('button', {class: 'dismiss', 'aria-label': 'Dismiss', onclick: () => item.remove()}, '×'));
+/**
+ * Show an error to this person (a refused frame, a failed request) in `where` (an element, or
+ * the id of one; the page's `#errors` box by default), dismissable and gone after 12 s; at most
+ * three at once in one place. Returns the error's element (or null without a place for it).
+ */
+export function showError(text, where = 'errors') {
+  const box = typeof where === 'string' ? document.getElementById(where) : where;
+  if (!box) return null;
+  const item = h('div', {class: 'error'}, h('span', {class: 'error-text'}, text),
+    h('button', {type: 'button', class: 'dismiss', 'aria-label': 'Dismiss', onclick: () => item.remove()}, '×'));
   box.appendChild(item);
-  while (box.children.length > 3) box.firstChild.remove();
+  while (box.querySelectorAll(':scope > .error').length > 3) box.querySelector(':scope > .error').remove();
   setTimeout(() => item.remove(), 12000);
+  return item;
 }
 
 /** Link a board's own stylesheet, `static/boards/GAME.css`, when its module (`boards/GAME.js`)

@@ -27,8 +27,9 @@ function perSeat(key, value, ctx) {
 }
 
 function seatHeader(seat, ctx) {
-  const name = ctx.seatName(seat);
-  return seat === ctx.mySeat ? `${name} (you)` : name;
+  const name = (ctx.seatLabel || ctx.seatName)(seat);  // the table page's label: its person
+  const chip = ctx.seatChip ? ctx.seatChip(seat) : null;
+  return [chip, seat === ctx.mySeat ? `${name} (you)` : name];
 }
 
 function recordTable(rows, ctx, seatRows) {

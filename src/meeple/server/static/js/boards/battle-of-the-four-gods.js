@@ -84,6 +84,14 @@ function lastRound(view, ctx) {
     drain ? h('p', {class: 'hint'}, `Stall drain: every god lost ${drain} more.`) : null);
 }
 
+/** The planning limits in words (Planning; B4G-5): at most `max_actions` indicators a round,
+ * and their total cost (`limit_mode` cost) or their number (count) within the god's energy. */
+export function limitText(params) {
+  const most = params.max_actions ?? 3;
+  const fit = params.limit_mode === 'count' ? 'their number' : 'their total cost';
+  return `At most ${most} indicator${most === 1 ? '' : 's'} a round; ${fit} must not exceed your energy.`;
+}
+
 function chooser(view, legal, ctx, onAct) {
   if (ctx.mySeat === null) return h('p', {class: 'hint'}, 'You are watching.');
   if (ctx.status !== 'running') return null;
@@ -118,13 +126,16 @@ function chooser(view, legal, ctx, onAct) {
     canReveal ? h('label', {class: 'check'}, h('input', {type: 'checkbox', checked: choice.reveal,
       onchange: (e) => { choice.reveal = e.target.checked; ctx.redraw(); }}), ' Reveal my choice face up') : null,
     h('p', {class: 'cost'}, `Cost: ${cost} energy (attack ${p.attack_cost ?? 1}, defend ` +
-      `${p.defend_cost ?? 1} each; at most ${p.max_actions ?? '?'} ${p.limit_mode === 'cost' ? 'energy' : 'actions'})`),
+      `${p.defend_cost ?? 1} each). ${limitText(p)}`),
     ok ? null : h('p', {class: 'warning'}, `${text} is not legal now (too many, or not enough energy).`),
     h('button', {class: 'submit primary', disabled: !ok, onclick: (e) => {
       e.currentTarget.disabled = true;
       onAct(text);
     }}, `Submit: ${text}`));
 }
+
+/** What the result table calls the score (the game's `score_name`). */
+export const scoreName = 'final energy';
 
 /** Draw the board and the chooser (the board interface: boards/README.md). */
 export function render(board, actions, view, legal, ctx, onAct) {
@@ -133,9 +144,10 @@ export function render(board, actions, view, legal, ctx, onAct) {
   fill(actions, chooser(view, legal, ctx, onAct));
 }
 
-/** The log lines of a finished round: who attacked whom and whether each attack was defended
- * or hit, who defended against whom, and the energy changes (this view keeps no event list: it
- * shows the last rounds whole). */
+/** The log lines of the finished rounds, one a round (`step`: the round's number, the game's
+ * length once it is resolved, so the page puts it after that round's timeouts and choices): who
+ * attacked whom and whether each attack was defended or hit, who defended against whom, and
+ * the energy changes (this view keeps no event list: it keeps every round whole). */
 export function logLines(view, ctx) {
   const params = (ctx && ctx.params) || {};
   return (view.history || []).map(([round, picks, deltas, drain]) => {
@@ -151,6 +163,6 @@ export function logLines(view, ctx) {
       const delta = deltas[seat] > 0 ? `+${deltas[seat]}` : String(deltas[seat]);
       return `${colour} ${did.length ? did.join(' and ') : 'passes'}, energy ${delta}`;
     }).filter(Boolean);
-    return {key: `round-${round}`, text: `Round ${round}: ${parts.join('; ')}${drain ? `; drain ${drain}` : ''}.`};
+    return {key: `round-${round}`, step: round, text: `Round ${round}: ${parts.join('; ')}${drain ? `; drain ${drain}` : ''}.`};
   });
 }

@@ -9,6 +9,8 @@ import {fill, h} from '../dom.js';
 
 /** This board has its own stylesheet, static/boards/damocles.css (boards/README.md). */
 export const stylesheet = true;
+/** What the result table calls the score (the game's `score_name`). */
+export const scoreName = 'points';
 
 const GODS = ['HADES', 'POSEIDON', 'ARTEMIS', 'DEMETER', 'NYX'];
 const SLOTS = 7;
@@ -347,8 +349,9 @@ export function render(board, actions, view, legal, ctx, act) {
       return h('div', {class: `dmc-seat${seat === me ? ' mine' : ''}${active ? ' active' : ''}${seat === target ? ' target' : ''}`,
         dataset: {seat: String(seat)}},
       h('div', {class: 'dmc-seat-head'},
-        h('span', {class: 'dmc-seat-name'}, ctx.seatName(seat), seat === me ? ' (you)' : ''),
-        h('span', {class: 'dmc-seat-player'}, ctx.playerName(seat)),
+        ctx.seatChip ? ctx.seatChip(seat) : null,
+        h('span', {class: 'dmc-seat-name'}, ctx.playerName(seat), seat === me ? ' (you)' : ''),
+        h('span', {class: 'dmc-seat-player'}, ctx.seatName(seat)),
         active ? h('span', {class: 'dmc-flag'}, '▶ to play') : null,
         winner ? h('span', {class: 'dmc-flag win'}, '★ winner') : null,
         seat === target ? h('span', {class: 'dmc-flag danger'}, '✕ destroy target') : null),
@@ -361,7 +364,7 @@ export function render(board, actions, view, legal, ctx, act) {
     })));
 
   // ---- the turn panel: whose turn, the step, the action being built, the turn's buttons
-  const name = (s) => `${ctx.seatName(s)}${s === me ? ' (you)' : ''}`;
+  const name = (s) => `${(ctx.seatLabel || ctx.seatName)(s)}${s === me ? ' (you)' : ''}`;
   const facts = [];
   if (view.phase === 'turn') {
     facts.push(`Turn ${view.turns_taken + 1} of ${view.turns_total}`);

@@ -9,6 +9,8 @@ import {fill, h} from '../dom.js';
 
 /** This board has its own stylesheet, static/boards/epoch-ellipse.css (boards/README.md). */
 export const stylesheet = true;
+/** What the result table calls the score (the game's `score_name`: the team's, every seat's). */
+export const scoreName = 'Recovered VP';
 
 const PHASES = [['wake', 'WAKE UP'], ['plan', 'PLAN'], ['explore', 'EXPLORE'], ['hunger', 'HUNGER'],
   ['rest', 'REST']];
@@ -39,7 +41,9 @@ function slugOf(name) {
 }
 const kindOf = (card) => card.subtype || card.kind || 'CARD';
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const who = (ctx, seat) => `${ctx.seatName(seat)}${seat === ctx.mySeat ? ' (you)' : ''}`;
+/** A seat as the page names it (its person; `seat 2` on the replay page). */
+const labelOf = (ctx, seat) => (ctx.seatLabel || ctx.seatName)(seat);
+const who = (ctx, seat) => `${labelOf(ctx, seat)}${seat === ctx.mySeat ? ' (you)' : ''}`;
 
 function pointsText(ctx, points) {
   const labels = ctx.content.points || {};
@@ -207,7 +211,7 @@ function tradeBuilder(view, ctx, parsed) {
   const ready = parsed.trades.find((t) => t.text === text);
   return h('div', {class: 'ee-trade-builder', role: 'group', 'aria-label': 'Trade offer being built'},
     h('span', {}, 'Trade offer: ', h('code', {class: 'ee-building'}, text)),
-    ready ? actButton(text, 'Send offer', `Offer ${ctx.seatName(sel.seat)} your ${nameOf(ctx, sel.give)} for their ${nameOf(ctx, sel.get)}`, 'primary')
+    ready ? actButton(text, 'Send offer', `Offer ${labelOf(ctx, sel.seat)} your ${nameOf(ctx, sel.give)} for their ${nameOf(ctx, sel.get)}`, 'primary')
       : h('span', {class: 'hint'}, sel.give === null ? ' now pick one of your salvage cards (Offer)'
         : ' now pick a partner\'s salvage card (Ask for)'),
     h('button', {type: 'button', class: 'ee-cancel', onclick: () => { clearSel(); ctx.redraw(); }}, 'Cancel'));
@@ -346,7 +350,7 @@ function handCards(view, ctx, seat, parsed, mine) {
   const trading = mine && parsed.trades.length;
   const asking = !mine && parsed.trades.some((t) => t.seat === seat);
   if (!p.hand.length) return h('p', {class: 'ee-empty'}, 'empty hand');
-  return h('ul', {class: 'ee-hand', 'aria-label': `${ctx.seatName(seat)} hand`}, grouped(p.hand).map(([name, n]) => {
+  return h('ul', {class: 'ee-hand', 'aria-label': `${labelOf(ctx, seat)} hand`}, grouped(p.hand).map(([name, n]) => {
     const card = info(ctx, name);
     const texts = mine ? (parsed.byCard.get(card.slug) || []) : [];
     const controls = texts.map((t) => {
@@ -363,7 +367,7 @@ function handCards(view, ctx, seat, parsed, mine) {
     if (asking && parsed.trades.some((t) => t.seat === seat && t.get === card.slug && (sel.give === null || t.give === sel.give))) {
       const on = sel.seat === seat && sel.get === card.slug;
       controls.push(h('button', {type: 'button', class: 'ee-select small', 'aria-pressed': String(on),
-        'aria-label': `Ask ${ctx.seatName(seat)} for ${name} in a trade`, onclick: () => {
+        'aria-label': `Ask ${labelOf(ctx, seat)} for ${name} in a trade`, onclick: () => {
           if (on) { sel.seat = null; sel.get = null; } else { sel.seat = seat; sel.get = card.slug; }
           ctx.redraw();
         }}, on ? '✓ Asking' : 'Ask for'));
@@ -414,8 +418,9 @@ function playerPanel(view, ctx, seat, parsed) {
   if (queueAt >= 0) facts.push(h('span', {}, `death queue #${queueAt + 1}`));
   const msTexts = parsed.ms.get(seat) || [];
   return h('section', {class: `ee-player st-${p.status}${seat === ctx.mySeat ? ' mine' : ''}${acting ? ' acting' : ''}`,
-    'aria-label': `${ctx.seatName(seat)} survivor`},
-  h('h3', {}, `${ctx.seatName(seat)} `, h('span', {class: 'ee-player-name'}, ctx.playerName(seat)), ' ', tags),
+    'aria-label': `${labelOf(ctx, seat)} survivor`},
+  h('h3', {}, ctx.seatChip ? ctx.seatChip(seat) : null, h('span', {class: 'ee-player-name'}, ctx.playerName(seat)),
+    ' ', h('span', {class: 'ee-seat-name'}, ctx.seatName(seat)), ' ', tags),
   h('div', {class: 'ee-facts'}, facts),
   p.status === 'alive' ? [
     h('h4', {}, `Hand (${p.hand.length}, open to all)`), handCards(view, ctx, seat, parsed, mine),
@@ -427,7 +432,7 @@ function playerPanel(view, ctx, seat, parsed) {
     h('div', {class: `ee-card${msTexts.length ? ' live' : ''}`}, cardFace(ctx, p.mournful_card),
       msTexts.length ? h('div', {class: 'ee-card-actions'}, msTexts.map((t) => {
         const [label, aria] = cardActionLabel(ctx, t.replace(/ ms \d+/, ' x'), info(ctx, p.mournful_card), p.mournful_card);
-        return actButton(t, label.startsWith('Play') ? 'Play charm' : label, `${aria} (${ctx.seatName(seat)}'s Mournful card)`, 'small');
+        return actButton(t, label.startsWith('Play') ? 'Play charm' : label, `${aria} (${labelOf(ctx, seat)}'s Mournful card)`, 'small');
       })) : null)) : null);
 }
 
@@ -486,3 +491,42 @@ export function render(board, actions, view, legal, ctx, act) {
 }
 
 export const actionsFirst = false;
+
+/** How the team's loss reads (`outcome.cause`, rules.py `outcome`): the last death's cause. */
+const LOSS = {
+  starvation: 'the last survivor starved',
+  combat: 'the last survivor died in a lost combat',
+  collapse: 'the last survivor died of injuries (a collapse)',
+  curse: 'the last survivor died of a curse',
+};
+
+/**
+ * The result in words (boards/README.md, `resultText`): what happened to the team (won: the
+ * Recovered VP reached the target; lost: the cause) and to each survivor. `returns[seat]` is 1
+ * for a survivor alive when the team wins, else 0 (rules.py `returns`), so on a win 0 means the
+ * survivor did not live to see it; on a loss the view's status says who was still alive.
+ */
+export function resultText(result, view, ctx) {
+  const outcome = result.outcome || {};
+  if (!('team_win' in outcome)) return null;
+  const me = ctx.mySeat;
+  const vp = outcome.recovered_vp ?? (view && view.recovered_vp);
+  const target = view && view.target_vp;
+  const status = (seat) => (view && view.players && view.players[seat] ? view.players[seat].status : null);
+  const seats = (result.returns || []).map((_, seat) => seat);
+  let headline;
+  if (outcome.team_win) {
+    let who = 'The team won';
+    if (me !== null) who = result.returns[me] > 0 ? 'The team won and you survived' : 'The team won, but you did not survive';
+    headline = `${who}: ${vp} VP Recovered${target ? ` (the target was ${target})` : ''}.`;
+  } else if (outcome.cause === 'truncation' || result.truncated) {
+    headline = `The team lost: the day cap came first, with ${vp} of ${target ?? '?'} VP Recovered.`;
+  } else {
+    headline = `The team lost: ${LOSS[outcome.cause] || `no survivor was left (${outcome.cause || 'no cause given'})`}.`;
+  }
+  const rows = seats.map((seat) => {
+    if (outcome.team_win) return result.returns[seat] > 0 ? 'survived: won with the team' : 'did not survive (the team won)';
+    return status(seat) === 'alive' ? 'survived, but the team lost' : 'did not survive: lost with the team';
+  });
+  return {headline, rows};
+}

@@ -10,6 +10,8 @@ import {fill, h} from '../dom.js';
 
 /** This board has its own stylesheet, static/boards/ozymandias-campaign.css (boards/README.md). */
 export const stylesheet = true;
+/** What the result table calls the score (the game's `score_name`). */
+export const scoreName = 'VP';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SUITS = ['GOLD', 'RED', 'BLUE'];
@@ -96,8 +98,12 @@ function svgButton(label, onAct, attrs, ...children) {
     onclick: press, onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') press(e); }}, ...children);
 }
 
+/** How this board names a seat: as the page does (its person), set by `render`. */
+let nameOf = (seat) => `seat ${seat + 1}`;
+
+/** A seat's worker token: its colour and its number, counted from 1 (seat 1 is the first). */
 function seatTok(seat, extra = '') {
-  return h('span', {class: `oz-tok s${seat} ${extra}`, title: `Seat ${seat}`}, String(seat));
+  return h('span', {class: `oz-tok s${seat} ${extra}`, title: nameOf(seat)}, String(seat + 1));
 }
 
 function cubeChip(suit, count, extra = '') {
@@ -218,7 +224,12 @@ function drawMap(view, ctx, ix, send) {
     'aria-label': `Sector map: ${view.map.length} tile${view.map.length === 1 ? '' : 's'}`,
     style: `width: ${width}px; min-width: ${Math.round(Math.min(width, Math.max(300, width * 0.7)))}px`},
   tilesLayer, linesLayer, portsLayer, pointsLayer);
-  return h('div', {class: 'oz-map-box'}, svg);
+  // a map wider than its box scrolls sideways: a hint and a shadow on the side with more
+  // (markScroll turns them on once the box is laid out)
+  return h('div', {class: 'oz-map-wrap'},
+    h('p', {class: 'oz-scroll-hint', id: 'oz-scroll-hint'}, '⇆ The map is wider than the screen: swipe or scroll it sideways.'),
+    h('div', {class: 'oz-map-frame'}, h('div', {class: 'oz-map-box', tabindex: 0, role: 'region',
+      'aria-label': 'Sector map (scrolls sideways when wider than the screen)', 'aria-describedby': 'oz-scroll-hint'}, svg)));
 }
 
 const KIND_NAME = {COLONY: 'colony', INTERSECTION: 'intersection', HAZARD: 'hazard'};
@@ -232,14 +243,14 @@ function drawPoint(point, kind, [x, y], view, ix, send, flags) {
       s('text', {class: 'pt-mark', x, y: y + 5, 'text-anchor': 'middle'}, 'C'));
     const stack = view.stacks[point] || [];
     if (stack.length) {
-      label.push(`stack bottom to top: ${stack.map((seat) => `Seat ${seat}`).join(', ')}`);
+      label.push(`stack bottom to top: ${stack.map((seat) => nameOf(seat)).join(', ')}`);
       const shown = stack.slice(-5);
       shown.forEach((seat, i) => {
         const cx = flags.side > 0 ? x + 24 + i * 13 : x - 24 - (shown.length - 1 - i) * 13;
         const top = i === shown.length - 1;
         parts.push(s('g', {class: `worker lying s${seat}${top ? ' top' : ''}`},
           s('rect', {x: cx - 7, y: y - 9, width: 14, height: 18, rx: 3}),
-          s('text', {x: cx, y: y + 4, 'text-anchor': 'middle'}, String(seat))));
+          s('text', {x: cx, y: y + 4, 'text-anchor': 'middle'}, String(seat + 1))));
       });
       if (stack.length > shown.length) {
         parts.push(s('text', {class: 'more', x: x - 20, y: y + 36}, `+${stack.length - shown.length} below`));
@@ -252,10 +263,10 @@ function drawPoint(point, kind, [x, y], view, ix, send, flags) {
   }
   const stander = view.standing[point];
   if (stander !== undefined) {
-    label.push(`Seat ${stander} stands here`);
+    label.push(`${nameOf(stander)} stands here`);
     parts.push(s('g', {class: `worker standing s${stander}`},
       s('circle', {cx: x, cy: y - 4, r: 11}),
-      s('text', {x, y: y, 'text-anchor': 'middle'}, String(stander))));
+      s('text', {x, y: y, 'text-anchor': 'middle'}, String(stander + 1))));
   }
   parts.push(s('text', {class: 'pt-name', x: x - 12, y: y + 24}, pointId(point)));
   if (flags.war) parts.push(s('text', {class: 'war-mark', x: x - 30, y: y - 14}, '⚔ war'));
@@ -324,7 +335,7 @@ function explorePanel(view, ctx, ix, send) {
   let selPort = null;
   if (mapPorts.length === 1) selPort = mapPorts[0];
   else if (ui.sel && ui.sel.kind === 'port' && ix.attach.has(ui.sel.port)) selPort = ui.sel.port;
-  const who = ctx.seatName(view.active);
+  const who = nameOf(view.active);
   return h('section', {class: 'oz-explore', 'aria-label': 'Exploration'},
     h('h3', {}, `Exploring from ${ex.at}: ${who} drew tile ${ex.tile} (${LETTER[ex.suit]} ${ex.suit})`),
     mapPorts.length > 1 ? h('div', {class: 'oz-row'}, h('span', {}, 'Map port: '), mapPorts.map((port) =>
@@ -366,8 +377,8 @@ function warPanel(view, ctx) {
       h('h3', {}, `⚔ War at ${war.point} (${war.kind === 'stand' ? 'standing' : 'colony'} war)`),
       h('p', {}, `${war.sector_suit} sector: ${LETTER[war.sector_suit]} cards count double. The attacker wins ties.`),
       h('ul', {class: 'oz-fighters'},
-        h('li', {}, seatTok(war.attacker), ` ${ctx.seatName(war.attacker)} attacks: ${state(war.attacker)}`),
-        h('li', {}, seatTok(war.defender), ` ${ctx.seatName(war.defender)} defends: ${state(war.defender)}`)),
+        h('li', {}, seatTok(war.attacker), ` ${nameOf(war.attacker)} attacks: ${state(war.attacker)}`),
+        h('li', {}, seatTok(war.defender), ` ${nameOf(war.defender)} defends: ${state(war.defender)}`)),
       view.my_submission ? h('p', {class: 'submitted-note'}, `Your card: ${view.my_submission.replace(/^fight /, '')}. Both cards are revealed together.`) : null));
   }
   if (last) {
@@ -377,7 +388,7 @@ function warPanel(view, ctx) {
     parts.push(h('div', {class: 'oz-war revealed', 'aria-label': 'Last war revealed'},
       h('h3', {}, `Last war, round ${last.round}: ${last.point}`),
       h('div', {class: 'oz-reveal'}, last.cards.map(([seat, card]) => h('div', {class: `oz-fighter${seat === last.winner ? ' won' : ''}`},
-        seatTok(seat), ` ${ctx.seatName(seat)} `, faceCard(card),
+        seatTok(seat), ` ${nameOf(seat)} `, faceCard(card),
         h('span', {class: 'strength'}, card ? ` strength ${strength(card)}${cardSuit(card) === suit ? ' (doubled)' : ''}` : ''),
         seat === last.winner ? h('b', {class: 'won-tag'}, ' ✔ wins') : null)))));
   }
@@ -452,8 +463,8 @@ function playerPanel(seat, view, ctx, ix, send) {
   if (mine && suitSel && ix.cube.get(suitSel).has('out')) {
     const move = ix.cube.get(suitSel).get('out');
     out = h('li', {}, h('button', {class: 'oz-out clickable', 'data-action': move.text,
-      'aria-label': `Move a ${suitSel} cube out to ${ctx.seatName(right)}`, onclick: () => send(move.text)},
-    `→ ${LETTER[suitSel]} out to ${ctx.seatName(right)}`));
+      'aria-label': `Move a ${suitSel} cube out to ${nameOf(right)}`, onclick: () => send(move.text)},
+    `→ ${LETTER[suitSel]} out to ${nameOf(right)}`));
   }
   const active = view.active === seat && !view.winners;
   const acting = (view.acting || []).includes(seat);
@@ -472,9 +483,9 @@ function playerPanel(seat, view, ctx, ix, send) {
       return h('li', {}, h('button', {class: `oz-card hand c-${suit} clickable v-${move.verb}`, 'data-action': move.text,
         'aria-label': label, onclick: () => send(move.text)}, body, h('span', {class: 'verb'}, move.verb === 'fight' ? `fight (${label.match(/strength \d+/)[0]})` : 'play')));
     }))) : null;
-  return h('section', {class: `oz-player${mine ? ' mine' : ''}${active ? ' active' : ''}`, 'aria-label': `${ctx.seatName(seat)} tableau`},
+  return h('section', {class: `oz-player${mine ? ' mine' : ''}${active ? ' active' : ''}`, 'aria-label': `${nameOf(seat)} tableau`},
     h('header', {},
-      seatTok(seat, 'big'), h('b', {}, ` ${ctx.seatName(seat)}`), ` ${ctx.playerName(seat)}${mine ? ' (you)' : ''}`,
+      seatTok(seat, 'big'), h('b', {}, ` ${ctx.playerName(seat)}`), ` ${ctx.seatName(seat)}${mine ? ' (you)' : ''}`,
       active ? h('span', {class: 'tag turn'}, '▶ turn') : null,
       acting && !active ? h('span', {class: 'tag turn'}, 'to act') : null,
       view.trigger === seat ? h('span', {class: 'tag'}, `reached ${ctx.content.target_vp || 21}`) : null),
@@ -484,8 +495,8 @@ function playerPanel(seat, view, ctx, ix, send) {
       h('div', {}, h('dt', {}, 'Workers'), h('dd', {}, `${p.supply} supply · ${p.bag} bag`)),
       h('div', {}, h('dt', {}, 'Hand'), h('dd', {}, `${p.hand_size} card${p.hand_size === 1 ? '' : 's'}`)),
       h('div', {class: 'incoming'}, h('dt', {}, 'Incoming'), h('dd', {}, incoming.length ? incoming : h('span', {class: 'empty'}, 'none'))),
-      h('div', {}, h('dt', {}, 'Passes right to'), h('dd', {}, ctx.seatName(right)))),
-    h('ol', {class: 'oz-tableau', 'aria-label': `${ctx.seatName(seat)} tableau, left to right`},
+      h('div', {}, h('dt', {}, 'Passes right to'), h('dd', {}, nameOf(right)))),
+    h('ol', {class: 'oz-tableau', 'aria-label': `${nameOf(seat)} tableau, left to right`},
       p.tableau.length ? p.tableau.map((card, pos) => tableauCard(card, pos, seat, view, ctx, ix, send, mine))
         : h('li', {class: 'empty'}, 'no cards in the tableau'), out),
     hand);
@@ -493,7 +504,7 @@ function playerPanel(seat, view, ctx, ix, send) {
 
 // --------------------------------------------------------------------------- turn panel
 function stepPrompt(view, ctx, ix) {
-  const right = ctx.mySeat === null ? null : ctx.seatName(view.right_of[ctx.mySeat]);
+  const right = ctx.mySeat === null ? null : nameOf(view.right_of[ctx.mySeat]);
   const card = view.migrating === null ? '' : ` of card ${view.migrating + 1}`;
   return {
     mode: 'Choose your mode for this turn.',
@@ -518,7 +529,7 @@ function turnPanel(view, legal, ctx, ix, send) {
   if (ctx.mySeat === null) return h('div', {class: 'oz-turn'}, h('p', {class: 'hint'}, 'You are watching.'));
   if (ctx.status !== 'running') return null;
   if (!legal.length) {
-    const waiting = (view.acting || []).map((seat) => ctx.seatName(seat)).join(', ');
+    const waiting = (view.acting || []).map((seat) => nameOf(seat)).join(', ');
     return h('div', {class: 'oz-turn'}, view.my_submission
       ? h('p', {class: 'submitted-note'}, `Your war card is in (${view.my_submission.replace(/^fight /, '')}). Waiting for ${waiting}.`)
       : h('p', {class: 'hint'}, `Waiting for ${waiting || 'the others'} (${STEP_NAME[view.step] || view.step}).`));
@@ -541,7 +552,7 @@ function turnPanel(view, legal, ctx, ix, send) {
     ix.step.length ? h('div', {class: 'oz-steps', role: 'group', 'aria-label': 'Turn choices'}, ix.step.map((text) => {
       const mode = view.step === 'mode';
       let label = STEP_LABEL[text];
-      if (text === 'pass') label = `Pass the rest on to ${ctx.seatName(view.right_of[ctx.mySeat])}`;
+      if (text === 'pass') label = `Pass the rest on to ${nameOf(view.right_of[ctx.mySeat])}`;
       return h('button', {class: `oz-step${mode ? ' mode primary' : ''}`, 'data-action': text, onclick: () => send(text)},
         h('b', {}, label), mode ? h('small', {}, MODE_HINT[text]) : null);
     })) : null,
@@ -554,11 +565,11 @@ function turnPanel(view, legal, ctx, ix, send) {
 function header(view, ctx) {
   let who;
   if (view.winners) {
-    who = `Game over${view.truncated ? ' (round cap)' : ''}: ${view.winners.map((s) => ctx.seatName(s)).join(', ')} ${view.winners.length === 1 ? 'wins' : 'win'}.`;
+    who = `Game over${view.truncated ? ' (round cap)' : ''}: ${view.winners.map((s) => nameOf(s)).join(', ')} ${view.winners.length === 1 ? 'wins' : 'win'}.`;
   } else if (view.step === 'war') {
-    who = `War: ${ctx.seatName(view.war.attacker)} against ${ctx.seatName(view.war.defender)}.`;
+    who = `War: ${nameOf(view.war.attacker)} against ${nameOf(view.war.defender)}.`;
   } else {
-    const name = `${ctx.seatName(view.active)}${view.active === ctx.mySeat ? ' (you)' : ''}`;
+    const name = `${nameOf(view.active)}${view.active === ctx.mySeat ? ' (you)' : ''}`;
     who = `${name}: ${STEP_NAME[view.step] || view.step}.`;
   }
   return h('div', {class: 'oz-head'},
@@ -566,10 +577,26 @@ function header(view, ctx) {
     h('p', {class: 'hint'}, `Deck ${view.deck_size} cards · discard ${view.discard.length} · tile deck ${view.tile_deck_size}` +
       ` · ${ctx.content.target_vp || 21} VP triggers the end` +
       (view.trigger !== null && view.trigger !== undefined && !view.winners
-        ? ` · ${ctx.seatName(view.trigger)} reached it: last turn ends with ${ctx.seatName(view.last_seat)}` : '')),
+        ? ` · ${nameOf(view.trigger)} reached it: last turn ends with ${nameOf(view.last_seat)}` : '')),
     h('p', {class: 'oz-legend', 'aria-hidden': 'true'},
       h('span', {class: 'lg colony'}, '■ colony'), h('span', {class: 'lg'}, '● intersection'), h('span', {class: 'lg'}, '▲ hazard'),
       h('span', {class: 'lg'}, 'numbered tokens: seats\' workers'), h('span', {class: 'lg'}, 'dashed ring: you can click')));
+}
+
+/** A map wider than its box says so: the hint shows, and a shadow marks each side with more
+ * map beyond it (kept up to date as the person scrolls). */
+function markScroll(box) {
+  const frame = box && box.parentElement;
+  const wrap = frame && frame.parentElement;
+  if (!wrap) return;
+  const update = () => {
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    wrap.classList.toggle('scrolls', scrolls);
+    frame.classList.toggle('more-left', scrolls && box.scrollLeft > 1);
+    frame.classList.toggle('more-right', scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  };
+  box.addEventListener('scroll', update, {passive: true});
+  update();
 }
 
 /** A map wider than its box scrolls inside it: keep the person's scroll position across
@@ -595,14 +622,21 @@ export function render(board, actions, view, legal, ctx, act) {
   board.classList.add('oz-board');
   const oldBox = board.querySelector('.oz-map-box');
   const scrolled = oldBox ? oldBox.scrollLeft : null;
+  nameOf = (seat) => (ctx.seatLabel || ctx.seatName)(seat);
   const order = view.players.map((_, i) => (mine ? (ctx.mySeat + i) % view.players.length : i));
+  // the seat's own hand and tableau right after the war and the prompt (on a phone they came
+  // a screen or two below, after the map): first of the players, and on a narrow screen
+  // (boards/ozymandias-campaign.css) before the map
   fill(board,
     header(view, ctx),
     warPanel(view, ctx),
+    mine ? h('div', {class: 'oz-players oz-mine'}, playerPanel(ctx.mySeat, view, ctx, ix, send)) : null,
     explorePanel(view, ctx, ix, send),
     drawMap(view, ctx, ix, send),
-    h('div', {class: 'oz-players'}, order.map((seat) => playerPanel(seat, view, ctx, ix, send))));
+    h('div', {class: 'oz-players oz-others'}, order.filter((seat) => !mine || seat !== ctx.mySeat)
+      .map((seat) => playerPanel(seat, view, ctx, ix, send))));
   keepMapInView(board.querySelector('.oz-map-box'), scrolled);
+  markScroll(board.querySelector('.oz-map-box'));
   actions.classList.add('oz-turn-box');
   fill(actions, turnPanel(view, legal, ctx, ix, send));
 }

@@ -8,6 +8,8 @@ import {fill, h} from '../dom.js';
 
 /** This board has its own stylesheet, static/boards/ozymandias-market.css (boards/README.md). */
 export const stylesheet = true;
+/** What the result table calls the score (the game's `score_name`). */
+export const scoreName = 'VP';
 
 const COLOURS = ['RED', 'WHITE', 'BLUE', 'BLACK'];
 const INITIALS = {RED: 'R', WHITE: 'W', BLUE: 'B', BLACK: 'K'};
@@ -232,6 +234,9 @@ function empiresPanel(view) {
       }))));
 }
 
+/** A seat as the page names it (its person; `seat 2` on the replay page). */
+const labelOf = (ctx, seat) => (ctx.seatLabel || ctx.seatName)(seat);
+
 function seatsPanel(view, ctx) {
   const n = view.vp.length;
   const order = view.turn_order || [];
@@ -257,7 +262,8 @@ function seatsPanel(view, ctx) {
       const place = order.indexOf(seat);
       const acting = view.acting === seat;
       return h('li', {class: `ozm-seat${seat === ctx.mySeat ? ' mine' : ''}${acting ? ' acting' : ''}`},
-        h('span', {class: 'ozm-seat-name'}, acting ? '▶ ' : '', ctx.seatName(seat), seat === ctx.mySeat ? ' (you)' : ''),
+        h('span', {class: 'ozm-seat-name'}, acting ? '▶ ' : '', ctx.seatChip ? ctx.seatChip(seat) : null,
+          labelOf(ctx, seat), seat === ctx.mySeat ? ' (you)' : ''),
         h('span', {class: 'ozm-vp'}, `${view.vp[seat]} VP`),
         h('span', {class: 'ozm-sub'}, `${view.hand_sizes[seat]} in hand`),
         place >= 0 && (view.phase === 'raise' || view.phase === 'trade') ? h('span', {class: 'ozm-sub'}, `#${place + 1} to ${view.phase === 'trade' ? 'trade' : 'raise'}`) : null,
@@ -379,9 +385,9 @@ function promptPanel(view, p, ctx, mine, legal) {
   const parts = [];
   const phase = {plan: 'Secret plans', raise: 'Raise, lowest rank first', trade: 'Trade, highest rank first', over: 'Game over'}[view.phase] || view.phase;
   parts.push(h('p', {class: 'ozm-phase'}, h('b', {}, `Round ${view.round}`), ` · ${phase}`,
-    view.acting !== null && view.acting !== undefined ? [' · ', h('b', {}, `${ctx.seatName(view.acting)}${view.acting === ctx.mySeat ? ' (you)' : ''}`), ' to act'] : null));
+    view.acting !== null && view.acting !== undefined ? [' · ', h('b', {}, `${labelOf(ctx, view.acting)}${view.acting === ctx.mySeat ? ' (you)' : ''}`), ' to act'] : null));
   if (view.winners) {
-    const names = view.winners.map((s) => `${ctx.seatName(s)}${s === ctx.mySeat ? ' (you)' : ''}`);
+    const names = view.winners.map((s) => `${labelOf(ctx, s)}${s === ctx.mySeat ? ' (you)' : ''}`);
     parts.push(h('p', {class: 'ozm-ask'}, `${names.join(' and ')} ${names.length > 1 ? 'share the win' : 'wins'} with ${view.vp[view.winners[0]]} VP.`,
       view.truncated ? ' (round cap reached)' : ''));
     return h('div', {class: 'ozm-prompt'}, parts);
