@@ -31,7 +31,8 @@ except ImportError:  # pragma: no cover - the skip below says why
     sync_playwright = None
 
 __all__ = ["CHROMIUM", "FOUR_GODS", "SHOTS", "Browser", "Page", "Person", "PlaywrightTimeout",
-           "Server", "browser", "expect", "finished", "lobby_seat_label", "server", "shot",
+           "Server", "browser", "expect", "finished", "lobby_seat_label", "server", "serving_for",
+           "shot",
            "skip_without_a_browser"]
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -56,16 +57,22 @@ def skip_without_a_browser() -> None:
         pytest.skip(f"no chromium at {CHROMIUM}: apt-get install chromium")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A ``meeple serve`` for the module's browser tests (a temporary SQLite file)."""
-    skip_without_a_browser()
-    folder = tmp_path_factory.mktemp("browser")
+def serving_for(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Server]:
+    """A ``meeple serve`` over a temporary SQLite file in a new folder ``name``, killed when
+    the generator ends (the body of a module-scoped server fixture)."""
+    folder = tmp_path_factory.mktemp(name)
     running = Server(f"sqlite:///{folder / 'meeple.db'}", folder)
     try:
         yield running
     finally:
         running.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``meeple serve`` for the module's browser tests (a temporary SQLite file)."""
+    skip_without_a_browser()
+    yield from serving_for(tmp_path_factory, "browser")
 
 
 @pytest.fixture(scope="module")

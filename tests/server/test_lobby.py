@@ -52,6 +52,13 @@ def _row(page: Page, table_id: str):
 
 
 # ------------------------------------------------------------------ 1, 4: pushed, not polled
+
+def create_unseated(page) -> str:
+    """Click *Create table* (not sitting) and return the id the lobby says it created."""
+    page.get_by_role("button", name="Create table").click()
+    expect(page.locator("#create-status")).to_contain_text("is created")
+    return re.search(r"Table (\S+) is created", page.locator("#create-status").inner_text())[1]
+
 def test_tables_are_pushed_with_seats_chips_and_watchers(server: Server,
                                                          browser: Browser) -> None:
     first = _create(server, FOUR_GODS, seats=[{}, {"bot": "heuristic"}], timer_seconds=30)
@@ -222,9 +229,7 @@ def test_the_form_is_built_from_the_parameter_schema(server: Server,
     page.fill("#param-deal", "6")
     page.fill("#param-setup_discard", "1")
     page.locator("#sit").uncheck()
-    page.get_by_role("button", name="Create table").click()
-    expect(page.locator("#create-status")).to_contain_text("is created")
-    table_id = re.search(r"Table (\S+) is created", page.locator("#create-status").inner_text())[1]
+    table_id = create_unseated(page)
     params = httpx.get(f"{server.url}/api/tables/{table_id}").json()["params"]
     assert (params["deck"], params["deal"], params["setup_discard"], params["mirror"]) == \
         (deck, 6, 1, True)
@@ -260,9 +265,7 @@ def test_players_and_seats_follow_the_games_seat_names(server: Server,
     page.select_option("#replace", "timer")
     page.fill("#timer", "7")
     page.locator("#sit").uncheck()
-    page.get_by_role("button", name="Create table").click()
-    expect(page.locator("#create-status")).to_contain_text("is created")
-    table_id = re.search(r"Table (\S+) is created", page.locator("#create-status").inner_text())[1]
+    table_id = create_unseated(page)
     info = httpx.get(f"{server.url}/api/tables/{table_id}").json()
     assert (info["players"], info["replace"], info["timer_seconds"]) == (3, "timer", 7)
     assert [s["kind"] for s in info["seats"]] == ["open", "bot", "open"]

@@ -17,6 +17,7 @@ from websockets.sync.client import connect
 from meeple.engine.registry import game_class, game_names
 from meeple.server.db import SeatRow, TableRow, make_engine
 from meeple.server.limits import Limits
+from tests.server.browser_kit import serving_for
 from tests.server.conftest import WS, TestClient, join, make_table, serving
 from tests.server.test_crash import Server
 
@@ -288,12 +289,7 @@ def test_tables_nobody_fills_or_attends_are_closed(sqlite_url: str) -> None:
 @pytest.fixture(scope="module")
 def real_server(tmp_path_factory: pytest.TempPathFactory):
     """One real ``meeple serve`` for the module's protocol cases."""
-    folder = tmp_path_factory.mktemp("security")
-    server = Server(f"sqlite:///{folder / 'm.db'}", folder)
-    try:
-        yield server
-    finally:
-        server.kill()
+    yield from serving_for(tmp_path_factory, "security")
 
 
 @pytest.mark.parametrize("raw, code", [
