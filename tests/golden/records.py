@@ -5,7 +5,8 @@ one more, and for three line-ups (``random``, ``heuristic``, and the two alterna
 ``0..GAMES-1`` of a playtest seeded ``SEED`` are played through the lab's
 :func:`meeple.lab.run.runner.play_one` and each record's JSON (sorted keys, no spaces) is
 hashed with sha256. ``tests/test_same_records.py`` compares them with the committed
-``tests/golden/records.json``. Regenerate only after an intended rule or bot change::
+``tests/golden/records.json``; a second fixture, ``records_variants.json``, holds games
+``0..VARIANT_GAMES-1`` of every variant at every seat count. Regenerate only after an intended rule or bot change::
 
     python tests/golden/records.py
 """
@@ -50,6 +51,43 @@ def key(name: str, players: int, lineup: str) -> str:
     return f"{name}/{players}p/{lineup}"
 
 
+#: The second fixture: every variant at every seat count, fewer games each.
+VARIANTS_GOLDEN = HERE / "records_variants.json"
+VARIANT_GAMES = 5
+
+
+def variant_configs() -> list[tuple[str, str, int, str]]:
+    """``(game name, variant, seats, line-up name)`` for every registered game, every one of
+    its variants and every seat count it allows, with the line-ups whose bots it has."""
+    from meeple.bots import bot_names
+    from meeple.engine.registry import game_class, game_names, load_game
+
+    out = []
+    for name in game_names():
+        cls = game_class(name)
+        have = set(bot_names(load_game(name)))
+        out += [(name, variant.name, players, lineup) for variant in cls.variants
+                for players in range(cls.min_players, cls.max_players + 1)
+                for lineup, bots in LINEUPS.items() if have.issuperset(bots)]
+    return out
+
+
+def variant_key(name: str, variant: str, players: int, lineup: str) -> str:
+    return f"{name}/{variant}/{players}p/{lineup}"
+
+
+def variant_hashes(name: str, variant: str, players: int, lineup: str,
+                   games: int = VARIANT_GAMES) -> list[str]:
+    """The record hashes of games ``0..games-1`` (seed ``SEED``) of one variant and seat
+    count."""
+    from meeple.engine.registry import load_game
+    from meeple.lab.run.runner import play_one
+
+    game = load_game(name, variant, players)
+    return [record_hash(play_one(game, LINEUPS[lineup], SEED, i, keep_record=True)["record"])
+            for i in range(games)]
+
+
 def record_hash(record: dict) -> str:
     """sha256 of the record's canonical JSON (sorted keys, compact separators)."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -73,6 +111,9 @@ def main() -> int:
     golden = {key(*c): hashes(*c) for c in configs()}
     GOLDEN.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(golden)} configurations x {GAMES} games to {GOLDEN}")
+    variants = {variant_key(*c): variant_hashes(*c) for c in variant_configs()}
+    VARIANTS_GOLDEN.write_text(json.dumps(variants, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(variants)} configurations x {VARIANT_GAMES} games to {VARIANTS_GOLDEN}")
     return 0
 
 
