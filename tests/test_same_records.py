@@ -3,8 +3,9 @@
 ``tests/golden/records.json`` holds the sha256 of each game's record (``play_one(...,
 keep_record=True)["record"]``, canonical JSON) for 30 games of every registered game at its
 default seat count and one more, with random, heuristic and mixed line-ups;
-``tests/golden/records_variants.json`` 5 games of every variant at every seat count. After an intended
-rule or bot change: review, then ``python tests/golden/records.py`` and commit the new file.
+``tests/golden/records_variants.json`` 5 games of every variant at every seat count. After an
+intended rule or bot change: review, then ``python tests/golden/records.py`` and commit the new
+file.
 """
 
 from __future__ import annotations

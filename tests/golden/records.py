@@ -6,7 +6,8 @@ one more, and for three line-ups (``random``, ``heuristic``, and the two alterna
 :func:`meeple.lab.run.runner.play_one` and each record's JSON (sorted keys, no spaces) is
 hashed with sha256. ``tests/test_same_records.py`` compares them with the committed
 ``tests/golden/records.json``; a second fixture, ``records_variants.json``, holds games
-``0..VARIANT_GAMES-1`` of every variant at every seat count. Regenerate only after an intended rule or bot change::
+``0..VARIANT_GAMES-1`` of every variant at every seat count. Regenerate only after an
+intended rule or bot change::
 
     python tests/golden/records.py
 """
