@@ -29,6 +29,7 @@ from meeple.engine.params import Parameter, Variant, resolve_parameters
 
 if TYPE_CHECKING:
     from meeple.engine.action import Action
+    from meeple.engine.components import ComponentState
     from meeple.engine.state import State
 
 
@@ -115,6 +116,11 @@ class Game(ABC):
     #: "package.module:function" building a position from a short description (the game's
     #: ``scenario.build``), imported on demand by :meth:`build_scenario`; "" if none.
     scenario: ClassVar[str] = ""
+    #: The game's state class when it declares its components
+    #: (:class:`meeple.engine.components.ComponentState`): its copy, JSON data, validation,
+    #: views, determinization and scenarios derive from them. None: the game writes those
+    #: hooks itself.
+    state_class: ClassVar[type[ComponentState] | None] = None
 
     __slots__ = ("variant", "players", "params", "_frozen", "_cache")
 
@@ -260,16 +266,23 @@ class Game(ABC):
                 the action is legal *now* is checked when it is applied.
         """
 
-    @abstractmethod
     def _state_from_data(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from the ``"data"`` part of :meth:`State.to_json`."""
+        """Rebuild a state from the ``"data"`` part of :meth:`State.to_json` (derived from the
+        components of :attr:`state_class`; a game without them overrides it).
+
+        Raises:
+            NotImplementedError: for a game with neither.
+        """
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.name} cannot rebuild a state from data")
+        return self.state_class.components().restore(self, data)  # type: ignore[no-any-return]
 
     @property
     def determinizes(self) -> bool:
         """Whether the game provides a determinization (overrides :meth:`_determinizer` or
         :meth:`_determinize`): what information-set search needs."""
         cls = type(self)
-        return (cls._determinizer is not Game._determinizer
+        return (cls.state_class is not None or cls._determinizer is not Game._determinizer
                 or cls._determinize is not Game._determinize)
 
     def _determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
@@ -320,6 +333,8 @@ class Game(ABC):
         Raises:
             NotImplementedError: the default, for a game without determinization.
         """
+        if self.state_class is not None and type(self)._determinize is Game._determinize:
+            return self.state_class.components().determinizer(self, view)
         if not self.determinizes:
             raise NotImplementedError(f"{self.name} does not provide a determinization")
         return functools.partial(self._determinize, view)
@@ -548,9 +563,11 @@ class Game(ABC):
             ParameterError: the game has no scenario builder, or the description names
                 something unknown or impossible (a :class:`StateError` for a broken invariant).
         """
-        if not self.scenario:
-            raise ParameterError(f"{self.name} has no scenario builder")
-        return _import(self.scenario)(self, **description)  # type: ignore[no-any-return]
+        if self.scenario:
+            return _import(self.scenario)(self, **description)  # type: ignore[no-any-return]
+        if self.state_class is not None:
+            return self.state_class.components().scenario(self, **description)  # type: ignore
+        raise ParameterError(f"{self.name} has no scenario builder")
 
     def decision_help(self, state: State, seat: int) -> str:
         """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
@@ -585,8 +602,10 @@ class Game(ABC):
         document against the game's invariants before ``_state_from_data`` reads it, raising
         :class:`~meeple.engine.errors.StateError` at the JSON path (``$.data...``) of the first
         problem. Write it with the helpers of :mod:`meeple.engine.validation`. The default
-        checks nothing (a template game); every meeple game overrides it."""
-        return None
+        checks what the components of :attr:`state_class` say (when it has them), else
+        nothing (a template game)."""
+        if self.state_class is not None:
+            self.state_class.components().validate(self, data)
 
 
 def _import(target: str) -> Any:

@@ -16,165 +16,173 @@ has scored ("they cannot be scored twice").
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from meeple.engine.components import (
+    COUNT,
+    OWNER,
+    ComponentState,
+    Mark,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+)
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
+from meeple.engine.scenario import seat_values
 from meeple.engine.state import State
+from meeple.engine.validation import NonNegInt
 from meeple.engine.winners import RecordedWinners
+from meeple.games.damocles import invariants
 from meeple.games.damocles.actions import Move, parse_move
-from meeple.games.damocles.codex import CIRCLE, GODS, Codex
+from meeple.games.damocles.codex import CIRCLE, GOD_INITIALS, GODS, Codex
 from meeple.games.damocles.content import load_deck
 from meeple.games.damocles.matching import mask_on, pip_table, readings
 from meeple.games.damocles.moves import legal_moves, remembered_moves
 from meeple.games.damocles.variants import PARAMETERS, VARIANTS
 
-#: Fields of the turn context, reset at the start of every turn (rules-questions 1.1).
-TURN_FIELDS = ("step", "swaps_allowed", "swaps_done", "relax_tokens", "annex_played",
-               "annex_available", "pair_played", "pairs_used", "consumed", "granted",
-               "keep_pool", "keep_count", "destroy_queue")
 #: Circles whose rotation masks a game spec remembers (``DamoclesState.circle_masks``).
 CIRCLE_MEMO = 4096
 
 
-@register
-class Damocles(Game):
-    """Damocles for 2-6 seats; see the module docstring."""
-
-    name = "damocles"
-    title = "Damocles"
-    summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
-    rules_page = "docs/rules/damocles.md"
-    decisions = "meeple.games.damocles.decisions:decision_help"
-    scenario = "meeple.games.damocles.scenario:build"
-    score_name = "points"
-    bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
-    renderer = "meeple.games.damocles.render:render_view"
-    board = "meeple.games.damocles.board:content"
-    evaluator = "meeple.games.damocles.evaluate:evaluate"
-    encoding = "meeple.games.damocles.encoding"
-    #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
-    #: the turn a random rollout would waste), then the evaluator; the other seats play the
-    #: heuristic inside the search (``policy``: the tree holds only this seat's decisions),
-    #: candidates widened from the heuristic's 3 best moves (21 swaps and 7 trades a turn
-    #: against 20 iterations). 20 iterations fit a default decision in 50 ms (issue 22, about
-    #: 40 ms mean at heuristic-game positions, benchmarks/bench_search.py; 80 before).
-    search = {"iterations": 20, "rollout": "heuristic", "rollout_depth": 6,
-              "opponents": "policy", "exploration": 0.1, "widening": 3}
-    timeout_kinds = ("end", "stop")
-    parameters = PARAMETERS
-    variants = VARIANTS
-    min_players, max_players, default_players = 2, 6, 4
-    __slots__ = ("deck", "codex_by_id", "_scoring", "_matching", "_readings", "_circle_masks",
-                 "legal_memo")
-
-    def __init__(self, variant: str | None = None, players: int | None = None,
-                 **params: Any) -> None:
-        super().__init__(variant, players, **params)
-        p = self.params
-        if p["setup_discard"] >= p["deal"]:
-            raise ParameterError(f"setup_discard = {p['setup_discard']} must be below deal = "
-                                 f"{p['deal']}")
-        modules = {m for m in ("annex", "destruction") if p[m]}
-        deck = load_deck(p["deck"] or None, modules)
-        if len(deck) < self.players * p["deal"]:
-            raise ParameterError(f"the deck has {len(deck)} codices; {self.players} seats need "
-                                 f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
-        object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
-        # per codex id: its pips and whether it is permanent (DamoclesState._first_play)
-        object.__setattr__(self, "_scoring", {c.id: (c.pips, c.info.permanent) for c in deck})
-        object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
-        # per codex id, its readings (matching.readings) as printed and relaxed
-        object.__setattr__(self, "_readings", {
-            c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
-            for c in deck})
-        object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
-        object.__setattr__(self, "legal_memo", {})  # moves.remembered_moves
-
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(self.min_players, self.max_players, simultaneous=True,
-                            hidden_information=True, chance=True, cooperative=False,
-                            max_length=self.params["cycles"] * self.players,
-                            length_unit="turns")
-
-    def new_initial_state(self, seed: int = 0) -> DamoclesState:
-        """Shuffle (seeded), deal ``deal`` codices to every seat, open the setup discard."""
-        return DamoclesState(self, seed)
-
-    def parse_action(self, text: str, seat: int) -> Move:
-        """Read a move (notation in :mod:`.actions`); legality is checked on apply."""
-        self.check_seat(seat)
-        return parse_move(text, seat)
-
-    #: Kinds whose arguments are codex ids: their tags add ``<kind>:<codex type>``.
-    CODEX_KINDS = frozenset({"play", "pair", "haste"})
-
-    def action_tags(self, action: Move) -> tuple[str, ...]:  # type: ignore[override]
-        """The move's kind, and for a codex played (``play``, ``pair``, ``haste``) also
-        ``<kind>:<type>`` per codex (``play:generate``), so a scripted policy can play one
-        codex type first."""
-        if action.kind not in self.CODEX_KINDS:
-            return (action.kind,)
-        deck = self.codex_by_id
-        return (action.kind, *(f"{action.kind}:{deck[c].type.lower()}" for c in action.args
-                               if c in deck))
-
-    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], DamoclesState]:
-        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
-        drawn from ``rng`` (:mod:`.determinize`)."""
-        from meeple.games.damocles.determinize import determinizer
-
-        return determinizer(self, view)
-
-    def _validate_data(self, data: Mapping[str, Any]) -> None:
-        """Each codex in one place, tokens add up, phase fits the turn (see :mod:`.validate`)."""
-        from meeple.games.damocles.validate import validate
-
-        validate(self, data)
-
-    def _state_from_data(self, data: Mapping[str, Any]) -> DamoclesState:
-        state = DamoclesState.__new__(DamoclesState)
-        State.__init__(state, self, 0)
-        if "removed" not in data:  # saved before DAM-38/DAM-39: nothing was out of the game
-            data = {**data, "removed": []}
-        state._restore_fields(data, DamoclesState.FIELDS, {
-            "pairs_used": lambda v: {tuple(pair) for pair in v},
-            "winners_": lambda v: None if v is None else tuple(v),
-        })
-        state.tables = None
-        state._refresh_acting()
-        return state
+God = Annotated[int, Field(ge=0, le=4)]
+GOD_INDEX = {name: i for i, name in enumerate(GODS)}
+DEFAULT_CIRCLE = "HADES POSEIDON ARTEMIS DEMETER NYX HADES POSEIDON"
 
 
-class DamoclesState(RecordedWinners, State):
+def parse_circle(text: str | Sequence[str]) -> list[int]:
+    """Seven gods, by name or initial (``"HADES NYX A D P H N"``), as god indices (a
+    scenario's ``circle``).
+
+    Raises:
+        ParameterError: not seven words, or a word that is not a god.
+    """
+    words = text.split() if isinstance(text, str) else list(text)
+    if len(words) != CIRCLE:
+        raise ParameterError(f"circle: expected {CIRCLE} gods, got {len(words)}: {words}")
+    out = []
+    for word in words:
+        w = str(word).upper()
+        if w in GODS:
+            out.append(GODS.index(w))
+        elif w in GOD_INITIALS:
+            out.append(GOD_INITIALS.index(w))
+        else:
+            raise ParameterError(f"circle: {word!r} is not a god ({', '.join(GODS)})")
+    return out
+
+
+def _shown_active(state: DamoclesState) -> int | None:
+    """The seat placing or taking its turn; None in the setup discard and at the end."""
+    return state.active if state.phase in ("place", "turn") else None
+
+
+def _restored_active(view: Mapping[str, Any], state: DamoclesState) -> int:
+    """``active`` from a view that shows None: the first placer in the setup discard, the
+    seat that ended the last turn at the end (DAM-28)."""
+    phase = view["phase"]
+    if phase == "discard":
+        return view["placer"]
+    if phase == "over":
+        return (view["placer"] + CIRCLE + view["turns_taken"] - 1) % view["players"]
+    return view["active"]
+
+
+class DamoclesState(RecordedWinners, ComponentState):
     """One point of a Damocles playthrough (fields as in rules-questions 1.1).
 
     Attributes: ``points`` per seat (the score), ``hands``, ``tableaus``, ``circle`` (god
     indices, None while empty), ``bank`` (per god, None if unlimited), ``deck`` (top = last),
     ``discard``, ``removed`` (out of the game: consumed and destroyed codices, DAM-38, DAM-39),
-    ``phase`` (discard, place, turn, over) and the turn context (``TURN_FIELDS``).
+    ``phase`` (discard, place, turn, over) and the turn context (reset by ``_reset_turn``).
 
     Hidden: every hand (but its size), the deck order, the discard pile, an Oracle's drawn
     codices (their owner sees them) and pending setup discards. Public: the circle, the bank,
     tableaus, the codices out of the game, scores, the turn context and the event log.
     """
 
-    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
-    FIELDS = ("circle", "bank", "deck", "discard", "removed", "hands", "tableaus", "points",
-              "phase", "placer", "placed", "active", "turns_taken", "events", "winners_",
-              *TURN_FIELDS)
+    PIECES = {"codex": Pieces(lambda game: tuple(c.id for c in game.deck))}
+    #: What a Damocles state is made of (docs/rules/damocles.md, "State and views"): the
+    #: copy, JSON data, validation, views, determinization and scenarios derive from it
+    #: (meeple.engine.components). Hidden zones are dealt in this order by a determinization:
+    #: the other hands, another seat's Oracle pool, the discard pile, the deck.
+    COMPONENTS = (
+        Value("phase", type=Literal["discard", "place", "turn", "over"]),
+        Shown("players", show=lambda st, seat: st.game.players),
+        Value("placer", type=NonNegInt, seat=True),  # the first placer (DAM-10)
+        Value("turns_taken", type=NonNegInt),
+        Value("active", type=NonNegInt, seat=True, show=_shown_active,
+              restore=_restored_active),
+        Shown("cycle", show=lambda st, seat: min(st.turns_taken // st.game.players + 1,
+                                                 st.game.params["cycles"])),
+        Shown("turns_total", show=lambda st, seat: st.game.params["cycles"] * st.game.players),
+        Value("circle", type=Annotated[list[God | None], Field(min_length=7, max_length=7)],
+              show=lambda st: [None if g is None else GODS[g] for g in st.circle],
+              restore=lambda view, st: [None if g is None else GOD_INDEX[g]
+                                        for g in view["circle"]],
+              describe=parse_circle),
+        Value("placed", type=Annotated[int, Field(ge=0, le=7)], view=None,
+              restore=lambda view, st: CIRCLE - st.circle.count(None)),
+        Value("bank", type=Annotated[list[NonNegInt], Field(min_length=5, max_length=5)] | None,
+              show=lambda st: None if st.bank is None else dict(zip(GODS, st.bank, strict=True)),
+              restore=lambda view, st: None if view["bank"] is None
+              else [view["bank"][g] for g in GODS]),
+        Value("points", type=NonNegInt, per_seat=True, view="scores"),
+        Zone("hands", pieces="codex", per_seat=True, visibility=OWNER, show="hand_order",
+             show_sorted="hand", count="hand_sizes"),  # as held: orders the legal moves
+        Zone("tableaus", pieces="codex", per_seat=True, show="tableau_order",
+             show_sorted="tableaus"),  # in play order (DAM-17)
+        Zone("keep_pool", pieces="codex", visibility=OWNER, owner=lambda st: st.active,
+             when=lambda st: st.step == "keep", show_sorted="keep_pool",
+             count="turn.keep_size"),  # an Oracle's draw (DAM-21)
+        Zone("discard", pieces="codex", visibility=COUNT, count="discard_size"),
+        Zone("deck", pieces="codex", visibility=COUNT, count="deck_size", draw_pile=True),
+        Zone("removed", pieces="codex", show_sorted="removed",  # played face up (DAM-38, 39)
+             default=list),
+        Value("step", type=Literal["pre", "swap2", "play", "keep", "destroy"],
+              view="turn.step"),
+        Value("swaps_allowed", type=Annotated[int, Field(ge=1, le=2)],
+              view="turn.swaps_allowed"),
+        Value("swaps_done", type=Annotated[int, Field(ge=0, le=2)], view="turn.swaps_done"),
+        Value("relax_tokens", type=NonNegInt, view="turn.relax_tokens"),
+        Value("annex_available", type=bool, view="turn.annex_available"),
+        Value("pairs_used", type=list[Annotated[list[str], Field(min_length=2, max_length=2)]],
+              pieces="codex", view="turn.pairs_used",
+              show=lambda st: sorted([list(p) for p in st.pairs_used]),
+              restore=lambda view, st: {(p, q) for p, q in view["turn"]["pairs_used"]},
+              from_data=lambda v: {tuple(pair) for pair in v}),
+        Value("pair_played", type=bool, view=None,  # set and reset with pairs_used
+              restore=lambda view, st: bool(st.pairs_used)),
+        Value("destroy_queue", view="turn.destroy_queue",
+              type=list[Annotated[list[NonNegInt], Field(min_length=2, max_length=2)]]),
+        Value("annex_played", type=bool, view="turn.annex_played"),
+        Zone("consumed", pieces="codex", show="turn.consumed"),  # out at the turn's end
+        Mark("granted", pieces="codex", visibility=OWNER, owner=lambda st: st.active,
+             show_sorted="granted", count="turn.granted_count"),  # drawn this turn (DAM-20)
+        Value("keep_count", type=NonNegInt, view="turn.keep_count"),
+        Shown("keep_count", show=lambda st, seat: st.keep_count,
+              when=lambda st, seat: seat == st.active and st.step == "keep"),
+        Value("events", type=list[list[Any]],
+              show=lambda st: [list(e) for e in st.events[-12:]],
+              # the view's last entries, as tuples every draw of a search shares
+              restore=lambda view, st: [tuple(e) for e in view["events"]]),
+        Value("winners_", type=list[NonNegInt] | None, view="winners",
+              from_data=lambda v: None if v is None else tuple(v),
+              restore=lambda view, st: None if view["winners"] is None
+              else tuple(view["winners"])),
+    )
     #: Besides them, ``tables``: where the state remembers its legal lists at the swap steps
     #: and in the play window. A determinization's states (and their copies) hold the game
     #: spec's memo (:func:`.moves.remembered_moves`): a search lists the searching seat's own
     #: play windows, and the swaps on the same public circle, again and again. A
     #: playthrough's hold None and generate every list: its decisions rarely repeat.
-    __slots__ = (*FIELDS, "tables")
+    __slots__ = (*(c.name for c in COMPONENTS if not isinstance(c, Shown)), "tables")
 
     def __init__(self, game: Damocles, seed: int) -> None:
         super().__init__(game, seed)
@@ -481,54 +489,63 @@ class DamoclesState(RecordedWinners, State):
     def length(self) -> int:
         return self.turns_taken
 
-    # -------------------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        n = self.game.players
-        out: dict[str, Any] = {
-            "phase": self.phase,
-            "players": n,
-            "active": self.active if self.phase in ("place", "turn") else None,
-            "cycle": min(self.turns_taken // n + 1, self.game.params["cycles"]),
-            "turns_taken": self.turns_taken,
-            "turns_total": self.game.params["cycles"] * n,
-            "circle": [None if g is None else GODS[g] for g in self.circle],
-            "bank": None if self.bank is None else dict(zip(GODS, self.bank, strict=True)),
-            "scores": list(self.points),
-            "hand_sizes": [len(h) for h in self.hands],
-            "tableaus": [sorted(t) for t in self.tableaus],
-            "tableau_order": [list(t) for t in self.tableaus],  # in play order (public)
-            "placer": self.placer,  # the first placer, drawn at setup (DAM-10)
-            "deck_size": len(self.deck),
-            "discard_size": len(self.discard),
-            "removed": sorted(self.removed),  # played face up: public (DAM-38, DAM-39)
-            "turn": {"step": self.step, "swaps_allowed": self.swaps_allowed,
-                     "swaps_done": self.swaps_done, "relax_tokens": self.relax_tokens,
-                     "annex_available": self.annex_available,
-                     "pairs_used": sorted([list(p) for p in self.pairs_used]),
-                     "destroy_queue": [list(e) for e in self.destroy_queue],
-                     "annex_played": self.annex_played, "consumed": list(self.consumed),
-                     "granted_count": len(self.granted), "keep_size": len(self.keep_pool),
-                     "keep_count": self.keep_count},
-            "events": [list(e) for e in self.events[-12:]],
-            "winners": None if self.winners_ is None else list(self.winners_),
-        }
-        if seat is not None:
-            out["hand"] = sorted(self.hands[seat])
-            out["hand_order"] = list(self.hands[seat])  # as held: orders the legal moves
-            if seat == self.active:
-                out["granted"] = sorted(self.granted)  # drawn this turn (DAM-20)
-            if seat == self.active and self.step == "keep":
-                out["keep_pool"] = sorted(self.keep_pool)
-                out["keep_count"] = self.keep_count
-        return out
+    # ------------------------------------------------------------------ components' hooks
+    def after_restore(self) -> None:
+        """A rebuilt state generates its legal lists (no memo) and sets whose turn it is."""
+        self.tables = None
+        self._refresh_acting()
 
-    def _copy(self) -> DamoclesState:
-        new: DamoclesState = self._copy_fields(DamoclesState.FIELDS)  # type: ignore[assignment]
-        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
-        return new
+    def after_deal(self, view: Mapping[str, Any]) -> None:
+        """A determinization's state remembers its legal lists in the spec's memo."""
+        self.tables = self.game.legal_memo
 
-    def _data(self) -> dict[str, Any]:
-        return self._fields_data(DamoclesState.FIELDS)  # a snapshot, never the state's lists
+    def rebuild_mark(self, mark: Mark, view: Mapping[str, Any]) -> list[str]:
+        """The active seat's codices drawn this turn, for another seat's determinization (only
+        their number is public): drawn codices join the end of the hand, so the last ones of
+        the dealt hand; those played already are among this turn's plays (consumed, then the
+        tableau from its end)."""
+        k = view["turn"]["granted_count"]
+        if not k:
+            return []
+        held = self.hands[self.active]
+        drawn = held[max(0, len(held) - k):]
+        if len(drawn) < k:
+            played = [c for c in (*self.consumed, *reversed(self.tableaus[self.active]))
+                      if c not in drawn]
+            drawn = played[:k - len(drawn)] + drawn
+        return drawn
+
+    @classmethod
+    def check_invariants(cls, game: Game, data: Any, base: str) -> None:
+        """Tokens, phase, turn context and turn count (:mod:`.invariants`)."""
+        invariants.check(game, data, base)
+
+    @classmethod
+    def scenario_keys(cls) -> Mapping[str, str]:
+        return {}
+
+    def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
+        """A scenario is a position at the start of ``active``'s turn (phase ``turn``, step
+        ``pre``; issue 18): the default circle unless one is given, the usual hand size
+        (``deal`` minus ``setup_discard``) for a hand not given, from the top of the deck."""
+        p = self.game.params
+        if "circle" not in described:
+            self.circle = parse_circle(DEFAULT_CIRCLE)
+        if self.bank is not None and p["bank"] == "shared20":
+            self.bank = [4 - self.circle.count(g) for g in range(len(GODS))]
+        size = max(0, p["deal"] - p["setup_discard"])
+        given = described.get("hands")
+        named = [None] * self.game.players if given is None \
+            else seat_values(given, self.game.players, None, "hands")
+        for seat, hand in enumerate(self.hands):
+            if named[seat] is not None:
+                continue
+            while len(hand) > size:
+                self.deck.insert(0, hand.pop())
+            while len(hand) < size and self.deck:
+                hand.append(self.deck.pop())
+        self.placed, self.phase, self.events, self.winners_ = CIRCLE, "turn", [], None
+        self._reset_turn()
 
 
 #: The transition of each move kind but the setup discard (``DamoclesState._do_<kind>``),
@@ -537,3 +554,90 @@ _TRANSITIONS: dict[str, Callable[[DamoclesState, int, tuple[Any, ...]], None]] =
     kind: getattr(DamoclesState, "_do_" + kind)
     for kind in ("place", "haste", "swap", "trade", "stop", "play", "pair", "keep", "destroy",
                  "end")}
+
+
+@register
+class Damocles(Game):
+    """Damocles for 2-6 seats; see the module docstring."""
+
+    name = "damocles"
+    title = "Damocles"
+    summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
+    rules_page = "docs/rules/damocles.md"
+    decisions = "meeple.games.damocles.decisions:decision_help"
+    score_name = "points"
+    bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
+    renderer = "meeple.games.damocles.render:render_view"
+    board = "meeple.games.damocles.board:content"
+    evaluator = "meeple.games.damocles.evaluate:evaluate"
+    encoding = "meeple.games.damocles.encoding"
+    #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
+    #: the turn a random rollout would waste), then the evaluator; the other seats play the
+    #: heuristic inside the search (``policy``: the tree holds only this seat's decisions),
+    #: candidates widened from the heuristic's 3 best moves (21 swaps and 7 trades a turn
+    #: against 20 iterations). 20 iterations fit a default decision in 50 ms (issue 22, about
+    #: 40 ms mean at heuristic-game positions, benchmarks/bench_search.py; 80 before).
+    search = {"iterations": 20, "rollout": "heuristic", "rollout_depth": 6,
+              "opponents": "policy", "exploration": 0.1, "widening": 3}
+    timeout_kinds = ("end", "stop")
+    #: The state and its components: copy, JSON data, validation, views, determinization
+    #: and scenarios derive from ``DamoclesState.COMPONENTS`` (meeple.engine.components).
+    state_class = DamoclesState
+    parameters = PARAMETERS
+    variants = VARIANTS
+    min_players, max_players, default_players = 2, 6, 4
+    __slots__ = ("deck", "codex_by_id", "_scoring", "_matching", "_readings", "_circle_masks",
+                 "legal_memo")
+
+    def __init__(self, variant: str | None = None, players: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(variant, players, **params)
+        p = self.params
+        if p["setup_discard"] >= p["deal"]:
+            raise ParameterError(f"setup_discard = {p['setup_discard']} must be below deal = "
+                                 f"{p['deal']}")
+        modules = {m for m in ("annex", "destruction") if p[m]}
+        deck = load_deck(p["deck"] or None, modules)
+        if len(deck) < self.players * p["deal"]:
+            raise ParameterError(f"the deck has {len(deck)} codices; {self.players} seats need "
+                                 f"{self.players * p['deal']} to deal {p['deal']} each (DAM-35)")
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "codex_by_id", {c.id: c for c in deck})
+        # per codex id: its pips and whether it is permanent (DamoclesState._first_play)
+        object.__setattr__(self, "_scoring", {c.id: (c.pips, c.info.permanent) for c in deck})
+        object.__setattr__(self, "_matching", (p["match"] == "rotational", p["mirror"]))
+        # per codex id, its readings (matching.readings) as printed and relaxed
+        object.__setattr__(self, "_readings", {
+            c.id: (readings(c.pattern, False, p["mirror"]), readings(c.pattern, True, p["mirror"]))
+            for c in deck})
+        object.__setattr__(self, "_circle_masks", {})  # DamoclesState.circle_masks
+        object.__setattr__(self, "legal_memo", {})  # moves.remembered_moves
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.min_players, self.max_players, simultaneous=True,
+                            hidden_information=True, chance=True, cooperative=False,
+                            max_length=self.params["cycles"] * self.players,
+                            length_unit="turns")
+
+    def new_initial_state(self, seed: int = 0) -> DamoclesState:
+        """Shuffle (seeded), deal ``deal`` codices to every seat, open the setup discard."""
+        return DamoclesState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Move:
+        """Read a move (notation in :mod:`.actions`); legality is checked on apply."""
+        self.check_seat(seat)
+        return parse_move(text, seat)
+
+    #: Kinds whose arguments are codex ids: their tags add ``<kind>:<codex type>``.
+    CODEX_KINDS = frozenset({"play", "pair", "haste"})
+
+    def action_tags(self, action: Move) -> tuple[str, ...]:  # type: ignore[override]
+        """The move's kind, and for a codex played (``play``, ``pair``, ``haste``) also
+        ``<kind>:<type>`` per codex (``play:generate``), so a scripted policy can play one
+        codex type first."""
+        if action.kind not in self.CODEX_KINDS:
+            return (action.kind,)
+        deck = self.codex_by_id
+        return (action.kind, *(f"{action.kind}:{deck[c].type.lower()}" for c in action.args
+                               if c in deck))

@@ -1,0 +1,874 @@
+"""Components with visibility: a game declares what its state is made of, and the engine derives
+from that one declaration what every design needs (docs/engine.md, "Components").
+
+A state class lists its **components** in ``COMPONENTS`` and its **pieces** in ``PIECES``:
+
+* a :class:`Zone` holds pieces in a list (the top of a pile is its end), shared or one per
+  seat, with a :class:`Visibility`: ``PUBLIC`` (everyone sees the pieces), ``OWNER`` (its owner
+  does; everyone sees how many), ``OTHERS`` (everyone but its owner does, as Hanabi's hands),
+  ``COUNT`` (nobody does; everyone sees how many: a deck). A shared zone may have an owner (an
+  Oracle's pool belongs to the seat whose turn it is);
+* a :class:`Mark` names some pieces that are in zones (the codices drawn this turn), with the
+  same visibilities: per-seat knowledge that play creates;
+* a :class:`Value` is anything else the rules keep: a counter, a track, a phase, a seat, a log;
+* a :class:`Shown` is a view key computed from the rest (``turns_total``).
+
+From the declaration alone (:class:`Components`, compiled once per state class) the engine
+derives: the state's copy, its JSON data and the state rebuilt from it, its validation (shape
+and types, one entry per seat, seats in range, every piece in exactly one zone, known ids;
+``StateError`` at the JSON path), ``view(seat)`` and the spectator's view, a determinization
+that copies what the view shows and deals the pieces it hides (one shuffle of the unseen pieces
+of each kind, dealt to the hidden zones in declaration order, sized by their counts), and a
+scenario builder (named pieces into named zones, values set, the next draws on top of the draw
+pile). A game adds only what the declaration cannot say, through small hooks on its state class
+(:class:`ComponentState`): invariants across fields, how a hidden mark is rebuilt after a deal,
+a scenario's defaults.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import types
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, create_model
+
+from meeple.engine.errors import ParameterError
+from meeple.engine.persist import copied, jsonable
+from meeple.engine.rng import shuffle
+from meeple.engine.scenario import seat_values, stack_on_top, validated
+from meeple.engine.state import State
+from meeple.engine.validation import (
+    check_count,
+    check_len,
+    check_model,
+    check_pieces,
+    check_that,
+    json_path,
+)
+
+if TYPE_CHECKING:
+    from meeple.engine.game import Game
+
+
+class Visibility(enum.Enum):
+    """Who sees the pieces of a zone or a mark (everyone sees how many, but with ``HIDDEN``)."""
+
+    #: Everyone sees the pieces, in order.
+    PUBLIC = "public"
+    #: The owner sees the pieces; the others see how many.
+    OWNER = "owner"
+    #: Everyone but the owner sees the pieces; the owner sees how many (Hanabi's hands).
+    OTHERS = "others"
+    #: Nobody sees the pieces; everyone sees how many (a deck, a face-down pile).
+    COUNT = "count"
+
+
+PUBLIC, OWNER, OTHERS, COUNT = (Visibility.PUBLIC, Visibility.OWNER, Visibility.OTHERS,
+                                Visibility.COUNT)
+
+
+def _default_key() -> str:
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pieces:
+    """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
+    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data."""
+
+    ids: Callable[[Any], Sequence[Hashable]]
+    type: type = str
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """What every component has: the state attribute (and JSON data key) ``name``, and
+    ``default``, the value a saved state made before the component existed loads with (None:
+    required). View keys may be dotted (``"turn.keep_size"``): the key ``keep_size`` of the
+    view's dict ``turn``."""
+
+    name: str
+    _: KW_ONLY
+    default: Callable[[], Any] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Zone(Component):
+    """Pieces of kind ``pieces`` in a list (one list per seat with ``per_seat``).
+
+    Attributes:
+        pieces: the kind, a key of the state class's ``PIECES``.
+        per_seat: one list per seat, the seat its owner.
+        visibility: who sees the pieces (:class:`Visibility`).
+        owner: the owner of a shared zone, from the state (None: nobody, or per seat).
+        show: the view key of the pieces as held (their order). For an ``OWNER`` per-seat
+            zone, the viewer's own list; for a ``PUBLIC`` per-seat zone, every seat's.
+        show_sorted: the view key of the pieces sorted (an order the viewer is not told).
+        count: the view key of how many (a list per seat for a per-seat zone).
+        when: the pieces are shown (to whoever may see them) only when this holds.
+        draw_pile: the pile a scenario's ``next_draws`` are stacked on; a ``reseed`` shuffles
+            it (``State._shuffle_unseen``).
+    """
+
+    pieces: str
+    per_seat: bool = False
+    visibility: Visibility = PUBLIC
+    owner: Callable[[Any], int | None] | None = None
+    show: str | None = None
+    show_sorted: str | None = None
+    count: str | None = None
+    when: Callable[[Any], bool] | None = None
+    draw_pile: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mark(Component):
+    """Some pieces of kind ``pieces`` that are in zones, named for a rule (the codices drawn
+    this turn): per-seat knowledge created by play. Visibility and view keys as a shared
+    :class:`Zone`'s; where the viewer may not see it, the state class's
+    :meth:`ComponentState.rebuild_mark` rebuilds it after the deal."""
+
+    pieces: str
+    visibility: Visibility = PUBLIC
+    owner: Callable[[Any], int | None] | None = None
+    show: str | None = None
+    show_sorted: str | None = None
+    count: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Value(Component):
+    """Any other rules field: a counter, a track, a flag, a phase, a seat, a log.
+
+    Attributes:
+        type: its JSON data's type, as a pydantic annotation (``int``, ``Literal[...]``,
+            ``Annotated[int, Field(ge=1, le=2)]``, ``list[int]``...).
+        per_seat: a list with one entry per seat.
+        seat: a seat number (0..players-1).
+        pieces: the kind of the piece ids inside it, all of which must be known.
+        view: its view key (default: ``name``); None: in no view (rebuilt from the others
+            by ``restore`` in a determinization).
+        show: its view value from the state (default: a JSON copy of the field).
+        restore: the field's value from a view and the state rebuilt so far (components are
+            restored in declaration order; default: the view value).
+        to_data, from_data: the field's JSON data from its value and back (default: a JSON
+            copy, and the data as it is).
+        describe: the field's value from a scenario description's (default: as given; a
+            per-seat value as a list or ``{seat: value}``).
+        shared: the value is never changed in place (tuples): copies and draws share it.
+    """
+
+    type: Any = Any
+    per_seat: bool = False
+    seat: bool = False
+    pieces: str | None = None
+    view: str | None = field(default_factory=_default_key)
+    show: Callable[[Any], Any] | None = None
+    restore: Callable[[Mapping[str, Any], Any], Any] | None = None
+    to_data: Callable[[Any], Any] | None = None
+    from_data: Callable[[Any], Any] | None = None
+    describe: Callable[[Any], Any] | None = None
+    shared: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shown(Component):
+    """A view key (``name``, may be dotted) computed from the state, no field of its own:
+    ``show(state, seat)``, in the view only when ``when(state, seat)`` holds (default:
+    always)."""
+
+    show: Callable[[Any, int | None], Any]
+    when: Callable[[Any, int | None], bool] | None = None
+
+
+class ComponentState(State):
+    """A state made of declared components: copy, JSON data, views and the rest derive from
+    ``COMPONENTS`` (:class:`Components`). A subclass sets ``COMPONENTS`` and ``PIECES``
+    (kind -> :class:`Pieces`) and may override the hooks below."""
+
+    COMPONENTS: ClassVar[tuple[Component, ...]] = ()
+    PIECES: ClassVar[Mapping[str, Pieces]] = {}
+    __slots__ = ()
+
+    @classmethod
+    def components(cls) -> Components:
+        """The compiled declaration of this class (made once)."""
+        compiled = cls.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = Components(cls)
+            cls._compiled = compiled  # type: ignore[attr-defined]
+        return compiled
+
+    # ------------------------------------------------------------------ derived protocol
+    def _copy(self) -> State:
+        return self.components().copy(self)
+
+    def _data(self) -> dict[str, Any]:
+        return self.components().data(self)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return self.components().view(self, seat)
+
+    def _shuffle_unseen(self) -> None:
+        """Shuffle the draw piles (``Zone.draw_pile``): future chance nobody has seen."""
+        for zone in self.components().draw_piles:
+            shuffle(self.rng, getattr(self, zone.name))
+
+    # ------------------------------------------------------------------ the game's hooks
+    def _refresh_acting(self) -> None:
+        """Set ``_acting`` from the fields (after a restore, a deal or a scenario)."""
+        raise NotImplementedError
+
+    def after_restore(self) -> None:
+        """Set what is not saved (caches) on a state rebuilt from data or a view: the default
+        sets ``_acting`` (:meth:`_refresh_acting`)."""
+        self._refresh_acting()
+
+    def rebuild_mark(self, mark: Mark, view: Mapping[str, Any]) -> list[Any]:
+        """A mark the viewer may not see, rebuilt after the deal from what was dealt and the
+        view (its size is public: ``view``'s count key). Default: none of it."""
+        return []
+
+    def after_deal(self, view: Mapping[str, Any]) -> None:
+        """A determinization's last touch (a search's caches); default: nothing."""
+
+    @classmethod
+    def check_invariants(cls, game: Game, data: Any, base: str) -> None:
+        """Invariants across fields that the declaration cannot state, on validated data
+        (``data``: the pydantic model of the JSON data; ``base``: its JSON path). Raise
+        ``StateError`` at the path of the first problem. Default: none."""
+
+    @classmethod
+    def scenario_keys(cls) -> Mapping[str, str]:
+        """Scenario description words the game reads itself (:meth:`scenario_setup`), with
+        what each means (for the error listing the words). Default: none."""
+        return {}
+
+    def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
+        """A scenario's defaults after the named pieces and values are placed: ``described``
+        holds the components the description named, ``extra`` the game's own words
+        (:meth:`scenario_keys`). Default: nothing."""
+
+
+def _copier(component: Component) -> Callable[[Any], Any]:
+    if isinstance(component, Value) and component.shared:
+        return lambda v: v
+    return copied
+
+
+class Components:
+    """The compiled declaration of a :class:`ComponentState` subclass: the derived copy, data,
+    restore, validation, views, determinizer and scenario builder."""
+
+    def __init__(self, cls: type[ComponentState]) -> None:
+        self.cls = cls
+        self.declared = tuple(cls.COMPONENTS)
+        names = [c.name for c in self.declared if not isinstance(c, Shown)]
+        if len(set(names)) != len(names):
+            raise TypeError(f"{cls.__name__}: a component name is declared twice")
+        self.fields = tuple(c for c in self.declared if not isinstance(c, Shown))
+        self.zones = tuple(c for c in self.declared if isinstance(c, Zone))
+        self.marks = tuple(c for c in self.declared if isinstance(c, Mark))
+        self.values = tuple(c for c in self.declared if isinstance(c, Value))
+        self.draw_piles = tuple(z for z in self.zones if z.draw_pile)
+        for c in (*self.zones, *self.marks):
+            if c.pieces not in cls.PIECES:
+                raise TypeError(f"{cls.__name__}.{c.name}: unknown piece kind {c.pieces!r}")
+        self._copies = tuple((c.name, _copier(c)) for c in self.fields)
+        names = {c.name for c in self.fields}
+        #: The class's own slots that are no component (caches): shared by a copy, None in
+        #: a restored or drawn state until its hook sets them.
+        self._extra = tuple(n for n in cls.__dict__.get("__slots__", ()) if n not in names)
+        self._model: type[BaseModel] | None = None
+
+    # ------------------------------------------------------------------ copy and data
+    def copy(self, state: Any) -> Any:
+        """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones)."""
+        new = object.__new__(type(state))
+        for name, copy in self._copies:
+            setattr(new, name, copy(getattr(state, name)))
+        for name in self._extra:
+            setattr(new, name, getattr(state, name, None))
+        return new
+
+    def data(self, state: Any) -> dict[str, Any]:
+        """The fields as JSON data (``State.to_json``'s ``data``)."""
+        out = {}
+        for c in self.fields:
+            value = getattr(state, c.name)
+            if isinstance(c, Value) and c.to_data is not None:
+                value = c.to_data(value)
+            out[c.name] = jsonable(value)
+        return out
+
+    def restore(self, game: Game, data: Mapping[str, Any]) -> Any:
+        """A state of ``game`` from validated JSON data (``Game._state_from_data``).
+
+        Raises:
+            ParameterError: a missing or malformed field.
+        """
+        state = object.__new__(self.cls)
+        State.__init__(state, game, 0)
+        for c in self.fields:
+            try:
+                value = data[c.name] if c.name in data or c.default is None else c.default()
+                if isinstance(c, Value) and c.from_data is not None:
+                    value = c.from_data(value)
+                else:
+                    value = copied(value)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ParameterError(f"malformed {game.name} state: field {c.name!r}: "
+                                     f"{exc!r}") from None
+            setattr(state, c.name, value)
+        for name in self._extra:
+            setattr(state, name, None)
+        state.after_restore()
+        return state
+
+    # ------------------------------------------------------------------ validation
+    def model(self) -> type[BaseModel]:
+        """The pydantic model of the JSON data (strict: ``1`` is not ``"1"``; no unknown
+        key), built from the declaration once."""
+        if self._model is None:
+            specs: dict[str, Any] = {}
+            for c in self.fields:
+                if isinstance(c, (Zone, Mark)):
+                    id_type = self.cls.PIECES[c.pieces].type
+                    kind: Any = list[list[id_type]] if getattr(c, "per_seat", False) \
+                        else list[id_type]  # type: ignore[valid-type]
+                else:
+                    kind = list[c.type] if c.per_seat else c.type  # type: ignore[name-defined]
+                specs[c.name] = (kind, ... if c.default is None else c.default())
+            self._model = create_model(  # type: ignore[call-overload]
+                f"{self.cls.__name__}Data",
+                __config__=ConfigDict(strict=True, extra="forbid"), **specs)
+        return self._model
+
+    def validate(self, game: Game, data: Mapping[str, Any]) -> None:
+        """Check JSON data before it is restored (``Game._validate_data``): shape and types,
+        one entry per seat, seats in range, every piece of each kind in exactly one of its
+        zones and every id known, then the state class's :meth:`~ComponentState.
+        check_invariants`.
+
+        Raises:
+            StateError: at the JSON path of the first problem.
+        """
+        base = "$.data"
+        model = check_model(self.model(), dict(data), base)
+        n = game.players
+        for c in self.fields:
+            if getattr(c, "per_seat", False):
+                check_len(getattr(model, c.name), n, json_path(base, c.name), "one per seat")
+        for c in self.values:
+            if c.seat:
+                check_count(getattr(model, c.name), 0, n - 1, json_path(base, c.name), "a seat")
+        for kind, pieces in self.cls.PIECES.items():
+            known = frozenset(pieces.ids(game))
+            places: list[tuple[str, Sequence[Any]]] = []
+            for zone in self.zones:
+                if zone.pieces != kind:
+                    continue
+                value = getattr(model, zone.name)
+                if zone.per_seat:
+                    places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
+                else:
+                    places.append((json_path(base, zone.name), value))
+            check_pieces(places, known, kind, where=base)
+            for c in (*self.marks, *(v for v in self.values if v.pieces == kind)):
+                if getattr(c, "pieces", None) != kind:
+                    continue
+                for path, pid in _ids_in(getattr(model, c.name), json_path(base, c.name)):
+                    check_that(pid in known, path, f"unknown {kind} {pid!r}")
+        self.cls.check_invariants(game, model, base)
+
+    # ------------------------------------------------------------------ views
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """``State._view(seat)``: every component's view keys, as its visibility allows
+        (the function :func:`compile_view` wrote for this class, made on first use)."""
+        compiled = self.__dict__.get("_view")
+        if compiled is None:
+            compiled = self.__dict__["_view"] = compile_view(self.declared)
+        return compiled(state, seat)  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ determinization
+    def piece_ids(self, game: Game, kind: str) -> tuple[Hashable, ...]:
+        """Every piece of ``kind`` in ``game`` (``Pieces.ids``), kept on the spec."""
+        key = ("components-pieces", kind)
+        ids = game._cache.get(key)
+        if ids is None:
+            ids = game._cache[key] = tuple(self.cls.PIECES[kind].ids(game))
+        return ids  # type: ignore[no-any-return]
+
+    def determinizer(self, game: Game,
+                     view: Mapping[str, Any]) -> Callable[[random.Random], Any]:
+        """``draw(rng)``: a state consistent with ``view`` (one seat's), before the engine's
+        part (seed, pending choices): what the view shows copied, the pieces it hides dealt
+        (see the module docstring), hidden marks rebuilt (:meth:`ComponentState.rebuild_mark`).
+        The view is read once here; a draw copies that template (each value by the cheapest
+        copy its type needs) and deals.
+
+        Raises:
+            RuntimeError: (at a draw) the view's counts do not add up to the unseen pieces.
+        """
+        cls = self.cls
+        seat = view["seat"]
+        n = game.players
+        probe = object.__new__(cls)
+        probe.game = game
+        assigned: list[tuple[str, Any]] = []  # values never changed in place: shared
+        copies: list[tuple[str, Callable[[Any], Any], Any]] = []
+        deals: dict[str, list[tuple[str, int | None, int]]] = {k: [] for k in cls.PIECES}
+        known: dict[str, set[Any]] = {k: set() for k in cls.PIECES}
+        later: list[Mark] = []
+        for c in self.fields:
+            if type(c) is Value:
+                if c.restore is not None:
+                    value = c.restore(view, probe)
+                elif c.view is None:
+                    raise TypeError(f"{cls.__name__}.{c.name} is in no view: it needs restore")
+                else:
+                    value = copied(_get(view, c.view or c.name))
+                setattr(probe, c.name, value)
+                copy = None if c.shared else _fast_copier(value)
+            elif type(c) is Zone:
+                value, hidden = _read_zone(c, view, seat, n)
+                setattr(probe, c.name, value)
+                for pieces in (value if c.per_seat else (value,)):
+                    if pieces is not None:
+                        known[c.pieces].update(pieces)
+                deals[c.pieces] += hidden
+                copy = _fast_copier(value)
+            else:  # a mark
+                value = _shown_pieces(c, view)  # type: ignore[arg-type]
+                if value is None:
+                    later.append(c)  # type: ignore[arg-type]
+                    value = []
+                copy = list.copy
+            if copy is None:
+                assigned.append((c.name, value))
+            else:
+                copies.append((c.name, copy, value))
+        unseen = {k: [p for p in self.piece_ids(game, k) if p not in known[k]]
+                  for k in cls.PIECES}
+        plans = tuple((kind, unseen[kind], tuple(plan)) for kind, plan in deals.items() if plan)
+        acting: list[tuple[int, ...]] = []
+        per_seat = frozenset(z.name for z in self.zones if z.per_seat)
+        extra = self._extra
+        name_of = game.name
+
+        def draw(rng: random.Random) -> Any:
+            state = object.__new__(cls)
+            state.game = game
+            for name, value in assigned:
+                setattr(state, name, value)
+            for name, copy, value in copies:
+                setattr(state, name, copy(value))
+            for kind, pieces, plan in plans:
+                cards = pieces.copy()
+                shuffle(rng, cards)
+                at = 0
+                for name, where, size in plan:
+                    dealt = cards[at:at + size]
+                    at += size
+                    if name in per_seat:
+                        getattr(state, name)[where] = dealt
+                    else:
+                        setattr(state, name, dealt)
+                if at != len(cards):
+                    raise RuntimeError(f"{name_of} determinization: {len(cards)} unseen {kind} "
+                                       f"pieces for {at} hidden places; the view does not add "
+                                       "up")
+            for mark in later:
+                setattr(state, mark.name, state.rebuild_mark(mark, view))
+            for name in extra:
+                setattr(state, name, None)
+            if acting:
+                state._acting = acting[0]
+            else:
+                state._refresh_acting()
+                acting.append(state._acting)
+            state.after_deal(view)
+            return state
+
+        return draw
+
+    # ------------------------------------------------------------------ scenarios
+    def scenario(self, game: Game, seed: int = 0, **description: Any) -> Any:
+        """A position from a short description, starting from a new game dealt with ``seed``:
+        the pieces named for a zone moved there (``hands={1: ["ONE-03"]}``; a per-seat zone
+        takes a list per seat or ``{seat: list}``; what the zone held goes to the bottom of
+        the draw pile of its kind), values set (``points=[4, 7, 2]``), the state class's
+        :meth:`~ComponentState.scenario_setup` with the game's own words, then
+        ``next_draws`` put on top of the draw pile in that order; checked like a loaded
+        state.
+
+        Raises:
+            ParameterError: an unknown word (naming the words there are), an unknown or
+                repeated piece, a piece that cannot be drawn next, a seat out of range, or a
+                state that breaks an invariant (``StateError``).
+        """
+        cls = self.cls
+        words = {c.name: c for c in self.fields}
+        extra_words = dict(cls.scenario_keys())
+        unknown = [k for k in description if k not in words and k not in extra_words
+                   and k != "next_draws"]
+        if unknown:
+            known = sorted([*words, *extra_words, "next_draws"])
+            raise ParameterError(f"unknown scenario word {unknown[0]!r}; {game.name} "
+                                 f"scenarios take: {', '.join(known)}")
+        state = game.new_initial_state(seed)
+        n = game.players
+        named: dict[str, Any] = {}
+        for name, given in description.items():
+            c = words.get(name)
+            if isinstance(c, Zone):
+                named[name] = (seat_values(given, n, None, name) if c.per_seat
+                               else list(given))
+        for kind, pieces_of in cls.PIECES.items():
+            known_ids = set(pieces_of.ids(game))
+            seen: set[Any] = set()
+            for name, value in named.items():
+                if words[name].pieces != kind:  # type: ignore[union-attr]
+                    continue
+                for pieces in (value if words[name].per_seat else [value]):  # type: ignore
+                    for pid in pieces or ():
+                        if pid not in known_ids:
+                            raise ParameterError(f"unknown {kind} {pid!r}")
+                        if pid in seen:
+                            raise ParameterError(f"{kind} {pid!r} is named twice")
+                        seen.add(pid)
+            for zone in self.zones:  # the named pieces leave wherever the deal put them
+                if zone.pieces != kind:
+                    continue
+                current = getattr(state, zone.name)
+                for pieces in (current if zone.per_seat else [current]):
+                    pieces[:] = [p for p in pieces if p not in seen]
+        displaced: dict[str, list[Any]] = {}  # what a named zone held: to its draw pile
+        for name, value in named.items():
+            zone = words[name]
+            current = getattr(state, name)
+            if zone.per_seat:  # type: ignore[union-attr]
+                for s, pieces in enumerate(value):
+                    if pieces is not None:
+                        displaced.setdefault(zone.pieces, []).extend(current[s])  # type: ignore
+                        current[s] = list(pieces)
+            else:
+                displaced.setdefault(zone.pieces, []).extend(current)  # type: ignore
+                setattr(state, name, list(value))
+        for kind, pieces in displaced.items():
+            if not pieces:
+                continue
+            pile = next((z for z in self.draw_piles if z.pieces == kind), None)
+            if pile is None:
+                raise ParameterError(f"{game.name} has no draw pile of {kind} pieces for what "
+                                     "the description moves aside")
+            getattr(state, pile.name)[:0] = pieces  # at the bottom
+        for name, given in description.items():
+            c = words.get(name)
+            if isinstance(c, Value):
+                value = seat_values(given, n, 0, name) if c.per_seat else given
+                setattr(state, name, value if c.describe is None else c.describe(value))
+            elif isinstance(c, Mark):
+                setattr(state, name, list(given))
+        state.scenario_setup({k: v for k, v in description.items() if k in words},
+                             {k: v for k, v in description.items() if k in extra_words})
+        draws = list(description.get("next_draws", ()))
+        if draws:
+            if not self.draw_piles:
+                raise ParameterError(f"{game.name} has no draw pile for next_draws")
+            pile = self.draw_piles[0]
+            self._free_for_next_draws(state, pile, draws, seen_named(named, words))
+            stack_on_top(getattr(state, pile.name), draws, pile.pieces)
+        state._legal = None
+        state._refresh_acting()
+        return validated(state)
+
+    def _free_for_next_draws(self, state: Any, pile: Zone, draws: Sequence[Any],
+                             named: set[Any]) -> None:
+        """A next draw the description did not place but the deal did (in a hand, say)
+        changes places with the draw pile's top piece that is no next draw, so that every
+        zone keeps its size."""
+        stack = getattr(state, pile.name)
+        wanted = set(draws)
+        for pid in draws:
+            if pid in stack or pid in named:
+                continue  # in the pile already, or named elsewhere: stack_on_top says so
+            for zone in self.zones:
+                if zone.pieces != pile.pieces or zone is pile:
+                    continue
+                current = getattr(state, zone.name)
+                for pieces in (current if zone.per_seat else [current]):
+                    if pid in pieces:
+                        spare = next((i for i in range(len(stack) - 1, -1, -1)
+                                      if stack[i] not in wanted), None)
+                        if spare is None:
+                            return
+                        at = pieces.index(pid)
+                        pieces[at], stack[spare] = stack[spare], pid
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None), tuple, frozenset})
+
+
+def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
+    """The cheapest copy of ``value`` that shares nothing mutable with it, as ``copied``
+    would make (None: immutable, assign it)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return None
+    if kind is list:
+        scalars = _SCALARS
+        for v in value:
+            if type(v) not in scalars:
+                return copied
+        return list.copy
+    if kind is set:
+        return set.copy
+    return copied
+
+
+def _put(view: dict[str, Any], key: str, value: Any) -> None:
+    """``view[key] = value`` for a dotted ``key`` (``"turn.step"``: in the dict ``turn``)."""
+    if "." in key:
+        head, _, rest = key.partition(".")
+        _put(view.setdefault(head, {}), rest, value)
+    else:
+        view[key] = value
+
+
+_MISSING = object()
+
+
+def _get(view: Mapping[str, Any], key: str, default: Any = _MISSING) -> Any:
+    """``view[key]`` for a dotted ``key``; ``default`` (or KeyError) when absent."""
+    try:
+        if "." not in key:
+            return view[key]
+        here: Any = view
+        for part in key.split("."):
+            here = here[part]
+        return here
+    except (KeyError, TypeError):
+        if default is _MISSING:
+            raise KeyError(key) from None
+        return default
+
+
+def _is_scalar(annotation: Any) -> bool:
+    """Whether a ``Value.type`` holds only JSON scalars (its view is the value itself)."""
+    origin = get_origin(annotation)
+    if annotation in (int, float, str, bool, type(None)):
+        return True
+    if origin is Literal:
+        return True
+    if origin is Annotated:
+        return _is_scalar(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return all(_is_scalar(a) for a in get_args(annotation))
+    return False
+
+
+def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], dict[str, Any]]:
+    """A function ``view(state, seat)`` for ``declared`` components, written as source code
+    once (the view is read at every step of a search's heuristic rollouts, so it must cost
+    what a hand-written one does): each component's keys in declaration order, a dotted key
+    in its group's dict, each visibility's test inlined."""
+    lines = ["def view(state, seat):", "    out = {}"]
+    groups: dict[str, str] = {}
+    consts: list[Any] = []
+
+    def const(value: Any) -> str:
+        consts.append(value)
+        return f"C[{len(consts) - 1}]"
+
+    def target(key: str) -> tuple[str, str]:
+        head, dot, rest = key.partition(".")
+        if not dot:
+            return "out", repr(key)
+        if "." in rest:
+            raise TypeError(f"view key {key!r}: one level of nesting at most")
+        if head not in groups:
+            groups[head] = f"g{len(groups)}"
+            lines.append(f"    {groups[head]} = out[{head!r}] = out.get({head!r}) or {{}}")
+        return groups[head], repr(rest)
+
+    def put(key: str, expr: str, indent: str = "    ") -> None:
+        where, name = target(key)
+        lines.append(f"{indent}{where}[{name}] = {expr}")
+
+    for c in declared:
+        if isinstance(c, Value):
+            if c.view is None:
+                continue
+            attr = f"state.{c.name}"
+            if c.show is not None:
+                expr = f"{const(c.show)}(state)"
+            elif _is_scalar(c.type):
+                expr = f"list({attr})" if c.per_seat else attr
+            else:
+                expr = f"jsonable({attr})"
+            put(c.view or c.name, expr)
+        elif isinstance(c, Shown):
+            if c.when is not None:
+                lines.append(f"    if {const(c.when)}(state, seat):")
+                put(c.name, f"{const(c.show)}(state, seat)", "        ")
+            else:
+                put(c.name, f"{const(c.show)}(state, seat)")
+        elif isinstance(c, Zone) and c.per_seat:
+            lines.append(f"    p = state.{c.name}")
+            if c.visibility is PUBLIC:
+                if c.show is not None:
+                    put(c.show, "[list(x) for x in p]")
+                if c.show_sorted is not None:
+                    put(c.show_sorted, "[sorted(x) for x in p]")
+            elif c.visibility is OWNER:
+                lines.append("    if seat is not None:")
+                if c.show is not None:
+                    put(c.show, "list(p[seat])", "        ")
+                if c.show_sorted is not None:
+                    put(c.show_sorted, "sorted(p[seat])", "        ")
+            elif c.visibility is OTHERS:
+                others = "[None if s == seat else list(x) for s, x in enumerate(p)]"
+                if c.show is not None:
+                    put(c.show, others)
+                if c.show_sorted is not None:
+                    put(c.show_sorted,
+                        "[None if s == seat else sorted(x) for s, x in enumerate(p)]")
+            if c.count is not None:
+                put(c.count, "[len(x) for x in p]")
+        else:  # a shared zone or a mark
+            assert isinstance(c, (Zone, Mark))
+            lines.append(f"    p = state.{c.name}")
+            owner = f"{const(c.owner)}(state)" if c.owner is not None else "None"
+            test = {PUBLIC: "True", COUNT: "False",
+                    OWNER: f"seat is not None and seat == {owner}",
+                    OTHERS: f"seat is not None and seat != {owner}"}[c.visibility]
+            when = getattr(c, "when", None)
+            if when is not None:
+                test = f"({test}) and {const(when)}(state)"
+            if test != "False" and (c.show is not None or c.show_sorted is not None):
+                lines.append(f"    if {test}:")
+                if c.show is not None:
+                    put(c.show, "list(p)", "        ")
+                if c.show_sorted is not None:
+                    put(c.show_sorted, "sorted(p)", "        ")
+            if c.count is not None:
+                put(c.count, "len(p)")
+    lines.append("    return out")
+    source = "\n".join(lines)
+    scope: dict[str, Any] = {"C": tuple(consts), "jsonable": jsonable}
+    exec(compile(source, "<meeple.engine.components view>", "exec"), scope)  # noqa: S102
+    view = scope["view"]
+    view.source = source  # for a reader: what the declaration became
+    return view  # type: ignore[no-any-return]
+
+
+def seen_named(named: Mapping[str, Any], words: Mapping[str, Component]) -> set[Any]:
+    """Every piece a scenario description names for a zone."""
+    out: set[Any] = set()
+    for name, value in named.items():
+        for pieces in (value if getattr(words[name], "per_seat", False) else [value]):
+            out.update(pieces or ())
+    return out
+
+
+def _ids_in(value: Any, path: str) -> list[tuple[str, Any]]:
+    """Every leaf of nested lists ``value`` with its JSON path."""
+    if isinstance(value, (list, tuple)):
+        out = []
+        for i, v in enumerate(value):
+            out += _ids_in(v, f"{path}[{i}]")
+        return out
+    return [(path, value)]
+
+
+def _sees(visibility: Visibility, owner: int | None, seat: int | None) -> bool:
+    if visibility is PUBLIC:
+        return True
+    if visibility is COUNT or seat is None:
+        return False
+    return (seat == owner) if visibility is OWNER else (seat != owner)
+
+
+def _show_pieces(c: Zone | Mark, state: Any, seat: int | None, pieces: Sequence[Any],
+                 target: dict[str, Any], owner: int | None = None) -> None:
+    if c.owner is not None:
+        owner = c.owner(state)
+    shown = _sees(c.visibility, owner, seat) and (getattr(c, "when", None) is None
+                                                  or c.when(state))  # type: ignore[union-attr]
+    if shown:
+        if c.show is not None:
+            _put(target, c.show, list(pieces))
+        if c.show_sorted is not None:
+            _put(target, c.show_sorted, sorted(pieces))
+    if c.count is not None:
+        _put(target, c.count, len(pieces))
+
+
+def _show_zone(c: Zone, state: Any, seat: int | None, target: dict[str, Any]) -> None:
+    value = getattr(state, c.name)
+    if not c.per_seat:
+        _show_pieces(c, state, seat, value, target)
+        return
+    if c.visibility is PUBLIC:
+        if c.show is not None:
+            _put(target, c.show, [list(p) for p in value])
+        if c.show_sorted is not None:
+            _put(target, c.show_sorted, [sorted(p) for p in value])
+    elif c.visibility is OWNER and seat is not None:
+        if c.show is not None:
+            _put(target, c.show, list(value[seat]))
+        if c.show_sorted is not None:
+            _put(target, c.show_sorted, sorted(value[seat]))
+    elif c.visibility is OTHERS:
+        others = [None if s == seat else list(p) for s, p in enumerate(value)]
+        if c.show is not None:
+            _put(target, c.show, others)
+        if c.show_sorted is not None:
+            _put(target, c.show_sorted, [None if p is None else sorted(p) for p in others])
+    if c.count is not None:
+        _put(target, c.count, [len(p) for p in value])
+
+
+def _shown_pieces(c: Zone | Mark, view: Mapping[str, Any]) -> list[Any] | None:
+    """The pieces of a shared zone or a mark as the view shows them, or None if hidden."""
+    for key in (c.show, c.show_sorted):
+        if key is not None:
+            found = _get(view, key, None)
+            if found is not None:
+                return list(found)
+    return None
+
+
+def _read_zone(c: Zone, view: Mapping[str, Any], seat: int,
+               n: int) -> tuple[Any, list[tuple[str, int | None, int]]]:
+    """A zone's value in a determinization's template (None where dealt) and its hidden
+    places ``(name, seat or None, size)``, in deal order."""
+    counts = _get(view, c.count) if c.count is not None else None
+    source = view
+    if not c.per_seat:
+        shown = _shown_pieces(c, source)
+        if shown is not None:
+            return shown, []
+        if counts is None:
+            raise TypeError(f"zone {c.name}: hidden from the view and no count to deal by")
+        return [], [(c.name, None, counts)]
+    if c.visibility is PUBLIC:
+        shown = _get(source, c.show if c.show is not None else c.show_sorted)
+        return [list(p) for p in shown], []
+    value: list[Any] = [None] * n
+    hidden = []
+    own = _shown_pieces(c, source)
+    for s in range(n):
+        if c.visibility is OWNER and s == seat and own is not None:
+            value[s] = own
+        elif c.visibility is OTHERS and s != seat:
+            key = c.show if c.show is not None else c.show_sorted
+            value[s] = list(_get(source, key)[s])
+        else:
+            hidden.append((c.name, s, counts[s]))
+    return value, hidden

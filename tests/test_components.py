@@ -1,0 +1,266 @@
+"""The component model (meeple.engine.components) on a small card game declared here: every
+visibility (public, owner, everyone but the owner, count only) gives the views it says, a
+determinization gives the seat its view back and deals only what the view hides, validation
+refuses each broken invariant at its JSON path, scenarios place named pieces, and a copy shares
+nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import pytest
+
+from meeple.engine.action import KindAction
+from meeple.engine.components import (
+    COUNT,
+    OTHERS,
+    OWNER,
+    ComponentState,
+    Mark,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+)
+from meeple.engine.errors import ParameterError, StateError
+from meeple.engine.game import Capabilities, Game
+from meeple.engine.rng import shuffle
+from meeple.engine.validation import NonNegInt, check_that, json_path
+
+CARDS = tuple(f"{colour}{rank}" for colour in "RGB" for rank in range(1, 6))
+
+
+class Act(KindAction):
+    """``draw``, ``discard CARD``, ``peek`` (look at the top card: kept in ``pool``)."""
+
+
+class ToyState(ComponentState):
+    """Hands seen by everyone but their owner (as Hanabi's), a deck seen as a count, a public
+    discard pile, a pool only the seat to act sees, and the cards it was told of (a mark)."""
+
+    PIECES = {"card": Pieces(lambda game: CARDS)}
+    COMPONENTS = (
+        Value("turn", type=NonNegInt),
+        Value("active", type=NonNegInt, seat=True),
+        Shown("seats", show=lambda st, seat: st.game.players),
+        Zone("hands", pieces="card", per_seat=True, visibility=OTHERS, show="hands",
+             count="hand_sizes"),
+        Zone("pool", pieces="card", visibility=OWNER, owner=lambda st: st.active, show="pool",
+             count="pool_size"),
+        Zone("discard", pieces="card", show="discard"),
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
+        Mark("told", pieces="card", visibility=OWNER, owner=lambda st: st.active,
+             show_sorted="told", count="told_count"),
+        Value("phase", type=Literal["play", "over"], view="status.phase"),
+        Value("score", type=NonNegInt, per_seat=True, view="status.score"),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
+
+    def __init__(self, game: Toy, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.players
+        self.deck = list(CARDS)
+        shuffle(self.rng, self.deck)
+        self.hands = [[self.deck.pop() for _ in range(3)] for _ in range(n)]
+        self.pool, self.discard, self.told = [], [], []
+        self.turn, self.active, self.phase, self.score = 0, 0, "play", [0] * n
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        self._acting = () if self.phase == "over" else (self.active,)
+
+    def rebuild_mark(self, mark: Mark, view: Mapping[str, Any]) -> list[Any]:
+        return self.hands[self.active][:view["told_count"]]  # told of its first cards
+
+    @classmethod
+    def check_invariants(cls, game: Game, data: Any, base: str) -> None:
+        check_that(len(data.pool) <= 1, json_path(base, "pool"), "expected at most one card")
+
+    def _legal_actions(self, seat: int) -> Sequence[Act]:
+        out = [Act(seat, "discard", (c,)) for c in self.hands[seat]]
+        if self.deck:
+            out += [Act(seat, "draw"), Act(seat, "peek")]
+        return out or [Act(seat, "pass")]
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        (seat, action), = joint.items()
+        if action.kind == "discard":
+            self.hands[seat].remove(action.args[0])
+            self.discard.append(action.args[0])
+            self.score[seat] += 1
+        elif action.kind == "draw":
+            self.hands[seat].append(self.deck.pop())
+            self.told = [self.hands[seat][0]]
+        elif action.kind == "peek":
+            self.discard.extend(self.pool)
+            self.pool = [self.deck.pop()]
+        self.turn += 1
+        if self.turn >= 12:
+            self.phase = "over"
+        else:
+            self.active = (seat + 1) % self.game.players
+            self.told = self.told if action.kind == "draw" else []
+        self._refresh_acting()
+
+    def returns(self) -> tuple[float, ...]:
+        return tuple(float(s) for s in self.score) if self.phase == "over" else \
+            (0.0,) * self.game.players
+
+    def length(self) -> int:
+        return self.turn
+
+
+class Toy(Game):
+    name = "toy-components"
+    title = "Toy"
+    min_players, max_players, default_players = 2, 4, 3
+    state_class = ToyState
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(2, 4, simultaneous=False, hidden_information=True, chance=True,
+                            cooperative=False, max_length=12, length_unit="turns")
+
+    def new_initial_state(self, seed: int = 0) -> ToyState:
+        return ToyState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Act:
+        kind, *args = text.split()
+        return Act(seat, kind, tuple(args))
+
+
+def _states(seed: int) -> list[ToyState]:
+    game = Toy(players=3)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    out = [state.clone()]
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        out.append(state.clone())
+    return out
+
+
+def test_each_visibility_shows_what_it_says() -> None:
+    state = _states(1)[5]
+    active = state.active
+    for seat in (None, 0, 1, 2):
+        view = state.view(seat)
+        # everyone but the owner: a seat sees the other hands, not its own
+        assert view["hands"] == [None if s == seat else state.hands[s] for s in range(3)]
+        assert view["hand_sizes"] == [len(h) for h in state.hands]
+        assert view["deck_size"] == len(state.deck) and "deck" not in view  # count only
+        assert view["discard"] == state.discard  # public
+        # the pool and the told cards: the seat to act sees them, the others their number
+        assert ("pool" in view) == (seat == active) == ("told" in view)
+        assert view["pool_size"] == len(state.pool) and view["told_count"] == len(state.told)
+        assert view["status"] == {"phase": state.phase, "score": state.score}  # dotted keys
+        assert view["seats"] == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_determinization_gives_the_view_back_and_deals_only_the_hidden(seed: int) -> None:
+    for state in _states(seed)[:-1]:
+        seat = state.current_players()[0]
+        view = state.view(seat)
+        game = state.game
+        draws = [game.determinize(view, random.Random(k)) for k in range(8)]
+        for drawn in draws:
+            assert drawn.view(seat) == view
+            assert [str(a) for a in drawn.legal_actions(seat)] == \
+                [str(a) for a in state.legal_actions(seat)] or view["hands"][seat] is None
+            # the seat's own hand (hidden from it) comes from what it cannot place
+            seen = {c for h in view["hands"] if h for c in h} | set(view["discard"])
+            seen |= set(view.get("pool", ()))
+            assert not seen & set(drawn.hands[seat]) and not seen & set(drawn.deck)
+            assert sorted(c for z in (*drawn.hands, drawn.pool, drawn.discard, drawn.deck)
+                          for c in z) == sorted(CARDS)
+        if len(state.deck) > 1:  # the hidden parts differ from one stream to another
+            assert len({json.dumps(d.deck) for d in draws}) > 1
+
+
+def test_a_hidden_mark_is_rebuilt_by_the_game_and_a_shown_one_copied() -> None:
+    state = next(s for s in _states(2) if s.told)
+    other = (state.active + 1) % 3
+    drawn = state.game.determinize(state.view(other), random.Random(0))
+    assert drawn.told == drawn.hands[state.active][:len(state.told)]
+    mine = state.game.determinize(state.view(state.active), random.Random(0))
+    assert mine.told == sorted(state.told)
+
+
+def test_json_round_trip_and_copies_share_nothing() -> None:
+    for state in _states(3):
+        data = json.loads(json.dumps(state.to_json()))
+        again = state.game.state_from_json(data)
+        assert again.to_json() == data and again.digest() == state.digest()
+        copy = state.clone()
+        copy.hands[0].append("X")
+        copy.score[0] += 5
+        assert "X" not in state.hands[0] and copy.score[0] != state.score[0]
+
+
+def _refused(data: dict, path: str, words: str) -> None:
+    with pytest.raises(StateError) as info:
+        Toy(players=3).state_from_json(data)
+    assert info.value.path == path and words in str(info.value), str(info.value)
+
+
+def test_validation_refuses_each_broken_invariant_at_its_path() -> None:
+    data = json.loads(json.dumps(_states(4)[3].to_json()))
+    d = data["data"]
+    cases = [
+        (lambda x: x["hands"][1].__setitem__(0, x["hands"][0][0]), "$.data.hands[1][0]",
+         "already at $.data.hands[0][0]"),
+        (lambda x: x["deck"].__setitem__(0, "Z9"), "$.data.deck[0]", "unknown card"),
+        (lambda x: x["deck"].pop(), "$.data", "in none of"),
+        (lambda x: x["score"].append(0), "$.data.score", "one per seat"),
+        (lambda x: x.__setitem__("active", 3), "$.data.active", "a seat"),
+        (lambda x: x.__setitem__("turn", "1"), "$.data.turn", "expected"),
+        (lambda x: x.__setitem__("phase", "teatime"), "$.data.phase", "expected"),
+        (lambda x: x.__setitem__("told", ["Z9"]), "$.data.told[0]", "unknown card"),
+        (lambda x: x.__setitem__("bogus", 1), "$.data.bogus", "unknown key"),
+        (lambda x: x["pool"].extend(x["deck"][:2]) or x["deck"].__delitem__(slice(0, 2)),
+         "$.data.pool", "at most one card"),  # the game's own invariant
+    ]
+    for change, path, words in cases:
+        broken = json.loads(json.dumps(data))
+        change(broken["data"])
+        _refused(broken, path, words)
+    assert d  # the unbroken data loads
+    Toy(players=3).state_from_json(data)
+
+
+def test_a_scenario_places_named_pieces_and_fixes_the_next_draws() -> None:
+    game = Toy(players=3)
+    state = game.build_scenario(hands={1: ["R1", "G2"]}, discard=["B5"], score=[1, 2, 3],
+                                active=1, next_draws=["R3", "G4"], seed=5)
+    assert state.hands[1] == ["R1", "G2"] and state.discard == ["B5"]
+    assert state.score == [1, 2, 3] and state.current_players() == (1,)
+    assert state.deck[-1] == "R3" and state.deck[-2] == "G4"
+    assert sorted(c for z in (*state.hands, state.pool, state.discard, state.deck)
+                  for c in z) == sorted(CARDS)
+    for words, message in (({"hands": {0: ["Z1"]}}, "unknown card"),
+                           ({"hands": {0: ["R1"]}, "discard": ["R1"]}, "named twice"),
+                           ({"discard": ["R1"], "next_draws": ["R1"]}, "not in the draw pile"),
+                           ({"colour": "red"}, "unknown scenario word 'colour'")):
+        with pytest.raises(ParameterError, match=message):
+            game.build_scenario(**words)
+
+
+def test_reseed_shuffles_the_draw_pile_only() -> None:
+    state = _states(6)[2]
+    again = state.clone()
+    again.reseed(99)
+    assert sorted(again.deck) == sorted(state.deck) and again.hands == state.hands
+    assert again.deck != state.deck
+
+
+def test_the_view_is_compiled_source_a_reader_can_see() -> None:
+    view = ToyState.components().view  # made on first use
+    _states(7)[0].view(0)
+    source = ToyState.components().__dict__["_view"].source
+    assert "def view(state, seat):" in source and "out['deck_size'] = len(p)" in source
+    assert callable(view)
