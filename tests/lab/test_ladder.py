@@ -26,7 +26,7 @@ from meeple.lab.experiments.ladder import (
     team_entry,
     team_step,
 )
-from meeple.lab.pages.ladder_report import write_ladder
+from meeple.lab.pages.report import write_ladder
 from tests.coop_example import CoopExample, registered
 
 

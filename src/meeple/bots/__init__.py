@@ -12,13 +12,14 @@ weights changed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from meeple.bots.ismcts import ISMCTSBot, ismcts_from_name
 from meeple.bots.random_bot import RandomBot
 from meeple.bots.rl import PolicyBot, rl_from_name
 from meeple.bots.scripted import SCRIPT_PREFIX, ScriptedBot, script_from_name
+from meeple.bots.weights import parse_weights, weights_name, with_weights
 from meeple.engine.agent import Bot
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Game
@@ -67,43 +68,6 @@ def make_bot(name: str, game: Game, seat: int, seed: int = 0) -> Any:
             "(and labels: ismcts-<settings>, rl:PATH of a trained model)"
         )
     return factory(game, seat, seed)
-
-
-def parse_weights(name: str, overrides: list[str], tunable: Mapping[str, Any]
-                  ) -> dict[str, float]:
-    """The ``NAME=VALUE`` parts of bot ``name`` as weights, each a key of ``tunable``.
-
-    Raises:
-        ParameterError: a part that is not ``NAME=VALUE`` with a number, or an unknown name.
-    """
-    weights: dict[str, float] = {}
-    for part in overrides:
-        key, _, value = part.partition("=")
-        if key not in tunable:
-            known = ", ".join(tunable) or "none"
-            raise ParameterError(f"bot {name!r}: {key!r} is not a weight of this bot "
-                                 f"(tunable: {known})")
-        try:
-            weights[key] = float(value)
-        except ValueError:
-            raise ParameterError(f"bot {name!r}: {part!r} must be NAME=NUMBER") from None
-    return weights
-
-
-def with_weights(bot: Bot, weights: Mapping[str, float]) -> Bot:
-    """``bot`` with its tunable weights (``Bot.tunable``) set to ``weights`` (instance
-    attributes over the class defaults); returns the same bot."""
-    for key, value in weights.items():
-        setattr(bot, key, value)
-    return bot
-
-
-def weights_name(base: str, weights: Mapping[str, float]) -> str:
-    """The bot name of ``base`` with weight overrides: ``heuristic@BASE_WEIGHT=0.4@DECAY=0.5``
-    (keys sorted, values with at most 3 decimals)."""
-    parts = [f"@{k}={f'{float(v):.3f}'.rstrip('0').rstrip('.') or '0'}"
-             for k, v in sorted(weights.items())]
-    return base + "".join(parts)
 
 
 __all__ = ["GENERIC_BOTS", "GENERIC_FAMILIES", "ISMCTSBot", "PolicyBot", "RandomBot",

@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from meeple.bots.weights import game_bot
 from meeple.engine.action import Action
 from meeple.engine.agent import Bot
 from meeple.engine.errors import ParameterError
@@ -142,9 +143,11 @@ class ISMCTSBot(Bot):
                                  f"{', '.join(OPPONENT_MODES)}")
         self._policy: list[Any] | None = None
         if rollout != "random":
-            from meeple.bots import make_bot  # the registry imports this module
-
-            self._policy = [make_bot(rollout, game, s, seed) for s in range(game.players)]
+            policy = [game_bot(rollout, game, s, seed) for s in range(game.players)]
+            if policy[0] is None:
+                raise ParameterError(f"no bot called {rollout!r} for {game.name} to play rollouts; "
+                                     f"rollouts: random, {', '.join(game.bot_factories())}")
+            self._policy = policy
         if widening == "default":  # the game's setting, off with random rollouts
             widening = None if self._policy is None else settings["widening"]
         self.widening: int | None = None if widening is None else int(widening)

@@ -75,7 +75,8 @@ def ladder(
         planned_ladder,
         run_ladder,
     )
-    from meeple.lab.pages.ladder_report import LADDER_JSON, ladder_table, read_ladder, write_ladder
+    from meeple.lab.pages.ladder_report import LADDER_JSON, ladder_table, read_ladder
+    from meeple.lab.pages.report import write_ladder
     from meeple.lab.run.estimate import format_duration
 
     try:

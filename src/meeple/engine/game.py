@@ -593,7 +593,7 @@ class Game(ABC):
             StateError: (a ``ParameterError``) whose ``path`` is the JSON path of the first
                 problem (``$.data.hands[2][0]``) and whose message says what was expected.
         """
-        from meeple.engine.persist import restore_state
+        from meeple.engine.validation import restore_state
 
         return restore_state(self, payload)
 

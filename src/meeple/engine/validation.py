@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meeple.engine.errors import MeepleError, StateError
+from meeple.engine.rng import rng_from_json
 from meeple.engine.state import STATE_FORMAT
 
 if TYPE_CHECKING:
@@ -237,3 +238,30 @@ def check_loaded(state: State, pending: Mapping[str, str]) -> None:
         raise StateError("$.data", f"the state is inconsistent ({type(exc).__name__}: "
                                    f"{exc}); fields disagree") from None
     state._legal = None
+
+
+def restore_state(game: Game, payload: str | bytes | Mapping[str, Any]) -> State:
+    """Rebuild a state of ``game`` from :meth:`State.to_json` output (see
+    ``Game.state_from_json``), checking it first (:mod:`meeple.engine.validation`).
+
+    Raises:
+        StateError: naming the JSON path of the first problem: not JSON, another game,
+            variant, players or parameters, a wrong shape or type, a broken game invariant
+            (``Game._validate_data``), or a state that cannot be played on.
+    """
+    envelope = parse_document(game, payload)
+    data = envelope.data
+    game._validate_data(data)
+    try:
+        state = game._state_from_data(data)
+        state.seed = envelope.seed
+        state._rng = None if envelope.rng is None else rng_from_json(envelope.rng)
+    except StateError:
+        raise
+    except MeepleError as exc:
+        raise StateError("$.data", str(exc)) from None
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+        raise StateError("$.data", f"malformed state ({type(exc).__name__}: {exc})") from None
+    state._pending = {}
+    check_loaded(state, envelope.pending)
+    return state

@@ -17,7 +17,7 @@ import numpy as np
 from scipy import stats as sps
 
 from meeple.lab.analysis.precision import too_few
-from meeple.lab.analysis.stats import ALPHA, _num, rate_entry
+from meeple.lab.analysis.rates import ALPHA, _num, rate_entry
 
 __all__ = ["add_team_stats", "team_result"]
 

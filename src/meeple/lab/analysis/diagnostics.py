@@ -45,7 +45,7 @@ import numpy as np
 from scipy import stats as sps
 
 from meeple.lab.analysis.coop_stats import team_result
-from meeple.lab.analysis.stats import ALPHA, difference_interval, wilson_interval, winning_margin
+from meeple.lab.analysis.rates import ALPHA, difference_interval, wilson_interval, winning_margin
 from meeple.lab.analysis.trace import TRACE_FIELDS
 
 __all__ = ["comparable", "diagnose", "holm", "is_traced", "mantel_haenszel", "margins", "rate"]

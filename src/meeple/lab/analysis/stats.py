@@ -57,77 +57,26 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
+from meeple.lab.analysis.coop_stats import add_team_stats, team_result
+from meeple.lab.analysis.diagnostics import diagnose
 from meeple.lab.analysis.precision import too_few
+from meeple.lab.analysis.rates import (
+    ALPHA,
+    CONFIDENCE,
+    _num,
+    difference_interval,
+    rate_entry,
+    wilson,
+    wilson_interval,
+    winning_margin,
+)
 
-__all__ = ["ALPHA", "CONFIDENCE", "seat_phrase", "summarize", "wilson_interval"]
+__all__ = ["ALPHA", "CONFIDENCE", "difference_interval", "rate_entry", "seat_phrase", "summarize",
+           "team_result", "wilson", "wilson_interval", "winning_margin"]
 
-
-def __getattr__(name: str) -> Any:
-    """``team_result`` lives in :mod:`meeple.lab.analysis.coop_stats` (imported on first use, since
-    that module imports this one)."""
-    if name == "team_result":
-        from meeple.lab.analysis.coop_stats import team_result
-
-        return team_result
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-#: Confidence level of every interval in the summary.
-CONFIDENCE = 0.95
-#: Significance level of every test verdict in the summary.
-ALPHA = 0.05
 
 _REQUIRED_KEYS = ("index", "seed", "bots", "winners", "returns", "scores", "length",
                   "truncated", "seconds")
-
-
-def wilson_interval(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion ``k / n``.
-
-    Args:
-        k: successes, ``0 <= k <= n``.
-        n: trials, ``n >= 1``.
-        confidence: the interval's confidence level in (0, 1).
-    Returns:
-        ``(low, high)`` with ``0 <= low <= k / n <= high <= 1``, as plain floats.
-    Raises:
-        ValueError: if ``n < 1`` or ``k`` is outside ``[0, n]``.
-    """
-    if n < 1 or not 0 <= k <= n:
-        raise ValueError(f"a proportion needs 0 <= k <= n and n >= 1, got k = {k}, n = {n}")
-    ci = sps.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
-                                                      method="wilson")
-    return float(ci.low), float(ci.high)
-
-
-def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of ``successes / n``; ``successes`` may be fractional (shared
-    wins count as fractions of a win).
-
-    Raises:
-        ValueError: if ``n < 1`` or ``successes`` is outside ``[0, n]``.
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes}, {n}")
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # at the ends the bound is exactly 0 or 1 (centre == half), whatever the float rounding
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return low, high
-
-
-def difference_interval(k1: float, n1: int, k2: float, n2: int,
-                        confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (from the two Wilson
-    intervals; Newcombe 1998, method 10)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1, confidence)
-    l2, u2 = wilson(k2, n2, confidence)
-    d = p1 - p2
-    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
-            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
 def summarize(
@@ -237,11 +186,7 @@ def summarize(
                                 else too_few([(n_games, e["ci_low"], e["ci_high"])
                                               for e in seat_win_rate], n_games, fair, "seat"))
     if cooperative:
-        from meeple.lab.analysis.coop_stats import add_team_stats
-
         add_team_stats(summary, results, seat_names, bots)
-    from meeple.lab.analysis.diagnostics import diagnose  # here: diagnostics builds on this module
-
     summary["diagnostics"] = diagnose(results, players=players, seat_names=seat_names,
                                       cooperative=cooperative)
     return _clean(summary)
@@ -283,15 +228,6 @@ def _check_outcome(pos: int, result: Mapping[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------------------ win rates
-def rate_entry(k: int, n: int) -> dict[str, Any]:
-    """``{"k", "n", "rate", "ci_low", "ci_high"}`` with a Wilson interval; rate fields are
-    ``None`` when ``n == 0``."""
-    if n == 0:
-        return {"k": k, "n": n, "rate": None, "ci_low": None, "ci_high": None}
-    low, high = wilson_interval(k, n)
-    return {"k": k, "n": n, "rate": k / n, "ci_low": low, "ci_high": high}
-
-
 def _seat_balance(seat_wins: list[int]) -> dict[str, Any]:
     """Chi-square goodness of fit of sole wins per seat against equal seats."""
     test = "chi-square goodness of fit of sole wins against equal seats"
@@ -376,21 +312,6 @@ def _length_stats(results: Sequence[Mapping[str, Any]], unit: str) -> dict[str, 
     return out
 
 
-def winning_margin(result: Mapping[str, Any], winner: int) -> float:
-    """The sole ``winner``'s score minus the best score of the seats still in the game when
-    the winner won or fell: seats eliminated earlier (the trace's ``eliminations``) are left
-    out unless nobody else is left, so in Four Gods a seat knocked out at 0 energy rounds
-    before does not make the winner of a final fall at -1 look beaten. Never negative: a
-    winner that is not the best of those (the rules ranked by something else) counts 0."""
-    scores = [float(x) for x in result["scores"]]
-    out_at = {int(seat): length for seat, length in result.get("eliminations") or ()}
-    fell = out_at.get(winner)
-    others = [s for s in range(len(scores)) if s != winner
-              and (s not in out_at or (fell is not None and out_at[s] >= fell))]
-    others = others or [s for s in range(len(scores)) if s != winner]
-    return max(0.0, scores[winner] - max(scores[s] for s in others))
-
-
 def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
                  ) -> dict[str, Any]:
     """Scores over every (game, seat) pair, plus sole winners' mean score and winning margin.
@@ -413,13 +334,6 @@ def _score_stats(results: Sequence[Mapping[str, Any]], sole: list[int | None]
 
 
 # ------------------------------------------------------------------------- skill vs luck
-def _num(share: float) -> str:
-    """A share as a percentage number without the sign: whole percent from 10%, else one
-    decimal."""
-    pct = 100.0 * share
-    return f"{pct:.0f}" if pct >= 9.95 or pct == 0 else f"{pct:.1f}"
-
-
 def _between_bots(played: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """Chi-square test of homogeneity of sole-win rates across bots (bots x won/not won)."""
     test = "chi-square test of homogeneity of sole-win rates across bots"

@@ -55,7 +55,8 @@ from meeple.lab.run.estimate import Stage
 from meeple.lab.run.runner import run_playtest
 
 __all__ = ["COMPARE_FORMAT", "Arm", "align_causes", "arm_metrics", "compare_arms",
-           "compare_stages", "default_bots", "parse_arm", "play_arm", "run_compare", "skilled_bot"]
+           "compare_stages", "default_bots", "fairness_bots", "parse_arm", "play_arm",
+           "run_compare", "skilled_bot"]
 
 COMPARE_FORMAT = "meeple-compare/1"
 _Z = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
@@ -413,3 +414,9 @@ def run_compare(game_name: str, arms: Sequence[Arm], *, bots: Sequence[str] | No
         "arms": arms_out, "rows": compare_arms(metric_sets, seed),
         "team": any("team_win_rate" in a["summary"] for a in arms_out),
     })
+
+
+def fairness_bots(game: Game) -> list[str]:
+    """The bot in every seat of the fairness runs: ``heuristic`` when the game has one (equal
+    players who play sensibly), else the game's playtest line-up."""
+    return ["heuristic"] if "heuristic" in game.bot_factories() else list(game.playtest_bots)

@@ -46,10 +46,10 @@ from meeple.engine.registry import load_game
 from meeple.engine.rng import derive_seed
 from meeple.lab.analysis.precision import games_needed
 from meeple.lab.analysis.verdicts import fairness_answer, skill_answer
-from meeple.lab.experiments.compare import default_bots
+from meeple.lab.experiments.compare import default_bots, fairness_bots
 from meeple.lab.experiments.ladder import competitive_step, default_budgets
 from meeple.lab.experiments.stored_run import play_stored
-from meeple.lab.experiments.study_answer import answer_study
+from meeple.lab.experiments.study_answer import STUDY_FORMAT, answer_study
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import format_duration, game_seconds
 from meeple.lab.run.runner import play_one
@@ -58,7 +58,6 @@ from meeple.lab.run.store import RUN_JSON, RunStore
 __all__ = ["NOT_YET", "PLAN_JSON", "STUDY_FORMAT", "StudyPlan", "StudyRun", "load_plan",
            "parse_budget", "plan_study", "run_study"]
 
-STUDY_FORMAT = "meeple-study/1"
 PLAN_JSON = "plan.json"
 #: Share of the budget the first round gets; the rest is kept to grow too-wide intervals.
 FIRST_ROUND = 0.75
@@ -215,12 +214,6 @@ def _probe(game: Game, bots: Sequence[str], seed: int, budget: float) -> float:
         play_one(game, bots, seed, len(took), keep_record=True)
         took.append(time.perf_counter() - t)
     return sorted(took)[len(took) // 2]
-
-
-def fairness_bots(game: Game) -> list[str]:
-    """The bot in every seat of the fairness runs: ``heuristic`` when the game has one (equal
-    players who play sensibly), else the game's playtest line-up."""
-    return ["heuristic"] if "heuristic" in game.bot_factories() else list(game.playtest_bots)
 
 
 def plan_study(game_name: str, variant: str | None = None, budget_seconds: float = 600.0,

@@ -56,6 +56,9 @@ SECTIONS = ("fairness", "length", "skill", "variants", "content", "strategies", 
 
 Played = dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]
 
+#: The ``format`` of a study's saved plan and answer (``study.json``).
+STUDY_FORMAT = "meeple-study/1"
+
 
 def pooled(plan: StudyPlan, played: Played, key: str
            ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
@@ -221,8 +224,6 @@ def answer_study(plan: StudyPlan, out: Path, played: Played, elapsed: float,
         skill runs' biggest upset, :func:`_upset`: ``dir``, ``index``, ``length``, ``what``,
         ``command``; or None), ``not_yet``, ``games`` and ``play_seconds``.
     """
-    from meeple.lab.experiments.study import STUDY_FORMAT  # the format is the study's
-
     sections: dict[str, list[dict[str, Any]]] = {name: [] for name in SECTIONS}
     longest, default = _fairness(plan, played, out, sections)
     sections["skill"] = _skill(plan, played)

@@ -74,9 +74,8 @@ from meeple.lab.analysis.target_spec import (
     parse_target,
 )
 from meeple.lab.analysis.verdicts import target_answer
-from meeple.lab.experiments.compare import check_arms
+from meeple.lab.experiments.compare import check_arms, fairness_bots
 from meeple.lab.experiments.stored_run import play_stored
-from meeple.lab.experiments.study import fairness_bots
 from meeple.lab.experiments.sweep import parse_param
 from meeple.lab.run.backends import resolve_jobs
 from meeple.lab.run.estimate import game_seconds
@@ -280,7 +279,7 @@ def search_target(game_name: str, target: str | Target, variant: str | None = No
     Args:
         game_name, variant, players: the game as loaded (None: its defaults).
         target: text for :func:`parse_target`, or a :class:`Target`.
-        bots: the line-up (None: :func:`~meeple.lab.experiments.study.fairness_bots`).
+        bots: the line-up (None: :func:`~meeple.lab.experiments.compare.fairness_bots`).
         budget_seconds: the whole search's time (> 0); jobs: workers of the confirmations
             (0: every core); seed: the trials' seed (confirmations derive theirs from it).
         params: what varies (:func:`search_space`; None: every int, bool and choice

@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 from rich.table import Table
 
-from meeple.lab.pages.render import BLUE, CSS, GREY, INK, html_table, new_figure, pct, png
+from meeple.lab.pages.render import BLUE, GREY, INK, html_table, new_figure, pct, png
 
 LADDER_JSON = "ladder.json"
 LADDER_PLOT = "ladder.png"
@@ -122,38 +122,3 @@ def read_ladder(out_dir: Path) -> dict[str, Any] | None:
     """The ``ladder.json`` in ``out_dir``, or None when there is none."""
     path = Path(out_dir) / LADDER_JSON
     return json.loads(path.read_text()) if path.exists() else None
-
-
-def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
-    """Write ``ladder.json``, ``ladder.png`` and ``report.html`` into ``out_dir``.
-
-    The report is the playtest report of that directory with the ladder section added when a
-    playtest was written there before (``summary.json`` and ``results.jsonl``), else a page
-    with the ladder alone. Returns the report's path.
-    """
-    from meeple.lab.pages.report import write_report
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / LADDER_JSON).write_text(json.dumps(ladder, indent=2) + "\n")
-    summary_path, results_path = out_dir / "summary.json", out_dir / "results.jsonl"
-    if summary_path.exists() and results_path.exists():
-        summary = json.loads(summary_path.read_text())
-        if summary.get("game") == ladder["game"]:
-            results = [json.loads(line) for line in results_path.read_text().splitlines()
-                       if line.strip()]
-            return write_report(summary, results, out_dir)
-    png = ladder_plot(ladder)
-    (out_dir / LADDER_PLOT).write_bytes(png)
-    title = html.escape(f"{ladder['game']} skill ladder")
-    page = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{CSS}</style></head>
-<body><h1>{title}</h1>
-<p class="run">{html.escape(f"{ladder['variant']}, {ladder['players']} players, tiers: "
-                            + ', '.join(ladder['tiers']))}</p>
-{ladder_section(ladder, png)}
-</body></html>
-"""
-    path = out_dir / "report.html"
-    path.write_text(page, encoding="utf-8")
-    return path

@@ -25,7 +25,13 @@ from typing import Any
 from rich.table import Table
 
 from meeple.lab.analysis.stats import seat_phrase
-from meeple.lab.pages.ladder_report import LADDER_PLOT, ladder_plot, ladder_section, read_ladder
+from meeple.lab.pages.ladder_report import (
+    LADDER_JSON,
+    LADDER_PLOT,
+    ladder_plot,
+    ladder_section,
+    read_ladder,
+)
 from meeple.lab.pages.people_page import add_people
 from meeple.lab.pages.render import (
     CSS,
@@ -41,7 +47,7 @@ from meeple.lab.pages.render import (
 from meeple.lab.pages.report_extra import add_diagnostics, add_imported, add_watch
 from meeple.lab.pages.report_plots import LOSS_CAUSES_PLOT, PLOT_FILES, is_coop, report_plots
 
-__all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_report"]
+__all__ = ["LOSS_CAUSES_PLOT", "PLOT_FILES", "summary_table", "write_ladder", "write_report"]
 
 
 
@@ -398,6 +404,39 @@ def write_report(summary: dict, results: list[dict], out_dir: Path) -> Path:
     page = add_diagnostics(page, summary, results, out_dir)
     page = add_people(add_imported(page, summary, results), summary)
     page = add_watch(page, results, out_dir)
+    path = out_dir / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def write_ladder(ladder: dict[str, Any], out_dir: Path) -> Path:
+    """Write ``ladder.json``, ``ladder.png`` and ``report.html`` into ``out_dir``.
+
+    The report is the playtest report of that directory with the ladder section added when a
+    playtest was written there before (``summary.json`` and ``results.jsonl``), else a page
+    with the ladder alone. Returns the report's path.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / LADDER_JSON).write_text(json.dumps(ladder, indent=2) + "\n")
+    summary_path, results_path = out_dir / "summary.json", out_dir / "results.jsonl"
+    if summary_path.exists() and results_path.exists():
+        summary = json.loads(summary_path.read_text())
+        if summary.get("game") == ladder["game"]:
+            results = [json.loads(line) for line in results_path.read_text().splitlines()
+                       if line.strip()]
+            return write_report(summary, results, out_dir)
+    png = ladder_plot(ladder)
+    (out_dir / LADDER_PLOT).write_bytes(png)
+    title = html.escape(f"{ladder['game']} skill ladder")
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{CSS}</style></head>
+<body><h1>{title}</h1>
+<p class="run">{html.escape(f"{ladder['variant']}, {ladder['players']} players, tiers: "
+                            + ', '.join(ladder['tiers']))}</p>
+{ladder_section(ladder, png)}
+</body></html>
+"""
     path = out_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
