@@ -299,3 +299,23 @@ def test_a_holding_value_counts_its_pieces_as_placed() -> None:
     with pytest.raises(StateError) as err:
         check(game, unknown)
     assert err.value.path == "$.data.slot[0]"
+
+
+class LooseState(HeldState):
+    """The same, but a card may be out of every place (``Pieces(all_placed=False)``)."""
+
+    PIECES = {"card": Pieces(lambda game: CARDS, all_placed=False)}
+    __slots__ = ()
+
+
+def test_pieces_that_need_not_all_be_placed() -> None:
+    game = Toy(players=2)
+    data = {"deck": list(CARDS[5:]), "piles": {"left": ["R1", "R2"], "right": ["R3"]},
+            "slot": [None, None]}  # R4 and R5 nowhere
+    LooseState.components().validate(game, data)
+    with pytest.raises(StateError, match="R4"):
+        HeldState.components().validate(game, data)
+    data["piles"]["left"].append("R1")
+    with pytest.raises(StateError) as err:
+        LooseState.components().validate(game, data)
+    assert err.value.path == "$.data.piles.left[2]"

@@ -78,10 +78,13 @@ def _default_key() -> str:
 @dataclass(frozen=True, slots=True)
 class Pieces:
     """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
-    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data."""
+    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data.
+    ``all_placed``: the validation requires every piece in some place (False: a saved state
+    may leave a piece out, and only repeats and unknown ids are refused)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
+    all_placed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +389,7 @@ class Components:
                     places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
                 else:
                     places.append((json_path(base, zone.name), value))
-            check_pieces(places, known, kind, where=base)
+            check_pieces(places, known, kind, all_placed=pieces.all_placed, where=base)
             for c in (*self.marks, *(v for v in self.values if v.pieces == kind
                                      and not v.holds)):
                 if getattr(c, "pieces", None) != kind:
