@@ -1,121 +1,43 @@
-"""Epoch Ellipse: the invariants a saved state must satisfy (``_validate_data``).
+"""Epoch Ellipse: what a saved state must satisfy beyond its components (docs/rules/epoch-ellipse.md).
 
-Checked in order, the first problem raising :class:`~meeple.engine.errors.StateError` at its
-JSON path: shape and types (:class:`EpochData`: a wrong type used to load and then fail, or
-loop, in a playout); one draw pile, hand, discard pile, status, Mournful Sacrifice card and
-death cause per seat; every card instance known (``0..`` the instances of this game) and in
-at most one place (shared decks, the night discard, event decks, survivor piles, each seat's
-piles, set-aside cards, the exploration in progress; trashed cards leave the game, so not
-every instance must appear); every location at most once over the location deck and play,
-the Graveyard first in play; one event deck and one token count per location in play, each
-token count equal to the catastrophes in its deck (EPE-3); every survivor pile (the pool's, and
-the one being given in step ``rescue``) starts with its survivor card (EPE-22); whose turn and
-the first player are
-seats; a pending offer names two different seats; the game is over (``phase`` and ``step``
+The components (``EpochState.COMPONENTS``) already give the shape and types of every field,
+one draw pile, hand, discard pile, status, Mournful Sacrifice card and death cause per seat,
+the first player and whose turn as seats, and every card instance and every location in
+exactly one place (shared decks, the night discard, event decks, survivor piles, each seat's
+piles, set-aside cards, the exploration in progress; the location deck and play). Here, on the
+validated data (:meth:`~meeple.engine.components.ComponentState.check_invariants`), the first
+problem raising :class:`~meeple.engine.errors.StateError` at its JSON path: the four shared
+decks; the Graveyard first in play; one event deck and one token count per location in play,
+each token count equal to the catastrophes in its deck (EPE-3); every survivor pile (the
+pool's, and the one being given in step ``rescue``) starts with its survivor card (EPE-22);
+the explorer and the seat queues are seats; a pending offer names two different seats and a
+card type each holds; the step fits the turn context; the game is over (``phase`` and ``step``
 ``over``) exactly when it has a result, and the seat to act is not dead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
-
-from meeple.engine.validation import (
-    STRICT,
-    NonNegInt,
-    check_count,
-    check_len,
-    check_model,
-    check_pieces,
-    check_that,
-    json_path,
-)
-from meeple.games.epoch_ellipse.cards import CATASTROPHE, SURVIVOR
-from meeple.games.epoch_ellipse.rules import SHARED_DECKS
+from meeple.engine.validation import check_count, check_len, check_that, json_path
+from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
 
 if TYPE_CHECKING:
     from meeple.games.epoch_ellipse.rules import EpochEllipse
 
-Cards = list[NonNegInt]
+#: The shared decks (``EpochState.decks``; ``rules.SHARED_DECKS``).
+SHARED_KINDS = (SALVAGE, SURVIVOR, CATASTROPHE, NIGHT)
 
 
-class EpochData(BaseModel):
-    """The ``data`` object of an Epoch Ellipse state."""
-
-    model_config = STRICT
-
-    decks: dict[Literal[*SHARED_DECKS], Cards]  # type: ignore[valid-type]
-    night_discard: Cards
-    location_deck: Cards
-    locations: Cards
-    event_decks: list[Cards]
-    tokens: list[NonNegInt]
-    pool: list[Cards]
-    draws: list[Cards]
-    hands: list[Cards]
-    discards: list[Cards]
-    status: list[Literal["alive", "mournful", "dead"]]
-    ms_card: list[NonNegInt | None]
-    death_cause: list[str | None]
-    day: Annotated[int, Field(ge=1)]
-    phase: Literal["wake", "plan", "explore", "hunger", "over"]
-    step: str
-    first: NonNegInt
-    turn: NonNegInt
-    queue: list[NonNegInt]
-    passes: NonNegInt
-    traded: list[Annotated[list[NonNegInt], Field(min_length=2, max_length=2)]]
-    offer: Annotated[list[NonNegInt], Field(min_length=4, max_length=4)] | None
-    credits: NonNegInt
-    explorer: int
-    expl_pos: int
-    expl_k: NonNegInt
-    expl_new: bool
-    expl_cats: Cards
-    expl_survivors: Cards
-    expl_salvage: Cards
-    current: NonNegInt | None
-    paid: NonNegInt
-    rescue: Cards | None
-    explore_queue: list[NonNegInt]
-    hungry: list[NonNegInt]
-    removed: Cards
-    events: list[list[Any]]
-    result: Literal["won", "lost", "truncated"] | None
-    cause: str | None
-
-
-def validate(game: EpochEllipse, data: Mapping[str, Any]) -> None:
-    """Check an Epoch Ellipse state's ``data`` (see the module docstring).
+def check(game: EpochEllipse, d: Any, base: str) -> None:
+    """The invariants above on the validated data ``d`` (at JSON path ``base``).
 
     Raises:
         StateError: at the JSON path of the first problem.
     """
-    base = "$.data"
-    d: EpochData = check_model(EpochData, dict(data), base)  # type: ignore[assignment]
-    n = game.players
     at = lambda *parts: json_path(base, *parts)  # noqa: E731
-    for key in ("draws", "hands", "discards", "status", "ms_card", "death_cause"):
-        check_len(getattr(d, key), n, at(key), "one per seat")
-    check_that(set(d.decks) == set(SHARED_DECKS), at("decks"),
-               f"expected the decks {', '.join(SHARED_DECKS)}")
-    places = [(at("decks", k), v) for k, v in d.decks.items()]
-    places.append((at("night_discard"), d.night_discard))
-    places += [(at("event_decks", i), v) for i, v in enumerate(d.event_decks)]
-    places += [(at("pool", i), v) for i, v in enumerate(d.pool)]
-    for key in ("draws", "hands", "discards"):
-        places += [(at(key, s), v) for s, v in enumerate(getattr(d, key))]
-    places.append((at("ms_card"), [c for c in d.ms_card if c is not None]))
-    for key in ("expl_cats", "expl_survivors", "expl_salvage", "removed"):
-        places.append((at(key), getattr(d, key)))
-    places.append((at("current"), [] if d.current is None else [d.current]))
-    places.append((at("rescue"), d.rescue or []))
-    check_pieces(places, range(len(game.ctype)), "card instance", all_placed=False)
-    n_locations = len(game.content.locations)
-    check_pieces([(at("location_deck"), d.location_deck), (at("locations"), d.locations)],
-                 range(n_locations), "location", all_placed=False)
+    check_that(set(d.decks) == set(SHARED_KINDS), at("decks"),
+               f"expected the decks {', '.join(SHARED_KINDS)}")
     fixed = list(game.content.fixed_locations)
     check_that(d.locations[:len(fixed)] == fixed, at("locations"),
                f"expected the fixed locations {fixed} first (EPE-3)")
@@ -134,10 +56,8 @@ def validate(game: EpochEllipse, data: Mapping[str, Any]) -> None:
     _check_turn(game, d, at)
 
 
-def _check_turn(game: EpochEllipse, d: EpochData, at: Any) -> None:
+def _check_turn(game: EpochEllipse, d: Any, at: Any) -> None:
     n = game.players
-    for key in ("first", "turn"):
-        check_count(getattr(d, key), 0, n - 1, at(key), "a seat")
     check_count(d.explorer, -1, n - 1, at("explorer"), "a seat, or -1 for none")
     for key in ("queue", "explore_queue", "hungry"):
         for i, seat in enumerate(getattr(d, key)):
