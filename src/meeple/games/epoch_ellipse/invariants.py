@@ -1,4 +1,4 @@
-"""Epoch Ellipse: what a saved state must satisfy beyond its components (docs/rules/epoch-ellipse.md).
+"""Epoch Ellipse: what a saved state must satisfy beyond its components (rules page, 11).
 
 The components (``EpochState.COMPONENTS``) already give the shape and types of every field,
 one draw pile, hand, discard pile, status, Mournful Sacrifice card and death cause per seat,
