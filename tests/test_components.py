@@ -264,3 +264,58 @@ def test_the_view_is_compiled_source_a_reader_can_see() -> None:
     source = ToyState.components().__dict__["_view"].source
     assert "def view(state, seat):" in source and "out['deck_size'] = len(p)" in source
     assert callable(view)
+
+
+class HeldState(ComponentState):
+    """Pieces kept in shapes no zone has: a dict of piles and a slot per seat (``holds``)."""
+
+    PIECES = {"card": Pieces(lambda game: CARDS)}
+    COMPONENTS = (
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size"),
+        Value("piles", type=dict[Literal["left", "right"], list[str]], pieces="card",
+              holds=True),
+        Value("slot", type=str | None, per_seat=True, pieces="card", holds=True),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS)
+
+
+def test_a_holding_value_counts_its_pieces_as_placed() -> None:
+    game = Toy(players=2)
+    check = HeldState.components().validate
+    good = {"deck": list(CARDS[4:]), "piles": {"left": ["R1", "R2"], "right": ["R3"]},
+            "slot": [None, "R4"]}
+    check(game, good)  # every card in exactly one place, the empty slot left out
+    twice = json.loads(json.dumps(good))
+    twice["piles"]["right"].append("R1")
+    with pytest.raises(StateError) as err:
+        check(game, twice)
+    assert err.value.path == "$.data.piles.right[1]"
+    missing = json.loads(json.dumps(good))
+    missing["slot"][1] = None
+    with pytest.raises(StateError, match="R4"):
+        check(game, missing)
+    unknown = json.loads(json.dumps(good))
+    unknown["slot"][0] = "Z9"
+    with pytest.raises(StateError) as err:
+        check(game, unknown)
+    assert err.value.path == "$.data.slot[0]"
+
+
+class LooseState(HeldState):
+    """The same, but a card may be out of every place (``Pieces(all_placed=False)``)."""
+
+    PIECES = {"card": Pieces(lambda game: CARDS, all_placed=False)}
+    __slots__ = ()
+
+
+def test_pieces_that_need_not_all_be_placed() -> None:
+    game = Toy(players=2)
+    data = {"deck": list(CARDS[5:]), "piles": {"left": ["R1", "R2"], "right": ["R3"]},
+            "slot": [None, None]}  # R4 and R5 nowhere
+    LooseState.components().validate(game, data)
+    with pytest.raises(StateError, match="R4"):
+        HeldState.components().validate(game, data)
+    data["piles"]["left"].append("R1")
+    with pytest.raises(StateError) as err:
+        LooseState.components().validate(game, data)
+    assert err.value.path == "$.data.piles.left[2]"

@@ -78,10 +78,13 @@ def _default_key() -> str:
 @dataclass(frozen=True, slots=True)
 class Pieces:
     """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
-    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data."""
+    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data.
+    ``all_placed``: the validation requires every piece in some place (False: a saved state
+    may leave a piece out, and only repeats and unknown ids are refused)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
+    all_placed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,11 @@ class Value(Component):
         describe: the field's value from a scenario description's (default: as given; a
             per-seat value as a list or ``{seat: value}``).
         shared: the value is never changed in place (tuples): copies and draws share it.
+        holds: the pieces inside it (of kind ``pieces``) are in play there, as in a zone's
+            list: the validation counts them in "every piece in exactly one place". For
+            pieces kept in a shape no :class:`Zone` has: a dict of piles (``{kind: [...]}``),
+            a list of piles of any length (one per location), a slot (one id or None), a
+            list of slots.
     """
 
     type: Any = Any
@@ -173,6 +181,7 @@ class Value(Component):
     from_data: Callable[[Any], Any] | None = None
     describe: Callable[[Any], Any] | None = None
     shared: bool = False
+    holds: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -369,16 +378,20 @@ class Components:
         for kind, pieces in self.cls.PIECES.items():
             known = frozenset(pieces.ids(game))
             places: list[tuple[str, Sequence[Any]]] = []
-            for zone in self.zones:
-                if zone.pieces != kind:
+            for zone in self.fields:  # zones and holding values, in declaration order
+                if getattr(zone, "pieces", None) != kind or isinstance(zone, Mark):
                     continue
                 value = getattr(model, zone.name)
-                if zone.per_seat:
+                if isinstance(zone, Value):
+                    if zone.holds:
+                        places += _piles_in(value, json_path(base, zone.name))
+                elif zone.per_seat:
                     places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
                 else:
                     places.append((json_path(base, zone.name), value))
-            check_pieces(places, known, kind, where=base)
-            for c in (*self.marks, *(v for v in self.values if v.pieces == kind)):
+            check_pieces(places, known, kind, all_placed=pieces.all_placed, where=base)
+            for c in (*self.marks, *(v for v in self.values if v.pieces == kind
+                                     and not v.holds)):
                 if getattr(c, "pieces", None) != kind:
                     continue
                 for path, pid in _ids_in(getattr(model, c.name), json_path(base, c.name)):
@@ -774,6 +787,26 @@ def seen_named(named: Mapping[str, Any], words: Mapping[str, Component]) -> set[
         for pieces in (value if getattr(words[name], "per_seat", False) else [value]):
             out.update(pieces or ())
     return out
+
+
+def _piles_in(value: Any, path: str) -> list[tuple[str, list[Any]]]:
+    """The piles of piece ids in a holding :class:`Value`, each with its JSON path: a list of
+    ids (None entries, empty slots, left out), a dict or a list of them, or one id."""
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        out = []
+        for key, v in value.items():
+            out += _piles_in(v, json_path(path, key))
+        return out
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, (list, tuple, dict)) for v in value):
+            out = []
+            for i, v in enumerate(value):
+                out += _piles_in(v, json_path(path, i))
+            return out
+        return [(path, [v for v in value if v is not None])]
+    return [(path, [value])]
 
 
 def _ids_in(value: Any, path: str) -> list[tuple[str, Any]]:

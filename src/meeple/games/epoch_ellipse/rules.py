@@ -18,13 +18,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from meeple.engine.components import COUNT, ComponentState, Pieces, Shown, Value, Zone
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
 from meeple.engine.state import State
+from meeple.engine.validation import NonNegInt
+from meeple.games.epoch_ellipse import invariants, views
 from meeple.games.epoch_ellipse.actions import Move, parse_move, slug
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR, PackedCounts
 from meeple.games.epoch_ellipse.content import load_content
@@ -33,7 +38,6 @@ from meeple.games.epoch_ellipse.moves import legal_moves, legal_tables
 from meeple.games.epoch_ellipse.night import NightSteps
 from meeple.games.epoch_ellipse.plan import PlanSteps
 from meeple.games.epoch_ellipse.variants import PARAMETERS, VARIANTS
-from meeple.games.epoch_ellipse.views import seat_view
 
 #: Catastrophes in a discard pile that kill its survivor (DEATH; EPE-34).
 DEADLY = 3
@@ -145,28 +149,8 @@ class EpochEllipse(Game):
 
         return determinizer(self, view)
 
-    def _validate_data(self, data: Mapping[str, Any]) -> None:
-        """Card instances and locations in one place, tokens, turn (see :mod:`.validate`)."""
-        from meeple.games.epoch_ellipse.validate import validate
 
-        validate(self, data)
-
-    def _state_from_data(self, data: Mapping[str, Any]) -> EpochState:
-        state = EpochState.__new__(EpochState)
-        State.__init__(state, self, 0)
-        state.tables = None
-        state._restore_fields(data, EpochState.FIELDS, {
-            "event_decks": lambda v: [list(d) for d in v],
-            "pool": lambda v: [list(p) for p in v],
-            "traded": lambda v: {tuple(p) for p in v},
-            "offer": lambda v: None if v is None else tuple(v),
-        })
-        state.packs = None  # a playthrough's state: no counts kept (recount_packs turns on)
-        state._refresh_acting()
-        return state
-
-
-class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
+class EpochState(PlanSteps, NightSteps, ExploreSteps, ComponentState):
     """One point of a playthrough (fields as in rules-questions 5.1).
 
     Shared: ``decks`` (kind -> instances, top = last), ``night_discard``, ``location_deck``
@@ -192,18 +176,76 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
     updates cost a random step ~5%), and the evaluator sums its piles.
     """
 
-    #: The rules fields (copied, serialised, restored, digested).
-    FIELDS = ("decks", "night_discard", "location_deck", "locations", "event_decks",
-                 "tokens", "pool", "draws", "hands", "discards", "status", "ms_card",
-                 "death_cause", "day", "phase", "step", "first", "turn", "queue", "passes",
-                 "traded", "offer", "credits", "explorer", "expl_pos", "expl_k", "expl_new",
-                 "expl_cats", "expl_survivors", "expl_salvage", "current", "paid", "rescue",
-                 "explore_queue", "hungry", "removed", "events", "result", "cause")
+    #: Card instances and locations. A saved state need not place every one (as before the
+    #: components; play always does: a trashed card goes to the Graveyard's event deck).
+    PIECES = {"card": Pieces(lambda game: range(len(game.ctype)), int, all_placed=False),
+              "location": Pieces(lambda game: range(len(game.content.locations)), int,
+                                 all_placed=False)}
+    #: What an Epoch Ellipse state is made of (docs/rules/epoch-ellipse.md, section 11): the
+    #: copy, JSON data, validation and views derive from it (meeple.engine.components), in
+    #: the view's key order. Cards are shown by name (:mod:`.views`); card instances kept in
+    #: shapes no zone has (the four shared decks, an event deck per location, survivor piles,
+    #: single cards) are values that ``hold`` them. The determinization is the game's own
+    #: (:mod:`.determinize`): who may hold which unseen copy is a rule of this game.
+    COMPONENTS = (
+        Value("day", type=Annotated[int, Field(ge=1)]),
+        Value("phase", type=Literal["wake", "plan", "explore", "hunger", "over"]),
+        Value("step", type=str),
+        Value("first", type=NonNegInt, seat=True),
+        Value("turn", type=NonNegInt, seat=True, view=None),  # who acts in plan/explore/hunger
+        Shown("acting", show=views.acting),
+        Zone("locations", pieces="location"),  # in play, position 0 the Graveyard
+        Value("event_decks", type=list[list[NonNegInt]], pieces="card", holds=True, view=None),
+        Value("tokens", type=list[NonNegInt], view=None),  # catastrophes per event deck
+        Shown("locations", show=views.locations),
+        Shown("recovered_vp", show=views.recovered_vp),
+        Shown("target_vp", show=views.target_vp),
+        Zone("location_deck", pieces="location", visibility=COUNT, count="location_deck"),
+        Value("decks", type=dict[Literal[*SHARED_DECKS], list[NonNegInt]],  # type: ignore
+              pieces="card", holds=True, show=views.deck_sizes),
+        Zone("draws", pieces="card", per_seat=True),  # contents shown sorted (players)
+        Zone("hands", pieces="card", per_seat=True),
+        Zone("discards", pieces="card", per_seat=True),
+        Value("status", type=Literal["alive", "mournful", "dead"], per_seat=True, view=None),
+        Value("ms_card", type=NonNegInt | None, per_seat=True, pieces="card", holds=True,
+              view=None),
+        Value("death_cause", type=str | None, per_seat=True, view=None),
+        Shown("players", show=views.players),
+        Zone("night_discard", pieces="card"),
+        Shown("night_discard", show=views.night_discard),
+        Zone("removed", pieces="card"),  # dead survivors out of the game
+        Shown("removed", show=views.removed),
+        Value("passes", type=NonNegInt),
+        Value("traded", type=list[Annotated[list[NonNegInt], Field(min_length=2, max_length=2)]],
+              show=views.traded, from_data=lambda v: {tuple(p) for p in v}),
+        Value("hungry", type=list[NonNegInt]),
+        Value("pool", type=list[list[NonNegInt]], pieces="card", holds=True, show=views.pool),
+        Value("queue", type=list[NonNegInt]),
+        Value("offer", type=Annotated[list[NonNegInt], Field(min_length=4, max_length=4)] | None,
+              show=views.offer, from_data=lambda v: None if v is None else tuple(v)),
+        Value("explorer", type=int, view=None),
+        Value("expl_pos", type=int, view=None),
+        Value("expl_k", type=NonNegInt, view=None),
+        Value("expl_new", type=bool, view=None),
+        Zone("expl_cats", pieces="card"),
+        Zone("expl_survivors", pieces="card"),
+        Zone("expl_salvage", pieces="card"),
+        Value("current", type=NonNegInt | None, pieces="card", holds=True, view=None),
+        Value("paid", type=NonNegInt, view=None),
+        Value("rescue", type=list[NonNegInt] | None, pieces="card", holds=True, view=None),
+        Value("explore_queue", type=list[NonNegInt], view=None),
+        Shown("exploration", show=views.exploration),
+        Value("credits", type=NonNegInt),
+        Value("events", type=list[list[Any]], show=views.events),
+        Value("result", type=Literal["won", "lost", "truncated"] | None),
+        Value("cause", type=str | None),
+    )
     #: Besides them, ``tables``: where the state remembers its legal tables. A
     #: determinization's states remember them in the game spec's memo
     #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
-    #: a playthrough's states (None) generate afresh. Not a rules field: outside the data.
-    __slots__ = (*FIELDS, "tables", "packs")
+    #: a playthrough's states (None) generate afresh. And ``packs`` (see above). Neither is
+    #: a rules field: outside the data.
+    __slots__ = (*(c.name for c in COMPONENTS if not isinstance(c, Shown)), "tables", "packs")
 
     def __init__(self, game: EpochEllipse, seed: int) -> None:
         super().__init__(game, seed)
@@ -547,19 +589,22 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, State):
         """Days played, the current one included."""
         return self.day
 
-    # -------------------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything but deck orders (EPE-4): :func:`.views.seat_view`."""
-        return seat_view(self, seat)
-
+    # ---------------------------------------------------------------------------- hooks
     def _copy(self) -> EpochState:
-        new = self._copy_fields(self.FIELDS)
-        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
-        new.packs = None if self.packs is None else self.packs.copy()
-        return new  # type: ignore[return-value]
+        """The derived copy, with ``packs`` copied (the steps change it in place) and the
+        ``tables`` memo shared (it belongs to the game spec)."""
+        new: EpochState = ComponentState._copy(self)  # type: ignore[assignment]
+        if self.packs is not None:
+            new.packs = self.packs.copy()
+        return new
 
-    def _data(self) -> dict[str, Any]:
-        return self._fields_data(self.FIELDS)
+    @classmethod
+    def check_invariants(cls, game: Any, data: Any, base: str) -> None:
+        """Tokens, survivor piles, the turn context (:mod:`.invariants`)."""
+        invariants.check(game, data, base)
+
+
+EpochEllipse.state_class = EpochState
 
 
 #: Transitions by move kind: ``EpochState._do_<kind>`` (``_apply`` dispatches through it).
