@@ -264,3 +264,62 @@ def test_the_view_is_compiled_source_a_reader_can_see() -> None:
     source = ToyState.components().__dict__["_view"].source
     assert "def view(state, seat):" in source and "out['deck_size'] = len(p)" in source
     assert callable(view)
+
+
+class KeyedState(ToyState):
+    """The toy with a field saved under another key (``first_`` as ``"first"``) and a log of
+    tuples copied by ``list.copy`` (``Value.key``, ``Value.copy``)."""
+
+    COMPONENTS = (
+        *ToyState.COMPONENTS,
+        Value("first_", key="first", type=list[NonNegInt] | None,
+              from_data=lambda v: None if v is None else tuple(v)),
+        Value("log", type=list[list[NonNegInt]], copy=list.copy,
+              restore=lambda view, st: [tuple(e) for e in view["log"]],
+              from_data=lambda v: [tuple(e) for e in v]),
+    )
+    __slots__ = ("first_", "log")
+
+    def __init__(self, game: Keyed, seed: int) -> None:
+        self.first_, self.log = None, []
+        super().__init__(game, seed)
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        (seat, _), = joint.items()
+        super()._apply(joint)
+        self.log.append((self.turn, seat))
+        if self.first_ is None:
+            self.first_ = (seat,)
+
+
+class Keyed(Toy):
+    name = "toy-components-keyed"
+    state_class = KeyedState
+
+    def new_initial_state(self, seed: int = 0) -> KeyedState:
+        return KeyedState(self, seed)
+
+
+def test_a_data_key_other_than_the_name_and_a_declared_copy() -> None:
+    game = Keyed(players=3)
+    state = game.new_initial_state(2)
+    rng = random.Random(2)
+    for _ in range(4):
+        seat = state.current_players()[0]
+        state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["data"]["first"] == [state.first_[0]] and "first_" not in data["data"]
+    again = game.state_from_json(data)
+    assert again.first_ == state.first_ and again.log == state.log
+    assert type(again.log[0]) is tuple and again.to_json() == data
+    copy = state.clone()
+    assert copy.log == state.log and copy.log is not state.log
+    assert all(a is b for a, b in zip(copy.log, state.log, strict=True))  # tuples shared
+    broken = json.loads(json.dumps(data))
+    broken["data"]["first"] = ["x"]
+    with pytest.raises(StateError) as info:
+        game.state_from_json(broken)
+    assert info.value.path == "$.data.first[0]"
+    seat = state.current_players()[0]
+    view = state.view(seat)
+    assert game.determinize(view, random.Random(0)).view(seat) == view

@@ -89,11 +89,18 @@ class Component:
     """What every component has: the state attribute (and JSON data key) ``name``, and
     ``default``, the value a saved state made before the component existed loads with (None:
     required). View keys may be dotted (``"turn.keep_size"``): the key ``keep_size`` of the
-    view's dict ``turn``."""
+    view's dict ``turn``. ``key``: its JSON data key when it is not ``name`` (a field
+    ``winners_`` saved as ``"winners"``: the attribute may not shadow a method)."""
 
     name: str
     _: KW_ONLY
     default: Callable[[], Any] | None = None
+    key: str | None = None
+
+    @property
+    def data_key(self) -> str:
+        """The component's key in the JSON data (and the validation's paths)."""
+        return self.key or self.name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,6 +167,9 @@ class Value(Component):
         describe: the field's value from a scenario description's (default: as given; a
             per-seat value as a list or ``{seat: value}``).
         shared: the value is never changed in place (tuples): copies and draws share it.
+        copy: how a state's copy copies the value (default: lists, dicts and sets copied
+            two levels deep, ``persist.copied``); ``list.copy`` for a list of scalars or
+            tuples (per-seat counters, a log of tuples) is cheaper.
     """
 
     type: Any = Any
@@ -173,6 +183,7 @@ class Value(Component):
     from_data: Callable[[Any], Any] | None = None
     describe: Callable[[Any], Any] | None = None
     shared: bool = False
+    copy: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,6 +268,8 @@ class ComponentState(State):
 def _copier(component: Component) -> Callable[[Any], Any]:
     if isinstance(component, Value) and component.shared:
         return lambda v: v
+    if isinstance(component, Value) and component.copy is not None:
+        return component.copy
     return copied
 
 
@@ -302,7 +315,7 @@ class Components:
             value = getattr(state, c.name)
             if isinstance(c, Value) and c.to_data is not None:
                 value = c.to_data(value)
-            out[c.name] = jsonable(value)
+            out[c.data_key] = jsonable(value)
         return out
 
     def restore(self, game: Game, data: Mapping[str, Any]) -> Any:
@@ -315,7 +328,8 @@ class Components:
         State.__init__(state, game, 0)
         for c in self.fields:
             try:
-                value = data[c.name] if c.name in data or c.default is None else c.default()
+                key = c.data_key
+                value = data[key] if key in data or c.default is None else c.default()
                 if isinstance(c, Value) and c.from_data is not None:
                     value = c.from_data(value)
                 else:
@@ -342,7 +356,7 @@ class Components:
                         else list[id_type]  # type: ignore[valid-type]
                 else:
                     kind = list[c.type] if c.per_seat else c.type  # type: ignore[name-defined]
-                specs[c.name] = (kind, ... if c.default is None else c.default())
+                specs[c.data_key] = (kind, ... if c.default is None else c.default())
             self._model = create_model(  # type: ignore[call-overload]
                 f"{self.cls.__name__}Data",
                 __config__=ConfigDict(strict=True, extra="forbid"), **specs)
@@ -362,26 +376,30 @@ class Components:
         n = game.players
         for c in self.fields:
             if getattr(c, "per_seat", False):
-                check_len(getattr(model, c.name), n, json_path(base, c.name), "one per seat")
+                check_len(getattr(model, c.data_key), n, json_path(base, c.data_key),
+                          "one per seat")
         for c in self.values:
             if c.seat:
-                check_count(getattr(model, c.name), 0, n - 1, json_path(base, c.name), "a seat")
+                check_count(getattr(model, c.data_key), 0, n - 1, json_path(base, c.data_key),
+                            "a seat")
         for kind, pieces in self.cls.PIECES.items():
             known = frozenset(pieces.ids(game))
             places: list[tuple[str, Sequence[Any]]] = []
             for zone in self.zones:
                 if zone.pieces != kind:
                     continue
-                value = getattr(model, zone.name)
+                value = getattr(model, zone.data_key)
                 if zone.per_seat:
-                    places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
+                    places += [(json_path(base, zone.data_key, s), v)
+                               for s, v in enumerate(value)]
                 else:
-                    places.append((json_path(base, zone.name), value))
+                    places.append((json_path(base, zone.data_key), value))
             check_pieces(places, known, kind, where=base)
             for c in (*self.marks, *(v for v in self.values if v.pieces == kind)):
                 if getattr(c, "pieces", None) != kind:
                     continue
-                for path, pid in _ids_in(getattr(model, c.name), json_path(base, c.name)):
+                for path, pid in _ids_in(getattr(model, c.data_key),
+                                         json_path(base, c.data_key)):
                     check_that(pid in known, path, f"unknown {kind} {pid!r}")
         self.cls.check_invariants(game, model, base)
 
