@@ -300,13 +300,13 @@ class Components:
 
     # ------------------------------------------------------------------ copy and data
     def copy(self, state: Any) -> Any:
-        """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones)."""
-        new = object.__new__(type(state))
-        for name, copy in self._copies:
-            setattr(new, name, copy(getattr(state, name)))
-        for name in self._extra:
-            setattr(new, name, getattr(state, name, None))
-        return new
+        """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones): the
+        function :func:`compile_copy` wrote for this class (made on first use; a search
+        copies states at every iteration)."""
+        compiled = self.__dict__.get("_copy")
+        if compiled is None:
+            compiled = self.__dict__["_copy"] = compile_copy(self.fields, self._extra)
+        return compiled(state)
 
     def data(self, state: Any) -> dict[str, Any]:
         """The fields as JSON data (``State.to_json``'s ``data``)."""
@@ -688,6 +688,31 @@ def _is_scalar(annotation: Any) -> bool:
     if origin in (Union, types.UnionType):
         return all(_is_scalar(a) for a in get_args(annotation))
     return False
+
+
+def compile_copy(fields: Sequence[Component],
+                 extra: Sequence[str]) -> Callable[[Any], Any]:
+    """A function ``copy(state)`` for the components ``fields`` and the cache slots ``extra``,
+    written as source code once, one line a field: a ``Value.shared`` value or a scalar one
+    (its ``type`` holds only JSON scalars, no list) assigned, any other copied as
+    ``Value.copy`` (default ``persist.copied``) says; a cache shared (None if unset)."""
+    lines = ["def copy(state):", "    new = new_(type(state))"]
+    consts: list[Any] = []
+    for c in fields:
+        if isinstance(c, Value) and (c.shared or (_is_scalar(c.type) and not c.per_seat)):
+            lines.append(f"    new.{c.name} = state.{c.name}")
+        else:
+            consts.append(_copier(c))
+            lines.append(f"    new.{c.name} = C[{len(consts) - 1}](state.{c.name})")
+    for name in extra:
+        lines.append(f"    new.{name} = getattr(state, {name!r}, None)")
+    lines.append("    return new")
+    source = "\n".join(lines)
+    scope: dict[str, Any] = {"C": tuple(consts), "new_": object.__new__}
+    exec(compile(source, "<meeple.engine.components copy>", "exec"), scope)  # noqa: S102
+    copy = scope["copy"]
+    copy.source = source  # for a reader: what the declaration became
+    return copy  # type: ignore[no-any-return]
 
 
 def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], dict[str, Any]]:
