@@ -115,6 +115,7 @@ class FourGodsState(RecordedWinners, ComponentState):
         Shown("revealed", show=lambda st, seat: {str(s): str(a) for s, a in st._pending.items()
                                                  if a.reveal}),
         Value("winners_", key="winners", view="winners", type=list[NonNegInt] | None,
+              shared=True,  # a tuple
               show=lambda st: None if st.winners_ is None else list(st.winners_),
               restore=lambda view, st: None if view["winners"] is None
               else tuple(view["winners"]),
