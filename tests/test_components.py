@@ -323,3 +323,13 @@ def test_a_data_key_other_than_the_name_and_a_declared_copy() -> None:
     seat = state.current_players()[0]
     view = state.view(seat)
     assert game.determinize(view, random.Random(0)).view(seat) == view
+
+
+def test_the_compiled_view_and_copy_take_the_methods_place_per_class() -> None:
+    toy, keyed = Toy(players=3).new_initial_state(1), Keyed(players=3).new_initial_state(1)
+    for state in (toy, keyed, toy, keyed):  # the first call compiles, the next are direct
+        cls = type(state)
+        assert state.view(0) == state.view(0) and state.clone().to_json() == state.to_json()
+        assert cls.__dict__["_view"] is cls.components().view_function()
+        assert cls.__dict__["_copy"] is cls.components().copy_function()
+    assert "log" in keyed.view(0) and "log" not in toy.view(0)  # each class its own

@@ -214,15 +214,29 @@ class ComponentState(State):
             cls._compiled = compiled  # type: ignore[attr-defined]
         return compiled
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``_view`` and ``_copy`` (unless it writes its own) become, at their
+        first call, the functions compiled for its components (:func:`compile_view`,
+        :func:`compile_copy`): a search calls them at every step, so they are called with no
+        look-up of the compiled declaration on the way."""
+        super().__init_subclass__(**kwargs)
+        for name in ("_view", "_copy"):
+            if name not in cls.__dict__ and getattr(getattr(cls, name), "derived", False):
+                setattr(cls, name, _compiled_at_first_call(cls, name))
+
     # ------------------------------------------------------------------ derived protocol
     def _copy(self) -> State:
         return self.components().copy(self)
+
+    _copy.derived = True  # type: ignore[attr-defined]
 
     def _data(self) -> dict[str, Any]:
         return self.components().data(self)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return self.components().view(self, seat)
+
+    _view.derived = True  # type: ignore[attr-defined]
 
     def _shuffle_unseen(self) -> None:
         """Shuffle the draw piles (``Zone.draw_pile``): future chance nobody has seen."""
@@ -265,6 +279,21 @@ class ComponentState(State):
         (:meth:`scenario_keys`). Default: nothing."""
 
 
+def _compiled_at_first_call(cls: type[ComponentState], name: str) -> Callable[..., Any]:
+    """``cls``'s method ``name`` (``_view`` or ``_copy``) until its first call, which puts
+    the function compiled for ``cls``'s components in its place."""
+
+    def first_call(self: Any, *args: Any) -> Any:
+        compiled = cls.components()
+        function = compiled.view_function() if name == "_view" else compiled.copy_function()
+        function.derived = True  # type: ignore[attr-defined]
+        setattr(cls, name, function)
+        return function(self, *args)
+
+    first_call.derived = True  # type: ignore[attr-defined]
+    return first_call
+
+
 def _copier(component: Component) -> Callable[[Any], Any]:
     if isinstance(component, Value) and component.shared:
         return lambda v: v
@@ -303,10 +332,14 @@ class Components:
         """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones): the
         function :func:`compile_copy` wrote for this class (made on first use; a search
         copies states at every iteration)."""
+        return self.copy_function()(state)
+
+    def copy_function(self) -> Callable[[Any], Any]:
+        """The function ``copy(state)`` :func:`compile_copy` wrote for this class."""
         compiled = self.__dict__.get("_copy")
         if compiled is None:
             compiled = self.__dict__["_copy"] = compile_copy(self.fields, self._extra)
-        return compiled(state)
+        return compiled  # type: ignore[no-any-return]
 
     def data(self, state: Any) -> dict[str, Any]:
         """The fields as JSON data (``State.to_json``'s ``data``)."""
@@ -407,10 +440,14 @@ class Components:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``State._view(seat)``: every component's view keys, as its visibility allows
         (the function :func:`compile_view` wrote for this class, made on first use)."""
+        return self.view_function()(state, seat)  # type: ignore[no-any-return]
+
+    def view_function(self) -> Callable[[Any, int | None], dict[str, Any]]:
+        """The function ``view(state, seat)`` :func:`compile_view` wrote for this class."""
         compiled = self.__dict__.get("_view")
         if compiled is None:
             compiled = self.__dict__["_view"] = compile_view(self.declared)
-        return compiled(state, seat)  # type: ignore[no-any-return]
+        return compiled  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ determinization
     def piece_ids(self, game: Game, kind: str) -> tuple[Hashable, ...]:
