@@ -319,3 +319,72 @@ def test_pieces_that_need_not_all_be_placed() -> None:
     with pytest.raises(StateError) as err:
         LooseState.components().validate(game, data)
     assert err.value.path == "$.data.piles.left[2]"
+
+
+class KeyedState(ToyState):
+    """The toy with a field saved under another key (``first_`` as ``"first"``) and a log of
+    tuples copied by ``list.copy`` (``Value.key``, ``Value.copy``)."""
+
+    COMPONENTS = (
+        *ToyState.COMPONENTS,
+        Value("first_", key="first", type=list[NonNegInt] | None,
+              from_data=lambda v: None if v is None else tuple(v)),
+        Value("log", type=list[list[NonNegInt]], copy=list.copy,
+              restore=lambda view, st: [tuple(e) for e in view["log"]],
+              from_data=lambda v: [tuple(e) for e in v]),
+    )
+    __slots__ = ("first_", "log")
+
+    def __init__(self, game: Keyed, seed: int) -> None:
+        self.first_, self.log = None, []
+        super().__init__(game, seed)
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        (seat, _), = joint.items()
+        super()._apply(joint)
+        self.log.append((self.turn, seat))
+        if self.first_ is None:
+            self.first_ = (seat,)
+
+
+class Keyed(Toy):
+    name = "toy-components-keyed"
+    state_class = KeyedState
+
+    def new_initial_state(self, seed: int = 0) -> KeyedState:
+        return KeyedState(self, seed)
+
+
+def test_a_data_key_other_than_the_name_and_a_declared_copy() -> None:
+    game = Keyed(players=3)
+    state = game.new_initial_state(2)
+    rng = random.Random(2)
+    for _ in range(4):
+        seat = state.current_players()[0]
+        state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["data"]["first"] == [state.first_[0]] and "first_" not in data["data"]
+    again = game.state_from_json(data)
+    assert again.first_ == state.first_ and again.log == state.log
+    assert type(again.log[0]) is tuple and again.to_json() == data
+    copy = state.clone()
+    assert copy.log == state.log and copy.log is not state.log
+    assert all(a is b for a, b in zip(copy.log, state.log, strict=True))  # tuples shared
+    broken = json.loads(json.dumps(data))
+    broken["data"]["first"] = ["x"]
+    with pytest.raises(StateError) as info:
+        game.state_from_json(broken)
+    assert info.value.path == "$.data.first[0]"
+    seat = state.current_players()[0]
+    view = state.view(seat)
+    assert game.determinize(view, random.Random(0)).view(seat) == view
+
+
+def test_the_compiled_view_and_copy_take_the_methods_place_per_class() -> None:
+    toy, keyed = Toy(players=3).new_initial_state(1), Keyed(players=3).new_initial_state(1)
+    for state in (toy, keyed, toy, keyed):  # the first call compiles, the next are direct
+        cls = type(state)
+        assert state.view(0) == state.view(0) and state.clone().to_json() == state.to_json()
+        assert cls.__dict__["_view"] is cls.components().view_function()
+        assert cls.__dict__["_copy"] is cls.components().copy_function()
+    assert "log" in keyed.view(0) and "log" not in toy.view(0)  # each class its own

@@ -78,6 +78,7 @@ def test_a_game_without_a_builder_says_so() -> None:
 
     class Bare(load_game("battle-of-the-four-gods").__class__):
         scenario = ""
+        state_class = None  # no components either: no derived builder
 
     assert issubclass(Bare, Game)
     with pytest.raises(ParameterError, match="no scenario builder"):

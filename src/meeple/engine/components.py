@@ -92,11 +92,18 @@ class Component:
     """What every component has: the state attribute (and JSON data key) ``name``, and
     ``default``, the value a saved state made before the component existed loads with (None:
     required). View keys may be dotted (``"turn.keep_size"``): the key ``keep_size`` of the
-    view's dict ``turn``."""
+    view's dict ``turn``. ``key``: its JSON data key when it is not ``name`` (a field
+    ``winners_`` saved as ``"winners"``: the attribute may not shadow a method)."""
 
     name: str
     _: KW_ONLY
     default: Callable[[], Any] | None = None
+    key: str | None = None
+
+    @property
+    def data_key(self) -> str:
+        """The component's key in the JSON data (and the validation's paths)."""
+        return self.key or self.name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -168,6 +175,9 @@ class Value(Component):
             pieces kept in a shape no :class:`Zone` has: a dict of piles (``{kind: [...]}``),
             a list of piles of any length (one per location), a slot (one id or None), a
             list of slots.
+        copy: how a state's copy copies the value (default: lists, dicts and sets copied
+            two levels deep, ``persist.copied``); ``list.copy`` for a list of scalars or
+            tuples (per-seat counters, a log of tuples) is cheaper.
     """
 
     type: Any = Any
@@ -182,6 +192,7 @@ class Value(Component):
     describe: Callable[[Any], Any] | None = None
     shared: bool = False
     holds: bool = False
+    copy: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -212,15 +223,29 @@ class ComponentState(State):
             cls._compiled = compiled  # type: ignore[attr-defined]
         return compiled
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``_view`` and ``_copy`` (unless it writes its own) become, at their
+        first call, the functions compiled for its components (:func:`compile_view`,
+        :func:`compile_copy`): a search calls them at every step, so they are called with no
+        look-up of the compiled declaration on the way."""
+        super().__init_subclass__(**kwargs)
+        for name in ("_view", "_copy"):
+            if name not in cls.__dict__ and getattr(getattr(cls, name), "derived", False):
+                setattr(cls, name, _compiled_at_first_call(cls, name))
+
     # ------------------------------------------------------------------ derived protocol
     def _copy(self) -> State:
         return self.components().copy(self)
+
+    _copy.derived = True  # type: ignore[attr-defined]
 
     def _data(self) -> dict[str, Any]:
         return self.components().data(self)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return self.components().view(self, seat)
+
+    _view.derived = True  # type: ignore[attr-defined]
 
     def _shuffle_unseen(self) -> None:
         """Shuffle the draw piles (``Zone.draw_pile``): future chance nobody has seen."""
@@ -263,9 +288,26 @@ class ComponentState(State):
         (:meth:`scenario_keys`). Default: nothing."""
 
 
+def _compiled_at_first_call(cls: type[ComponentState], name: str) -> Callable[..., Any]:
+    """``cls``'s method ``name`` (``_view`` or ``_copy``) until its first call, which puts
+    the function compiled for ``cls``'s components in its place."""
+
+    def first_call(self: Any, *args: Any) -> Any:
+        compiled = cls.components()
+        function = compiled.view_function() if name == "_view" else compiled.copy_function()
+        function.derived = True  # type: ignore[attr-defined]
+        setattr(cls, name, function)
+        return function(self, *args)
+
+    first_call.derived = True  # type: ignore[attr-defined]
+    return first_call
+
+
 def _copier(component: Component) -> Callable[[Any], Any]:
     if isinstance(component, Value) and component.shared:
         return lambda v: v
+    if isinstance(component, Value) and component.copy is not None:
+        return component.copy
     return copied
 
 
@@ -296,13 +338,17 @@ class Components:
 
     # ------------------------------------------------------------------ copy and data
     def copy(self, state: Any) -> Any:
-        """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones)."""
-        new = object.__new__(type(state))
-        for name, copy in self._copies:
-            setattr(new, name, copy(getattr(state, name)))
-        for name in self._extra:
-            setattr(new, name, getattr(state, name, None))
-        return new
+        """A copy sharing no mutable part with ``state`` (but ``Value.shared`` ones): the
+        function :func:`compile_copy` wrote for this class (made on first use; a search
+        copies states at every iteration)."""
+        return self.copy_function()(state)
+
+    def copy_function(self) -> Callable[[Any], Any]:
+        """The function ``copy(state)`` :func:`compile_copy` wrote for this class."""
+        compiled = self.__dict__.get("_copy")
+        if compiled is None:
+            compiled = self.__dict__["_copy"] = compile_copy(self.fields, self._extra)
+        return compiled  # type: ignore[no-any-return]
 
     def data(self, state: Any) -> dict[str, Any]:
         """The fields as JSON data (``State.to_json``'s ``data``)."""
@@ -311,7 +357,7 @@ class Components:
             value = getattr(state, c.name)
             if isinstance(c, Value) and c.to_data is not None:
                 value = c.to_data(value)
-            out[c.name] = jsonable(value)
+            out[c.data_key] = jsonable(value)
         return out
 
     def restore(self, game: Game, data: Mapping[str, Any]) -> Any:
@@ -324,7 +370,8 @@ class Components:
         State.__init__(state, game, 0)
         for c in self.fields:
             try:
-                value = data[c.name] if c.name in data or c.default is None else c.default()
+                key = c.data_key
+                value = data[key] if key in data or c.default is None else c.default()
                 if isinstance(c, Value) and c.from_data is not None:
                     value = c.from_data(value)
                 else:
@@ -351,7 +398,7 @@ class Components:
                         else list[id_type]  # type: ignore[valid-type]
                 else:
                     kind = list[c.type] if c.per_seat else c.type  # type: ignore[name-defined]
-                specs[c.name] = (kind, ... if c.default is None else c.default())
+                specs[c.data_key] = (kind, ... if c.default is None else c.default())
             self._model = create_model(  # type: ignore[call-overload]
                 f"{self.cls.__name__}Data",
                 __config__=ConfigDict(strict=True, extra="forbid"), **specs)
@@ -371,30 +418,34 @@ class Components:
         n = game.players
         for c in self.fields:
             if getattr(c, "per_seat", False):
-                check_len(getattr(model, c.name), n, json_path(base, c.name), "one per seat")
+                check_len(getattr(model, c.data_key), n, json_path(base, c.data_key),
+                          "one per seat")
         for c in self.values:
             if c.seat:
-                check_count(getattr(model, c.name), 0, n - 1, json_path(base, c.name), "a seat")
+                check_count(getattr(model, c.data_key), 0, n - 1, json_path(base, c.data_key),
+                            "a seat")
         for kind, pieces in self.cls.PIECES.items():
             known = frozenset(pieces.ids(game))
             places: list[tuple[str, Sequence[Any]]] = []
             for zone in self.fields:  # zones and holding values, in declaration order
                 if getattr(zone, "pieces", None) != kind or isinstance(zone, Mark):
                     continue
-                value = getattr(model, zone.name)
+                value = getattr(model, zone.data_key)
                 if isinstance(zone, Value):
                     if zone.holds:
-                        places += _piles_in(value, json_path(base, zone.name))
+                        places += _piles_in(value, json_path(base, zone.data_key))
                 elif zone.per_seat:
-                    places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
+                    places += [(json_path(base, zone.data_key, s), v)
+                               for s, v in enumerate(value)]
                 else:
-                    places.append((json_path(base, zone.name), value))
+                    places.append((json_path(base, zone.data_key), value))
             check_pieces(places, known, kind, all_placed=pieces.all_placed, where=base)
             for c in (*self.marks, *(v for v in self.values if v.pieces == kind
                                      and not v.holds)):
                 if getattr(c, "pieces", None) != kind:
                     continue
-                for path, pid in _ids_in(getattr(model, c.name), json_path(base, c.name)):
+                for path, pid in _ids_in(getattr(model, c.data_key),
+                                         json_path(base, c.data_key)):
                     check_that(pid in known, path, f"unknown {kind} {pid!r}")
         self.cls.check_invariants(game, model, base)
 
@@ -402,10 +453,14 @@ class Components:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``State._view(seat)``: every component's view keys, as its visibility allows
         (the function :func:`compile_view` wrote for this class, made on first use)."""
+        return self.view_function()(state, seat)  # type: ignore[no-any-return]
+
+    def view_function(self) -> Callable[[Any, int | None], dict[str, Any]]:
+        """The function ``view(state, seat)`` :func:`compile_view` wrote for this class."""
         compiled = self.__dict__.get("_view")
         if compiled is None:
             compiled = self.__dict__["_view"] = compile_view(self.declared)
-        return compiled(state, seat)  # type: ignore[no-any-return]
+        return compiled  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ determinization
     def piece_ids(self, game: Game, kind: str) -> tuple[Hashable, ...]:
@@ -683,6 +738,31 @@ def _is_scalar(annotation: Any) -> bool:
     if origin in (Union, types.UnionType):
         return all(_is_scalar(a) for a in get_args(annotation))
     return False
+
+
+def compile_copy(fields: Sequence[Component],
+                 extra: Sequence[str]) -> Callable[[Any], Any]:
+    """A function ``copy(state)`` for the components ``fields`` and the cache slots ``extra``,
+    written as source code once, one line a field: a ``Value.shared`` value or a scalar one
+    (its ``type`` holds only JSON scalars, no list) assigned, any other copied as
+    ``Value.copy`` (default ``persist.copied``) says; a cache shared (None if unset)."""
+    lines = ["def copy(state):", "    new = new_(type(state))"]
+    consts: list[Any] = []
+    for c in fields:
+        if isinstance(c, Value) and (c.shared or (_is_scalar(c.type) and not c.per_seat)):
+            lines.append(f"    new.{c.name} = state.{c.name}")
+        else:
+            consts.append(_copier(c))
+            lines.append(f"    new.{c.name} = C[{len(consts) - 1}](state.{c.name})")
+    for name in extra:
+        lines.append(f"    new.{name} = getattr(state, {name!r}, None)")
+    lines.append("    return new")
+    source = "\n".join(lines)
+    scope: dict[str, Any] = {"C": tuple(consts), "new_": object.__new__}
+    exec(compile(source, "<meeple.engine.components copy>", "exec"), scope)  # noqa: S102
+    copy = scope["copy"]
+    copy.source = source  # for a reader: what the declaration became
+    return copy  # type: ignore[no-any-return]
 
 
 def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], dict[str, Any]]:

@@ -1,69 +1,39 @@
-"""Battle of the Four Gods: the invariants a saved state must satisfy (``_validate_data``).
+"""Battle of the Four Gods: what a saved state must satisfy beyond its components
+(docs/rules/battle-of-the-four-gods.md).
 
-Checked in order, the first problem raising :class:`~meeple.engine.errors.StateError` at its
-JSON path: shape and types (:class:`FourGodsData`); one ``energy`` and ``eliminated_round``
-per seat; a seat is eliminated (in a round 1..``round``) exactly when its energy is 0 or
-below (Results 3); the history holds the last rounds in order, ending with ``round`` (a
-position set up by a scenario may start with a short history), each with one selection per
-seat (a legal text, or null for a seat already out) and one energy change per seat; when a
-non-empty history is complete, each energy is the start energy plus that seat's changes less
-the stall
-drains it suffered (the counts add up); the game is over (``winners`` set) exactly when at most
-one seat stands or the round cap is reached (B4G-13, B4G-14, B4G-21), and ``truncated`` only
-at the cap.
+The components (``FourGodsState.COMPONENTS``) already give the shape and types of every field
+and one ``energy`` and ``eliminated_round`` per seat. Here, on the validated data
+(:meth:`~meeple.engine.components.ComponentState.check_invariants`), the first problem raising
+:class:`~meeple.engine.errors.StateError` at its JSON path: ``round`` is at most the round cap;
+a seat is eliminated (in a round 1..``round``) exactly when its energy is 0 or below
+(Results 3); the history holds the last rounds in order, ending with ``round`` (a position set
+up by a scenario may start with a short history), each with one selection per seat (a legal
+text, or null for a seat already out) and one energy change per seat; when a non-empty history
+is complete, each energy is the start energy plus that seat's changes less the stall drains it
+suffered (the counts add up); the game is over (``winners`` set) exactly when at most one seat
+stands or the round cap is reached (B4G-13, B4G-14, B4G-21), and ``truncated`` only at the
+cap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from meeple.engine.errors import MeepleError, StateError
-from meeple.engine.validation import (
-    STRICT,
-    NonNegInt,
-    check_count,
-    check_len,
-    check_model,
-    check_that,
-    json_path,
-)
+from meeple.engine.validation import check_count, check_len, check_that, json_path
 from meeple.games.battle_of_the_four_gods.actions import parse_selection
 
 if TYPE_CHECKING:
-    from meeple.games.battle_of_the_four_gods.rules import FourGods
+    from meeple.engine.game import Game
 
 
-class FourGodsData(BaseModel):
-    """The ``data`` object of a Four Gods state."""
-
-    model_config = STRICT
-
-    energy: list[int]
-    eliminated_round: list[NonNegInt]
-    round: NonNegInt
-    stall: NonNegInt
-    history: list[tuple[NonNegInt, list[str | None], list[int], NonNegInt]]
-    winners: list[NonNegInt] | None
-    truncated: bool
-
-
-def validate(game: FourGods, data: Mapping[str, Any]) -> None:
-    """Check a Four Gods state's ``data`` (see the module docstring).
+def check(game: Game, d: Any, base: str) -> None:
+    """The invariants above on the validated data ``d`` (at JSON path ``base``).
 
     Raises:
         StateError: at the JSON path of the first problem.
     """
-    base = "$.data"
-    raw = dict(data)
-    if isinstance(raw.get("history"), list):  # JSON has no tuples: read each entry as one
-        raw["history"] = [tuple(e) if isinstance(e, list) else e for e in raw["history"]]
-    d: FourGodsData = check_model(FourGodsData, raw, base)  # type: ignore[assignment]
     n, p = game.players, game.params
-    check_len(d.energy, n, json_path(base, "energy"), "one per seat")
-    check_len(d.eliminated_round, n, json_path(base, "eliminated_round"), "one per seat")
     check_count(d.round, 0, p["max_rounds"], json_path(base, "round"), "rounds played")
     for s in range(n):
         out = d.eliminated_round[s]
@@ -84,7 +54,7 @@ def validate(game: FourGods, data: Mapping[str, Any]) -> None:
                "expected true only when the round cap ended the game")
 
 
-def _check_history(game: FourGods, d: FourGodsData, base: str) -> None:
+def _check_history(game: Game, d: Any, base: str) -> None:
     n = game.players
     first = d.round - len(d.history) + 1
     check_that(first >= 1, json_path(base, "history"),
