@@ -388,3 +388,154 @@ def test_the_compiled_view_and_copy_take_the_methods_place_per_class() -> None:
         assert cls.__dict__["_view"] is cls.components().view_function()
         assert cls.__dict__["_copy"] is cls.components().copy_function()
     assert "log" in keyed.view(0) and "log" not in toy.view(0)  # each class its own
+
+
+# --------------------------------------------------------------------------------------------
+# Pieces shown by name, a per-seat slot, a count shown only with its pieces, a value whose
+# parts the draws share: a second small game (int ids shown as "c<id>").
+
+NAMED = tuple(range(10))
+
+
+class SlotState(ComponentState):
+    """Hands of int cards shown by name to their owner, a slot per seat (the card each seat
+    revealed, or None), a pool whose size shows only while peeking, a board the rules replace
+    entries of but never change in place, and the last card each seat revealed (or None)."""
+
+    PIECES = {"card": Pieces(lambda game: NAMED, type=int,
+                             names=lambda game: {c: f"c{c}" for c in NAMED},
+                             parse=lambda game, word, what: int(str(word).lstrip("c")))}
+    COMPONENTS = (
+        Value("active", type=NonNegInt, seat=True),
+        Value("peeking", type=bool),
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
+        Zone("pool", pieces="card", visibility=OWNER, owner=lambda st: st.active,
+             when=lambda st: st.peeking, show="pool", count="pool_size", count_when=True),
+        Zone("hands", pieces="card", per_seat=True, visibility=OWNER, show_sorted="hand",
+             count="hand_sizes"),
+        Zone("shown", pieces="card", per_seat=True, slot=True, show="shown"),
+        Value("board", type=dict[str, list[int]], draw_copy=dict.copy),
+        Value("last", type=int | None, per_seat=True, pieces="card"),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
+
+    def __init__(self, game: SlotToy, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.players
+        self.deck = list(NAMED)
+        shuffle(self.rng, self.deck)
+        self.hands = [[self.deck.pop() for _ in range(2)] for _ in range(n)]
+        self.pool, self.shown, self.last = [], [None] * n, [None] * n
+        self.active, self.peeking, self.board = 0, False, {"a": [], "b": []}
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        self._acting = (self.active,)
+
+    def _legal_actions(self, seat: int) -> Sequence[Act]:
+        if self.peeking:
+            return [Act(seat, "done")]
+        out = [Act(seat, "show", (c,)) for c in self.hands[seat] if self.shown[seat] is None]
+        return out + [Act(seat, "peek")] if self.deck else out or [Act(seat, "pass")]
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        (seat, action), = joint.items()
+        if action.kind == "show":
+            self.hands[seat].remove(action.args[0])
+            self.shown[seat] = self.last[seat] = action.args[0]
+            self.board["a"] = self.board["a"] + [action.args[0]]  # a new list, never in place
+        elif action.kind == "peek":
+            self.pool, self.peeking = [self.deck.pop()], True
+            return
+        elif action.kind == "done":
+            self.deck.extend(self.pool)
+            self.pool, self.peeking = [], False
+        self.active = (seat + 1) % self.game.players
+        self._refresh_acting()
+
+    def returns(self) -> tuple[float, ...]:
+        return (0.0,) * self.game.players
+
+    def length(self) -> int:
+        return 0
+
+
+class SlotToy(Toy):
+    name = "toy-components-slots"
+    state_class = SlotState  # type: ignore[assignment]
+
+    def new_initial_state(self, seed: int = 0) -> SlotState:  # type: ignore[override]
+        return SlotState(self, seed)
+
+
+def _slot_states(seed: int, steps: int = 14) -> list[SlotState]:
+    state = SlotToy(players=3).new_initial_state(seed)
+    rng = random.Random(seed)
+    out = [state.clone()]
+    for _ in range(steps):
+        seat = state.current_players()[0]
+        state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+        out.append(state.clone())
+    return out
+
+
+def test_names_slots_and_counts_shown_only_with_their_pieces() -> None:
+    for state in _slot_states(1):
+        for seat in (None, 0, 1, 2):
+            view = state.view(seat)
+            assert view["shown"] == [None if c is None else f"c{c}" for c in state.shown]
+            assert ("hand" in view) == (seat is not None)
+            if seat is not None:  # sorted by id, then named (c10 would sort after c2)
+                assert view["hand"] == [f"c{c}" for c in sorted(state.hands[seat])]
+            assert ("pool_size" in view) == state.peeking
+            assert ("pool" in view) == (state.peeking and seat == state.active)
+            assert view["last"] == state.last
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_determinization_reads_names_and_slots_back(seed: int) -> None:
+    for state in _slot_states(seed):
+        seat = state.active
+        view = state.view(seat)
+        draw = state.game.determinizer(view)
+        one, two = draw(random.Random(1)), draw(random.Random(2))
+        assert one.view(seat) == view and two.view(seat) == view
+        assert one.board is not two.board and one.board["a"] is two.board["a"]  # draw_copy
+        copy = one.clone()
+        assert copy.board["a"] is not one.board["a"]  # a copy still copies every list
+        assert sorted([*one.deck, *one.pool, *(c for h in one.hands for c in h),
+                       *(c for c in one.shown if c is not None)]) == list(NAMED)
+
+
+def test_a_slot_is_a_place_and_none_is_no_piece() -> None:
+    state = next(s for s in _slot_states(2) if any(c is not None for c in s.shown))
+    data = json.loads(json.dumps(state.to_json()))
+    assert SlotToy(players=3).state_from_json(data).to_json() == data  # None in last loads
+    seat = next(s for s, c in enumerate(state.shown) if c is not None)
+    twice = json.loads(json.dumps(data))
+    twice["data"]["shown"][seat] = twice["data"]["deck"][0]
+    with pytest.raises(StateError, match="already at"):
+        SlotToy(players=3).state_from_json(twice)
+    unknown = json.loads(json.dumps(data))
+    unknown["data"]["last"][0] = 99
+    with pytest.raises(StateError, match="unknown card 99") as info:
+        SlotToy(players=3).state_from_json(unknown)
+    assert info.value.path == "$.data.last[0]"
+
+
+def test_a_scenario_reads_piece_names_and_fills_slots() -> None:
+    game = SlotToy(players=3)
+    state = game.build_scenario(hands={0: ["c1", "c2"]}, shown={1: "c3"}, next_draws=["c4"])
+    assert state.hands[0] == [1, 2] and state.shown == [None, 3, None]
+    assert state.deck[-1] == 4
+    assert sorted([*state.deck, *(c for h in state.hands for c in h), 3]) == list(NAMED)
+    with pytest.raises(ParameterError, match="named twice"):
+        game.build_scenario(hands={0: ["c3"]}, shown={1: 3})
+
+
+def test_a_view_that_does_not_account_for_the_pieces_is_refused() -> None:
+    state = _states(3)[2]
+    seat = state.current_players()[0]
+    view = state.view(seat)
+    with pytest.raises(ParameterError, match="does not account for the card pieces"):
+        state.game.determinizer({**view, "deck_size": view["deck_size"] + 1})

@@ -79,11 +79,18 @@ def _default_key() -> str:
 class Pieces:
     """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
     order (the deck manifest's), and ``type``, the Python type of an id in the JSON data.
-    ``all_placed``: the validation requires every piece in some place (False: a saved state
-    may leave a piece out, and only repeats and unknown ids are refused)."""
+
+    Optional: ``names(game)``, a mapping id -> how views show the piece (int ranks shown as
+    ``"W17"``; default: the id itself; a sorted view key sorts the ids, then names them),
+    ``parse(game, word, what)``, a piece's id from a word naming it in a scenario description
+    (``"W17"`` -> 17; ``what``: where it was named, for the error; default: the word is the
+    id), and ``all_placed``: the validation requires every piece in some place (False: a saved
+    state may leave a piece out, and only repeats and unknown ids are refused)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
+    names: Callable[[Any], Mapping[Hashable, Any]] | None = None
+    parse: Callable[[Any, Any, str], Hashable] | None = None
     all_placed: bool = True
 
 
@@ -122,6 +129,10 @@ class Zone(Component):
         when: the pieces are shown (to whoever may see them) only when this holds.
         draw_pile: the pile a scenario's ``next_draws`` are stacked on; a ``reseed`` shuffles
             it (``State._shuffle_unseen``).
+        count_when: ``when`` hides the count too (absent from the view; a determinization
+            then deals the zone nothing).
+        slot: a per-seat ``PUBLIC`` zone holding at most one piece per seat, kept as the
+            piece or None rather than a list (the card each seat revealed this round).
     """
 
     pieces: str
@@ -133,6 +144,8 @@ class Zone(Component):
     count: str | None = None
     when: Callable[[Any], bool] | None = None
     draw_pile: bool = False
+    count_when: bool = False
+    slot: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,6 +191,10 @@ class Value(Component):
         copy: how a state's copy copies the value (default: lists, dicts and sets copied
             two levels deep, ``persist.copied``); ``list.copy`` for a list of scalars or
             tuples (per-seat counters, a log of tuples) is cheaper.
+        draw_copy: how each draw of a determinization copies the value read from the view
+            (default: the cheapest copy sharing nothing mutable); ``dict.copy`` shares the
+            dict's values between draws, for values the rules replace but never change in
+            place (copies of a state still copy them).
     """
 
     type: Any = Any
@@ -193,6 +210,7 @@ class Value(Component):
     shared: bool = False
     holds: bool = False
     copy: Callable[[Any], Any] | None = None
+    draw_copy: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,6 +347,9 @@ class Components:
         for c in (*self.zones, *self.marks):
             if c.pieces not in cls.PIECES:
                 raise TypeError(f"{cls.__name__}.{c.name}: unknown piece kind {c.pieces!r}")
+        for z in self.zones:
+            if z.slot and not (z.per_seat and z.visibility is PUBLIC):
+                raise TypeError(f"{cls.__name__}.{z.name}: a slot is a public per-seat zone")
         self._copies = tuple((c.name, _copier(c)) for c in self.fields)
         names = {c.name for c in self.fields}
         #: The class's own slots that are no component (caches): shared by a copy, None in
@@ -394,8 +415,11 @@ class Components:
             for c in self.fields:
                 if isinstance(c, (Zone, Mark)):
                     id_type = self.cls.PIECES[c.pieces].type
-                    kind: Any = list[list[id_type]] if getattr(c, "per_seat", False) \
-                        else list[id_type]  # type: ignore[valid-type]
+                    if getattr(c, "slot", False):
+                        kind: Any = list[id_type | None]  # type: ignore[operator]
+                    else:
+                        kind = list[list[id_type]] if getattr(c, "per_seat", False) \
+                            else list[id_type]  # type: ignore[valid-type]
                 else:
                     kind = list[c.type] if c.per_seat else c.type  # type: ignore[name-defined]
                 specs[c.data_key] = (kind, ... if c.default is None else c.default())
@@ -434,6 +458,9 @@ class Components:
                 if isinstance(zone, Value):
                     if zone.holds:
                         places += _piles_in(value, json_path(base, zone.data_key))
+                elif zone.slot:
+                    places.append((json_path(base, zone.data_key),
+                                   [v for v in value if v is not None]))
                 elif zone.per_seat:
                     places += [(json_path(base, zone.data_key, s), v)
                                for s, v in enumerate(value)]
@@ -446,7 +473,7 @@ class Components:
                     continue
                 for path, pid in _ids_in(getattr(model, c.data_key),
                                          json_path(base, c.data_key)):
-                    check_that(pid in known, path, f"unknown {kind} {pid!r}")
+                    check_that(pid is None or pid in known, path, f"unknown {kind} {pid!r}")
         self.cls.check_invariants(game, model, base)
 
     # ------------------------------------------------------------------ views
@@ -459,7 +486,7 @@ class Components:
         """The function ``view(state, seat)`` :func:`compile_view` wrote for this class."""
         compiled = self.__dict__.get("_view")
         if compiled is None:
-            compiled = self.__dict__["_view"] = compile_view(self.declared)
+            compiled = self.__dict__["_view"] = compile_view(self.declared, self.cls.PIECES)
         return compiled  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ determinization
@@ -471,6 +498,18 @@ class Components:
             ids = game._cache[key] = tuple(self.cls.PIECES[kind].ids(game))
         return ids  # type: ignore[no-any-return]
 
+    def names_back(self, game: Game, kind: str) -> Mapping[Any, Hashable] | None:
+        """How views name the pieces of ``kind`` (``Pieces.names``), reversed: name -> id,
+        kept on the spec; None if views show the ids."""
+        names = self.cls.PIECES[kind].names
+        if names is None:
+            return None
+        key = ("components-names-back", kind)
+        back = game._cache.get(key)
+        if back is None:
+            back = game._cache[key] = {v: k for k, v in names(game).items()}
+        return back  # type: ignore[no-any-return]
+
     def determinizer(self, game: Game,
                      view: Mapping[str, Any]) -> Callable[[random.Random], Any]:
         """``draw(rng)``: a state consistent with ``view`` (one seat's), before the engine's
@@ -480,7 +519,8 @@ class Components:
         copy its type needs) and deals.
 
         Raises:
-            RuntimeError: (at a draw) the view's counts do not add up to the unseen pieces.
+            ParameterError: the view's counts do not add up to the unseen pieces (a view
+                that does not account for every piece).
         """
         cls = self.cls
         seat = view["seat"]
@@ -501,17 +541,21 @@ class Components:
                 else:
                     value = copied(_get(view, c.view or c.name))
                 setattr(probe, c.name, value)
-                copy = None if c.shared else _fast_copier(value)
+                copy = None if c.shared else (c.draw_copy or _fast_copier(value))
             elif type(c) is Zone:
-                value, hidden = _read_zone(c, view, seat, n)
+                value, hidden = _read_zone(c, view, seat, n, self.names_back(game, c.pieces))
                 setattr(probe, c.name, value)
-                for pieces in (value if c.per_seat else (value,)):
-                    if pieces is not None:
-                        known[c.pieces].update(pieces)
+                if c.slot:
+                    known[c.pieces].update(p for p in value if p is not None)
+                else:
+                    for pieces in (value if c.per_seat else (value,)):
+                        if pieces is not None:
+                            known[c.pieces].update(pieces)
                 deals[c.pieces] += hidden
                 copy = _fast_copier(value)
             else:  # a mark
-                value = _shown_pieces(c, view)  # type: ignore[arg-type]
+                value = _shown_pieces(c, view,  # type: ignore[arg-type]
+                                      self.names_back(game, c.pieces))
                 if value is None:
                     later.append(c)  # type: ignore[arg-type]
                     value = []
@@ -523,19 +567,22 @@ class Components:
         unseen = {k: [p for p in self.piece_ids(game, k) if p not in known[k]]
                   for k in cls.PIECES}
         plans = tuple((kind, unseen[kind], tuple(plan)) for kind, plan in deals.items() if plan)
+        for kind, pieces, plan in plans:
+            places = sum(size for _, _, size in plan)
+            if places != len(pieces):
+                raise ParameterError(f"{game.name} view does not account for the {kind} "
+                                     f"pieces: {len(pieces)} unseen for {places} hidden places")
         acting: list[tuple[int, ...]] = []
         per_seat = frozenset(z.name for z in self.zones if z.per_seat)
-        extra = self._extra
-        name_of = game.name
+        fill = self._filler((*((name, None) for name, _ in assigned),
+                             *((name, copy) for name, copy, _ in copies)))
+        values = (*(v for _, v in assigned), *(v for _, _, v in copies))
 
         def draw(rng: random.Random) -> Any:
             state = object.__new__(cls)
             state.game = game
-            for name, value in assigned:
-                setattr(state, name, value)
-            for name, copy, value in copies:
-                setattr(state, name, copy(value))
-            for kind, pieces, plan in plans:
+            fill(state, values)  # every field, copied as it needs; the caches None
+            for _kind, pieces, plan in plans:  # the sizes add up (checked above)
                 cards = pieces.copy()
                 shuffle(rng, cards)
                 at = 0
@@ -546,14 +593,8 @@ class Components:
                         getattr(state, name)[where] = dealt
                     else:
                         setattr(state, name, dealt)
-                if at != len(cards):
-                    raise RuntimeError(f"{name_of} determinization: {len(cards)} unseen {kind} "
-                                       f"pieces for {at} hidden places; the view does not add "
-                                       "up")
             for mark in later:
                 setattr(state, mark.name, state.rebuild_mark(mark, view))
-            for name in extra:
-                setattr(state, name, None)
             if acting:
                 state._acting = acting[0]
             else:
@@ -563,6 +604,35 @@ class Components:
             return state
 
         return draw
+
+    def _filler(self, plan: tuple[tuple[str, Callable[[Any], Any] | None], ...]
+                ) -> Callable[[Any, tuple[Any, ...]], None]:
+        """``fill(state, values)``: each field of ``plan`` (name, copy or None: assigned) set
+        from ``values`` in that order, and the caches (the class's other slots) None; written
+        as source code once per plan (a draw sets every field, a search draws thousands of
+        states per decision)."""
+        fillers = self.__dict__.setdefault("_fillers", {})
+        found = fillers.get(plan)
+        if found is None:
+            lines = ["def fill(state, V):"]
+            funcs: list[Callable[[Any], Any]] = []
+            for i, (name, copy) in enumerate(plan):
+                if copy is None:
+                    expr = f"V[{i}]"
+                elif copy is list.copy or copy is dict.copy or copy is set.copy:
+                    expr = f"V[{i}].copy()"
+                else:
+                    funcs.append(copy)
+                    expr = f"F[{len(funcs) - 1}](V[{i}])"
+                lines.append(f"    state.{name} = {expr}")
+            lines += [f"    state.{name} = None" for name in self._extra]
+            if len(lines) == 1:
+                lines.append("    pass")
+            scope: dict[str, Any] = {"F": tuple(funcs)}
+            exec(compile("\n".join(lines), "<meeple.engine.components fill>", "exec"),  # noqa: S102
+                 scope)
+            found = fillers[plan] = scope["fill"]
+        return found  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ scenarios
     def scenario(self, game: Game, seed: int = 0, **description: Any) -> Any:
@@ -590,12 +660,21 @@ class Components:
                                  f"scenarios take: {', '.join(known)}")
         state = game.new_initial_state(seed)
         n = game.players
-        named: dict[str, Any] = {}
+        named: dict[str, Any] = {}  # a slot's pieces as a list of one (or None) per seat
         for name, given in description.items():
             c = words.get(name)
             if isinstance(c, Zone):
-                named[name] = (seat_values(given, n, None, name) if c.per_seat
-                               else list(given))
+                parse = cls.PIECES[c.pieces].parse
+                ids = ((lambda ws, what: list(ws)) if parse is None
+                       else (lambda ws, what, parse=parse: [parse(game, w, what) for w in ws]))
+                if c.slot:
+                    named[name] = [None if w is None else ids([w], f"{name}[{s}]")
+                                   for s, w in enumerate(seat_values(given, n, None, name))]
+                elif c.per_seat:
+                    named[name] = [None if ws is None else ids(ws, f"{name}[{s}]")
+                                   for s, ws in enumerate(seat_values(given, n, None, name))]
+                else:
+                    named[name] = ids(given, name)
         for kind, pieces_of in cls.PIECES.items():
             known_ids = set(pieces_of.ids(game))
             seen: set[Any] = set()
@@ -613,13 +692,22 @@ class Components:
                 if zone.pieces != kind:
                     continue
                 current = getattr(state, zone.name)
+                if zone.slot:
+                    current[:] = [None if p in seen else p for p in current]
+                    continue
                 for pieces in (current if zone.per_seat else [current]):
                     pieces[:] = [p for p in pieces if p not in seen]
         displaced: dict[str, list[Any]] = {}  # what a named zone held: to its draw pile
         for name, value in named.items():
             zone = words[name]
             current = getattr(state, name)
-            if zone.per_seat:  # type: ignore[union-attr]
+            if zone.slot:  # type: ignore[union-attr]
+                for s, pieces in enumerate(value):
+                    if pieces is not None:
+                        if current[s] is not None:
+                            displaced.setdefault(zone.pieces, []).append(current[s])
+                        current[s] = pieces[0]
+            elif zone.per_seat:  # type: ignore[union-attr]
                 for s, pieces in enumerate(value):
                     if pieces is not None:
                         displaced.setdefault(zone.pieces, []).extend(current[s])  # type: ignore
@@ -649,6 +737,9 @@ class Components:
             if not self.draw_piles:
                 raise ParameterError(f"{game.name} has no draw pile for next_draws")
             pile = self.draw_piles[0]
+            parse = cls.PIECES[pile.pieces].parse
+            if parse is not None:
+                draws = [parse(game, w, "next_draws") for w in draws]
             self._free_for_next_draws(state, pile, draws, seen_named(named, words))
             stack_on_top(getattr(state, pile.name), draws, pile.pieces)
         state._legal = None
@@ -666,7 +757,7 @@ class Components:
             if pid in stack or pid in named:
                 continue  # in the pile already, or named elsewhere: stack_on_top says so
             for zone in self.zones:
-                if zone.pieces != pile.pieces or zone is pile:
+                if zone.pieces != pile.pieces or zone is pile or zone.slot:
                     continue
                 current = getattr(state, zone.name)
                 for pieces in (current if zone.per_seat else [current]):
@@ -765,11 +856,13 @@ def compile_copy(fields: Sequence[Component],
     return copy  # type: ignore[no-any-return]
 
 
-def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], dict[str, Any]]:
+def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | None = None
+                 ) -> Callable[[Any, int | None], dict[str, Any]]:
     """A function ``view(state, seat)`` for ``declared`` components, written as source code
     once (the view is read at every step of a search's heuristic rollouts, so it must cost
     what a hand-written one does): each component's keys in declaration order, a dotted key
-    in its group's dict, each visibility's test inlined."""
+    in its group's dict, each visibility's test inlined; pieces of a kind with
+    ``Pieces.names`` (in ``pieces``) shown by name."""
     lines = ["def view(state, seat):", "    out = {}"]
     groups: dict[str, str] = {}
     consts: list[Any] = []
@@ -777,6 +870,22 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
     def const(value: Any) -> str:
         consts.append(value)
         return f"C[{len(consts) - 1}]"
+
+    namer: dict[str, str] = {}  # piece kind -> the local holding its names' __getitem__
+    for c in declared:
+        kind = getattr(c, "pieces", None)
+        if (isinstance(c, (Zone, Mark)) and pieces is not None and kind not in namer
+                and pieces[kind].names is not None):
+            namer[kind] = f"nm{len(namer)}"
+            lines.append(f"    {namer[kind]} = {const(pieces[kind].names)}(state.game).__getitem__")
+
+    def lst(c: Zone | Mark, expr: str) -> str:
+        nm = namer.get(c.pieces)
+        return f"list({expr})" if nm is None else f"list(map({nm}, {expr}))"
+
+    def srt(c: Zone | Mark, expr: str) -> str:
+        nm = namer.get(c.pieces)
+        return f"sorted({expr})" if nm is None else f"list(map({nm}, sorted({expr})))"
 
     def target(key: str) -> tuple[str, str]:
         head, dot, rest = key.partition(".")
@@ -811,26 +920,35 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
                 put(c.name, f"{const(c.show)}(state, seat)", "        ")
             else:
                 put(c.name, f"{const(c.show)}(state, seat)")
+        elif isinstance(c, Zone) and c.slot:
+            lines.append(f"    p = state.{c.name}")
+            nm = namer.get(c.pieces)
+            expr = "list(p)" if nm is None else f"[None if x is None else {nm}(x) for x in p]"
+            for key in (c.show, c.show_sorted):
+                if key is not None:
+                    put(key, expr)
+            if c.count is not None:
+                put(c.count, "[0 if x is None else 1 for x in p]")
         elif isinstance(c, Zone) and c.per_seat:
             lines.append(f"    p = state.{c.name}")
             if c.visibility is PUBLIC:
                 if c.show is not None:
-                    put(c.show, "[list(x) for x in p]")
+                    put(c.show, f"[{lst(c, 'x')} for x in p]")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "[sorted(x) for x in p]")
+                    put(c.show_sorted, f"[{srt(c, 'x')} for x in p]")
             elif c.visibility is OWNER:
                 lines.append("    if seat is not None:")
                 if c.show is not None:
-                    put(c.show, "list(p[seat])", "        ")
+                    put(c.show, lst(c, "p[seat]"), "        ")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "sorted(p[seat])", "        ")
+                    put(c.show_sorted, srt(c, "p[seat]"), "        ")
             elif c.visibility is OTHERS:
-                others = "[None if s == seat else list(x) for s, x in enumerate(p)]"
+                others = f"[None if s == seat else {lst(c, 'x')} for s, x in enumerate(p)]"
                 if c.show is not None:
                     put(c.show, others)
                 if c.show_sorted is not None:
                     put(c.show_sorted,
-                        "[None if s == seat else sorted(x) for s, x in enumerate(p)]")
+                        f"[None if s == seat else {srt(c, 'x')} for s, x in enumerate(p)]")
             if c.count is not None:
                 put(c.count, "[len(x) for x in p]")
         else:  # a shared zone or a mark
@@ -846,11 +964,15 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
             if test != "False" and (c.show is not None or c.show_sorted is not None):
                 lines.append(f"    if {test}:")
                 if c.show is not None:
-                    put(c.show, "list(p)", "        ")
+                    put(c.show, lst(c, "p"), "        ")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "sorted(p)", "        ")
+                    put(c.show_sorted, srt(c, "p"), "        ")
             if c.count is not None:
-                put(c.count, "len(p)")
+                if getattr(c, "count_when", False) and when is not None:
+                    lines.append(f"    if {const(when)}(state):")
+                    put(c.count, "len(p)", "        ")
+                else:
+                    put(c.count, "len(p)")
     lines.append("    return out")
     source = "\n".join(lines)
     scope: dict[str, Any] = {"C": tuple(consts), "jsonable": jsonable}
@@ -947,24 +1069,32 @@ def _show_zone(c: Zone, state: Any, seat: int | None, target: dict[str, Any]) ->
         _put(target, c.count, [len(p) for p in value])
 
 
-def _shown_pieces(c: Zone | Mark, view: Mapping[str, Any]) -> list[Any] | None:
-    """The pieces of a shared zone or a mark as the view shows them, or None if hidden."""
+def _shown_pieces(c: Zone | Mark, view: Mapping[str, Any],
+                  back: Mapping[Any, Any] | None = None) -> list[Any] | None:
+    """The pieces of a shared zone or a mark as the view shows them (``back``: name -> id,
+    if the view names them), or None if hidden."""
     for key in (c.show, c.show_sorted):
         if key is not None:
             found = _get(view, key, None)
             if found is not None:
-                return list(found)
+                return list(found) if back is None else [back[x] for x in found]
     return None
 
 
-def _read_zone(c: Zone, view: Mapping[str, Any], seat: int,
-               n: int) -> tuple[Any, list[tuple[str, int | None, int]]]:
+def _read_zone(c: Zone, view: Mapping[str, Any], seat: int, n: int,
+               back: Mapping[Any, Any] | None = None
+               ) -> tuple[Any, list[tuple[str, int | None, int]]]:
     """A zone's value in a determinization's template (None where dealt) and its hidden
-    places ``(name, seat or None, size)``, in deal order."""
-    counts = _get(view, c.count) if c.count is not None else None
+    places ``(name, seat or None, size)``, in deal order (``back``: name -> id, if the view
+    names the pieces)."""
+    if c.count is None:
+        counts = None
+    else:
+        counts = _get(view, c.count, 0) if c.count_when else _get(view, c.count)
     source = view
+    ids = list if back is None else (lambda found: [back[x] for x in found])
     if not c.per_seat:
-        shown = _shown_pieces(c, source)
+        shown = _shown_pieces(c, source, back)
         if shown is not None:
             return shown, []
         if counts is None:
@@ -972,16 +1102,18 @@ def _read_zone(c: Zone, view: Mapping[str, Any], seat: int,
         return [], [(c.name, None, counts)]
     if c.visibility is PUBLIC:
         shown = _get(source, c.show if c.show is not None else c.show_sorted)
-        return [list(p) for p in shown], []
+        if c.slot:
+            return [None if p is None else (p if back is None else back[p]) for p in shown], []
+        return [ids(p) for p in shown], []
     value: list[Any] = [None] * n
     hidden = []
-    own = _shown_pieces(c, source)
+    own = _shown_pieces(c, source, back)
     for s in range(n):
         if c.visibility is OWNER and s == seat and own is not None:
             value[s] = own
         elif c.visibility is OTHERS and s != seat:
             key = c.show if c.show is not None else c.show_sorted
-            value[s] = list(_get(source, key)[s])
+            value[s] = ids(_get(source, key)[s])
         else:
             hidden.append((c.name, s, counts[s]))
     return value, hidden

@@ -8,8 +8,11 @@ its parameters (OZD-13), so the rules implement ten effects, not forty card text
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from meeple.engine.errors import ParameterError
 
 #: The four faction colours (OZD-1), in a fixed order (index = colour id).
 COLOURS: tuple[str, ...] = ("RED", "WHITE", "BLUE", "BLACK")
@@ -88,3 +91,38 @@ class Card:
 
     def __str__(self) -> str:
         return f"{self.id} ({COLOURS[self.suit].title()} {self.rank}: {self.event_text()})"
+
+
+def parse_card(suit_of: Mapping[int, int], word: int | str, what: str) -> int:
+    """A card's rank from ``W17``, ``"17"`` or ``17`` (a scenario's words; ``suit_of``: the
+    game's rank -> colour).
+
+    Raises:
+        ParameterError: naming ``what`` (the description's field) and the word.
+    """
+    w = str(word).strip().upper()
+    digits = w[1:] if w[:1] in COLOUR_INITIALS else w
+    if not digits.isdigit() or int(digits) not in suit_of:
+        raise ParameterError(f"{what}: {word!r} is not a card of this game (e.g. W17)")
+    rank = int(digits)
+    if w[:1] in COLOUR_INITIALS and COLOUR_INITIALS.index(w[0]) != suit_of[rank]:
+        raise ParameterError(f"{what}: card {rank} is "
+                             f"{COLOUR_INITIALS[suit_of[rank]]}{rank}, not {w}")
+    return rank
+
+
+def parse_colour(word: int | str, what: str) -> int:
+    """A colour index from a name or initial (``RED``, ``R``; ``K`` is black) or an index.
+
+    Raises:
+        ParameterError: naming ``what`` and the word.
+    """
+    if isinstance(word, int) and 0 <= word < len(COLOURS):
+        return word
+    w = str(word).strip().upper()
+    if w in COLOURS:
+        return COLOURS.index(w)
+    if w in COLOUR_INITIALS:
+        return COLOUR_INITIALS.index(w)
+    raise ParameterError(f"{what}: {word!r} is not a colour ({', '.join(COLOURS)} or "
+                         f"{' '.join(COLOUR_INITIALS)})")

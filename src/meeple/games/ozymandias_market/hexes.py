@@ -7,8 +7,11 @@ Written ``q,r`` in the action notation (``expand 1,-1``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from meeple.engine.errors import ActionParseError
+from meeple.engine.errors import ActionParseError, ParameterError
+from meeple.games.ozymandias_market.cards import parse_colour
 
 Hex = tuple[int, int]
 
@@ -70,3 +73,40 @@ def parse_hex(text: str) -> Hex:
     except ValueError:
         raise ActionParseError(f"{text!r} is not a sector; write it as q,r, e.g. 1,-1") from None
     return q, r
+
+
+def parse_sector(key: str | Sequence[int], what: str) -> Hex:
+    """A sector ``(q, r)`` from ``"q,r"`` or a pair (a scenario's words).
+
+    Raises:
+        ParameterError: not two integers.
+    """
+    parts = key.replace(" ", "").split(",") if isinstance(key, str) else list(key)
+    try:
+        q, r = (int(p) for p in parts)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{what}: {key!r} is not a sector; write it q,r, e.g. 1,-1") from None
+    return q, r
+
+
+def parse_map(value: Mapping[Any, str | Sequence[int | str]] | None,
+              opening: str) -> dict[Hex, list[int]]:
+    """``{sector: stack}`` (a stack: colours bottom to top, a string of words or a list; a
+    scenario's ``map``); None: the ``opening`` sectors, empty.
+
+    Raises:
+        ParameterError: a sector given twice or not written q,r, a word that is no colour, or
+            no sector at all.
+    """
+    if value is None:
+        return {h: [] for h in OPENINGS[opening]}
+    out: dict[Hex, list[int]] = {}
+    for key, stack in value.items():
+        h = parse_sector(key, "map")
+        if h in out:
+            raise ParameterError(f"map: sector {h[0]},{h[1]} is given twice")
+        words = stack.split() if isinstance(stack, str) else list(stack)
+        out[h] = [parse_colour(w, f"map[{h[0]},{h[1]}]") for w in words]
+    if not out:
+        raise ParameterError("map: expected at least one sector")
+    return out

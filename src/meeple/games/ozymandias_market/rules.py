@@ -9,20 +9,33 @@ the end check, all automatic. Legal moves live in :mod:`.moves`.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
 
+from pydantic import BeforeValidator, Field
+
+from meeple.engine.components import (
+    COUNT,
+    OWNER,
+    ComponentState,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+)
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
+from meeple.engine.scenario import seat_values
 from meeple.engine.state import State
+from meeple.engine.validation import NonNegInt
 from meeple.engine.winners import RecordedWinners
+from meeple.games.ozymandias_market import invariants
 from meeple.games.ozymandias_market.actions import Order, card_text, parse_order
-from meeple.games.ozymandias_market.cards import COLOURS, EVENTS
+from meeple.games.ozymandias_market.cards import COLOURS, EVENTS, parse_card, parse_colour
 from meeple.games.ozymandias_market.content import load_cards
-from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex
+from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, hex_text, parse_hex, parse_map
 from meeple.games.ozymandias_market.moves import legal_orders, legal_tables
 from meeple.games.ozymandias_market.variants import PARAMETERS, VARIANTS
 
@@ -36,7 +49,6 @@ class OzymandiasMarket(Game):
     summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
     rules_page = "docs/rules/ozymandias-market.md"
     decisions = "meeple.games.ozymandias_market.decisions:decision_help"
-    scenario = "meeple.games.ozymandias_market.scenario:build"
     score_name = "VP"
     bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
     renderer = "meeple.games.ozymandias_market.render:render_view"
@@ -48,6 +60,9 @@ class OzymandiasMarket(Game):
     #: fit a default decision in 50 ms (issue 22, about 45 ms mean at heuristic-game positions,
     #: benchmarks/bench_search.py; 400 before).
     search = {"iterations": 180, "rollout_depth": 8, "exploration": 0.1}
+    #: The state and its components: copy, JSON data, validation, views, determinization
+    #: and scenarios derive from ``MarketState.COMPONENTS`` (meeple.engine.components);
+    #: ``state_class = MarketState`` is set below the state class.
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 4, 3
@@ -115,32 +130,41 @@ class OzymandiasMarket(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], MarketState]:
-        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
-        drawn from ``rng`` (:mod:`.determinize`)."""
-        from meeple.games.ozymandias_market.determinize import determinizer
 
-        return determinizer(self, view)
-
-    def _validate_data(self, data: Mapping[str, Any]) -> None:
-        """Cards in one place, disks add up, phase fits the turn (see :mod:`.validate`)."""
-        from meeple.games.ozymandias_market.validate import validate
-
-        validate(self, data)
-
-    def _state_from_data(self, data: Mapping[str, Any]) -> MarketState:
-        state = MarketState.__new__(MarketState)
-        State.__init__(state, self, 0)
-        state._restore_fields(data, MarketState.FIELDS, {
-            "stacks": lambda v: {parse_hex(h): list(stack) for h, stack in v},
-            "winners_": lambda v: None if v is None else tuple(v),
-        })
-        state.tables = None
-        state._refresh_acting()
-        return state
+Colour = Annotated[int, Field(ge=0, le=3)]
+Four = Annotated[list[NonNegInt], Field(min_length=4, max_length=4)]
+#: The map's JSON data: ``[["q,r", stack], ...]`` (JSON has no tuples: pairs read as lists).
+Stacks = Annotated[list[tuple[str, list[Colour]]], BeforeValidator(
+    lambda v: [tuple(e) if isinstance(e, list) else e for e in v] if isinstance(v, list) else v)]
+_COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 
-class MarketState(RecordedWinners, State):
+def _acting_seat(state: MarketState) -> int | None:
+    """The one seat acting (raise and trade turns; an Augury's looker), else None."""
+    acting = state._acting
+    return acting[0] if len(acting) == 1 else None
+
+
+def _restored_turn(view: Mapping[str, Any], state: MarketState) -> int:
+    """``turn`` (not in the view) from the acting seat: 0 while the seats plan, past the
+    end of the trade order once the game is over."""
+    acting = view["acting"]
+    if acting is not None:
+        return state.turn_order.index(acting)
+    return len(state.turn_order) if state.phase == "over" else 0
+
+
+def _described_dead(given: Mapping[Any, int] | Sequence[int]) -> list[int]:
+    """A scenario's ``dead``: ``{colour: count}`` (colours by name or initial) or 4 counts."""
+    if not isinstance(given, Mapping):
+        return [int(v) for v in given]
+    dead = [0] * len(COLOURS)
+    for colour, count in given.items():
+        dead[parse_colour(colour, "dead")] = int(count)
+    return dead
+
+
+class MarketState(RecordedWinners, ComponentState):
     """One point of a playthrough (fields as in rules-questions 2.1).
 
     Attributes: ``stacks`` (sector -> colours bottom to top), ``supply``/``dead`` per colour,
@@ -155,20 +179,71 @@ class MarketState(RecordedWinners, State):
 
     The rules never change a stack list in place: a move that changes a sector's stack gives
     it a new list. So the draws of a determinization share the view's stack lists (each copies
-    the dict, not every list: :mod:`.determinize`), and no draw sees another's moves. Copies
+    the dict, not every list: ``Value.draw_copy``), and no draw sees another's moves. Copies
     (``clone``) still copy every list, for callers that edit a state by hand.
     """
 
-    #: The rules' fields: what a copy copies, what the data holds and a restore reads.
-    FIELDS = ("stacks", "supply", "dead", "sectors_left", "deck", "discard", "market",
-              "hands", "played", "vp", "round", "phase", "turn_order", "turn", "step",
-              "surge_left", "augury_pool", "last_ranks", "events", "winners_", "truncated")
+    PIECES = {"card": Pieces(lambda game: tuple(c.rank for c in game.cards), type=int,
+                             names=lambda game: game.card_names,  # 17 -> "W17"
+                             parse=lambda game, word, what: parse_card(game.suit_of, word, what))}
+    #: What a Market state is made of (docs/rules/ozymandias-market.md, section 12): the
+    #: copy, JSON data, validation, views, determinization and scenarios derive from it
+    #: (meeple.engine.components). Hidden zones are dealt in this order by a determinization:
+    #: the deck, another looker's Augury cards, the other hands.
+    COMPONENTS = (
+        Value("stacks", type=Stacks, view="map",
+              show=lambda st: [[h[0], h[1], [COLOURS[c] for c in stack]]
+                               for h, stack in sorted(st.stacks.items())],
+              restore=lambda view, st: {(q, r): [_COLOUR_INDEX[c] for c in stack]
+                                        for q, r, stack in view["map"]},
+              to_data=lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())],
+              from_data=lambda v: {parse_hex(h): list(stack) for h, stack in v},
+              draw_copy=dict.copy),  # the stack lists shared: never changed in place
+        Shown("values", show=lambda st, seat: dict(zip(COLOURS, st.faction_values(),
+                                                       strict=True))),
+        Value("supply", type=Four, show=lambda st: dict(zip(COLOURS, st.supply, strict=True)),
+              restore=lambda view, st: [view["supply"][c] for c in COLOURS]),
+        Value("dead", type=Four, show=lambda st: dict(zip(COLOURS, st.dead, strict=True)),
+              restore=lambda view, st: [view["dead"][c] for c in COLOURS],
+              describe=_described_dead),
+        Value("sectors_left", type=NonNegInt),
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
+        Zone("discard", pieces="card", show="discard"),  # public (OZD-25)
+        Zone("market", pieces="card", show="market"),  # a trade replaces a card in place
+        Zone("augury_pool", pieces="card", visibility=OWNER, owner=_acting_seat,
+             when=lambda st: st.step == "augury", show="augury", count="augury_size",
+             count_when=True),  # the looker's, in the order it saw them
+        Zone("hands", pieces="card", per_seat=True, visibility=OWNER, show_sorted="hand",
+             count="hand_sizes"),
+        Zone("played", pieces="card", per_seat=True, slot=True, show="played"),  # None: sold
+        Value("vp", type=NonNegInt, per_seat=True),
+        Value("round", type=Annotated[int, Field(ge=1)]),
+        Value("phase", type=Literal["plan", "raise", "trade", "over"]),
+        Shown("acting", show=lambda st, seat: _acting_seat(st)),
+        Value("turn_order", type=list[NonNegInt]),
+        Value("turn", type=NonNegInt, view=None, restore=_restored_turn),
+        Value("step", type=Literal["main", "surge", "augury", "trade_hand", "trade_played"]),
+        Value("surge_left", type=NonNegInt, view=None,
+              restore=lambda view, st: view.get("surge_left", 0)),
+        Shown("surge_left", show=lambda st, seat: st.surge_left,
+              when=lambda st, seat: st.step == "surge"),  # public, only during a Surge
+        Value("last_ranks", type=int | None, per_seat=True, pieces="card"),  # OZD-28
+        Value("events", type=list[list[Any]],
+              show=lambda st: list(map(list, st.events[-12:])),
+              # the view's last entries, as tuples every draw of a search shares
+              restore=lambda view, st: [tuple(e) for e in view["events"]]),
+        Value("winners_", type=list[NonNegInt] | None, view="winners",
+              from_data=lambda v: None if v is None else tuple(v),
+              restore=lambda view, st: None if view["winners"] is None
+              else tuple(view["winners"])),
+        Value("truncated", type=bool),
+    )
     #: Besides them, ``tables``: where the state remembers its legal tables. A
     #: determinization's states (and their copies) hold the game spec's memo
     #: (:func:`.moves.legal_tables`), since a search meets the same decisions again and again;
     #: a playthrough's hold None and generate every table, since its decisions rarely repeat
     #: and remembering them would cost random play about a third of its speed.
-    __slots__ = (*FIELDS, "tables")
+    __slots__ = (*(c.name for c in COMPONENTS if not isinstance(c, Shown)), "tables")
 
     def __init__(self, game: OzymandiasMarket, seed: int) -> None:
         super().__init__(game, seed)
@@ -538,52 +613,84 @@ class MarketState(RecordedWinners, State):
         """Rounds completed."""
         return self.round if self.phase == "over" else self.round - 1
 
-    # -------------------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        card = self.game.card_names.__getitem__
-        out: dict[str, Any] = {
-            "round": self.round,
-            "phase": self.phase,
-            "step": self.step,
-            "acting": self._acting[0] if len(self._acting) == 1 else None,
-            "turn_order": list(self.turn_order),
-            "map": [[h[0], h[1], [COLOURS[c] for c in stack]]
-                    for h, stack in sorted(self.stacks.items())],
-            "values": dict(zip(COLOURS, self.faction_values(), strict=True)),
-            "supply": dict(zip(COLOURS, self.supply, strict=True)),
-            "dead": dict(zip(COLOURS, self.dead, strict=True)),
-            "sectors_left": self.sectors_left,
-            "market": list(map(card, self.market)),
-            "discard": list(map(card, self.discard)),
-            "deck_size": len(self.deck),
-            "vp": list(self.vp),
-            "played": [None if r is None else card(r) for r in self.played],
-            "hand_sizes": [len(h) for h in self.hands],
-            "events": list(map(list, self.events[-12:])),
-            "winners": None if self.winners_ is None else list(self.winners_),
-            "truncated": self.truncated,
-            "last_ranks": list(self.last_ranks),  # revealed ranks, for the OZD-28 tiebreak
-        }
-        if self.step == "surge":  # expansions left in this Surge (public)
-            out["surge_left"] = self.surge_left
-        elif self.step == "augury":  # how many cards the looker took (public; not which)
-            out["augury_size"] = len(self.augury_pool)
-        if seat is not None:
-            out["hand"] = list(map(card, sorted(self.hands[seat])))
-            if self.step == "augury" and self._acting == (seat,):
-                out["augury"] = [card(r) for r in self.augury_pool]
-        return out
+    # ------------------------------------------------------------------ components' hooks
+    def after_restore(self) -> None:
+        """A rebuilt state generates its legal tables (no memo) and sets who acts."""
+        self.tables = None
+        self._refresh_acting()
 
-    def _copy(self) -> MarketState:
-        new: MarketState = self._copy_fields(MarketState.FIELDS)  # type: ignore[assignment]
-        new.tables = self.tables  # the memo itself, shared (it belongs to the game spec)
-        return new
+    def after_deal(self, view: Mapping[str, Any]) -> None:
+        """A determinization's state remembers its legal tables in the spec's memo: a search
+        meets the same decisions again and again."""
+        self.tables = self.game.legal_memo
 
-    def _data(self) -> dict[str, Any]:
-        return self._fields_data(MarketState.FIELDS, {  # a snapshot, never the state's own lists
-            "stacks": lambda v: [[hex_text(h), stack] for h, stack in sorted(v.items())]})
+    @classmethod
+    def check_invariants(cls, game: Game, data: Any, base: str) -> None:
+        """The map, the disks and the phase (:mod:`.invariants`)."""
+        invariants.check(game, data, base)
+
+    @classmethod
+    def scenario_keys(cls) -> Mapping[str, str]:
+        return {"map": "the sectors: {sector: stack}, sectors as 'q,r' or (q, r), stacks "
+                       "bottom to top in colours by name or initial (default: the opening "
+                       "sectors, empty)"}
+
+    def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
+        """A scenario is a position at the start of a round's secret plans (phase ``plan``)
+        or, with ``played`` (every seat's revealed card), at the start of its raise phase
+        (the lowest card acts first). The map (``map``; default: the opening sectors,
+        empty) sets ``sectors_left`` and the supply (the disks neither on the map nor
+        ``dead``); a hand not given holds ``hand_size`` cards (one fewer with ``played``) and
+        the market ``market_size``, from the top of the deck."""
+        game = self.game
+        p, n = game.params, game.players
+        if "map" in extra or "stacks" not in described:
+            self.stacks = parse_map(extra.get("map"), p["opening"])
+        if "sectors_left" not in described:
+            self.sectors_left = p["sectors"] - len(self.stacks)
+            if self.sectors_left < 0:
+                raise ParameterError(f"map: {len(self.stacks)} sectors, but the game has "
+                                     f"{p['sectors']} (parameter sectors)")
+        if "supply" not in described:
+            for c in range(len(COLOURS)):
+                on_map = sum(stack.count(c) for stack in self.stacks.values())
+                self.supply[c] = p["disks_per_colour"] - on_map - self.dead[c]
+                if self.supply[c] < 0:
+                    raise ParameterError(f"map: {on_map} {COLOURS[c]} disks on the map and "
+                                         f"{self.dead[c]} dead, but there are "
+                                         f"{p['disks_per_colour']}")
+        if "round" in described and not (isinstance(self.round, int)
+                                         and 1 <= self.round <= p["max_rounds"]):
+            raise ParameterError(f"round: {self.round!r} must be in 1..{p['max_rounds']}")
+        playing = "played" in described
+        if playing and any(r is None for r in self.played):
+            raise ParameterError(f"played: expected a card for every seat ({n})")
+        size = p["hand_size"] - playing  # the played card is out of the hand
+        given = described.get("hands")
+        named = [None] * n if given is None else seat_values(given, n, None, "hands")
+        deck = self.deck
+        for seat, hand in enumerate(self.hands):
+            if named[seat] is not None:
+                continue
+            while len(hand) > size:
+                deck.insert(0, hand.pop())
+            while len(hand) < size and deck:
+                hand.append(deck.pop())
+        if "market" not in described:
+            while len(self.market) < p["market_size"] and deck:
+                self.market.append(deck.pop())
+        self.last_ranks = list(self.played)
+        self.step, self.turn, self.events, self.surge_left = "main", 0, [], 0
+        if playing:
+            self.phase = "raise"
+            self.turn_order = sorted(range(n), key=self.played.__getitem__)
+        else:
+            self.phase, self.turn_order = "plan", []
 
 
 #: The transition of each order kind (``MarketState._do_<kind>``), looked up once here.
 _TRANSITIONS = {name[4:]: method for name, method in vars(MarketState).items()
                 if name.startswith("_do_")}
+
+
+OzymandiasMarket.state_class = MarketState

@@ -1,98 +1,42 @@
-"""Ozymandias Market: the invariants a saved state must satisfy (``_validate_data``).
+"""Ozymandias Market: what a saved state must satisfy beyond its components
+(docs/rules/ozymandias-market.md).
 
-Checked in order, the first problem raising :class:`~meeple.engine.errors.StateError` at its
-JSON path: shape and types (:class:`MarketData`); one hand, played card, VP total and last
-rank per seat; every card rank of this game in exactly one of ``deck``, ``discard``,
-``market``, ``hands``, ``played`` and ``augury_pool``; sectors written ``q,r``, each once, and
-``sectors_left`` plus the sectors on the map equal to ``sectors``; disks of colours 0..3, and
-per colour the disks on the map, in the supply and dead (destroyed) adding up to
-``disks_per_colour``; the phase fits whose turn it is (``plan``: every seat plans, no turn
-order; ``raise``/``trade``: a turn order of every seat and a turn inside it) and the game is
-over (with winners) exactly in phase ``over``.
+The components (``MarketState.COMPONENTS``) already give the shape and types of every field,
+one hand, played card, VP total and last rank per seat, and every card rank of this game in
+exactly one of ``deck``, ``discard``, ``market``, ``augury_pool``, ``hands`` and ``played``
+(and known ranks in ``last_ranks``). Here, on the validated data
+(:meth:`~meeple.engine.components.ComponentState.check_invariants`), the first problem raising
+:class:`~meeple.engine.errors.StateError` at its JSON path: sectors written ``q,r``, each once,
+and ``sectors_left`` plus the sectors on the map equal to ``sectors``; per colour the disks on
+the map, in the supply and dead (destroyed) adding up to ``disks_per_colour``; the phase fits
+whose turn it is (``plan``: every seat plans, no turn order; ``raise``/``trade``: a turn order
+of every seat and a turn inside it) and the game is over (with winners) exactly in phase
+``over``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import MeepleError
-from meeple.engine.validation import (
-    STRICT,
-    NonNegInt,
-    check_count,
-    check_len,
-    check_model,
-    check_pieces,
-    check_that,
-    json_path,
-)
+from meeple.engine.validation import check_count, check_that, json_path
 from meeple.games.ozymandias_market.hexes import parse_hex
 
 if TYPE_CHECKING:
-    from meeple.games.ozymandias_market.rules import OzymandiasMarket
-
-Colour = Annotated[int, Field(ge=0, le=3)]
-Four = Annotated[list[NonNegInt], Field(min_length=4, max_length=4)]
+    from meeple.engine.game import Game
 
 
-class MarketData(BaseModel):
-    """The ``data`` object of an Ozymandias Market state."""
-
-    model_config = STRICT
-
-    stacks: list[tuple[str, list[Colour]]]
-    supply: Four
-    dead: Four
-    sectors_left: NonNegInt
-    deck: list[int]
-    discard: list[int]
-    market: list[int]
-    hands: list[list[int]]
-    played: list[int | None]
-    vp: list[NonNegInt]
-    round: Annotated[int, Field(ge=1)]
-    phase: Literal["plan", "raise", "trade", "over"]
-    turn_order: list[NonNegInt]
-    turn: NonNegInt
-    step: Literal["main", "surge", "augury", "trade_hand", "trade_played"]
-    surge_left: NonNegInt
-    augury_pool: list[int]
-    last_ranks: list[int | None]
-    events: list[list[Any]]
-    winners_: list[NonNegInt] | None
-    truncated: bool
-
-
-def validate(game: OzymandiasMarket, data: Mapping[str, Any]) -> None:
-    """Check an Ozymandias Market state's ``data`` (see the module docstring).
+def check(game: Game, d: Any, base: str) -> None:
+    """The invariants above on the validated data ``d`` (at JSON path ``base``).
 
     Raises:
         StateError: at the JSON path of the first problem.
     """
-    base = "$.data"
-    raw = dict(data)
-    if isinstance(raw.get("stacks"), list):  # JSON has no tuples
-        raw["stacks"] = [tuple(e) if isinstance(e, list) else e for e in raw["stacks"]]
-    d: MarketData = check_model(MarketData, raw, base)  # type: ignore[assignment]
-    n = game.players
-    for key in ("hands", "played", "vp", "last_ranks"):
-        check_len(getattr(d, key), n, json_path(base, key), "one per seat")
-    places = [(json_path(base, k), getattr(d, k)) for k in ("deck", "discard", "market")]
-    places += [(json_path(base, "hands", s), h) for s, h in enumerate(d.hands)]
-    places.append((json_path(base, "played"), [r for r in d.played if r is not None]))
-    places.append((json_path(base, "augury_pool"), d.augury_pool))
-    check_pieces(places, game.card_by_rank, "card", where=base)
-    for s, rank in enumerate(d.last_ranks):
-        check_that(rank is None or rank in game.card_by_rank, json_path(base, "last_ranks", s),
-                   f"unknown card {rank!r}")
     _check_map(game, d, base)
     _check_phase(game, d, base)
 
 
-def _check_map(game: OzymandiasMarket, d: MarketData, base: str) -> None:
+def _check_map(game: Game, d: Any, base: str) -> None:
     p = game.params
     seen = set()
     on_map = [0] * 4
@@ -117,7 +61,7 @@ def _check_map(game: OzymandiasMarket, d: MarketData, base: str) -> None:
                    f"got {total}")
 
 
-def _check_phase(game: OzymandiasMarket, d: MarketData, base: str) -> None:
+def _check_phase(game: Game, d: Any, base: str) -> None:
     n, p = game.players, game.params
     check_count(d.round, 1, p["max_rounds"], json_path(base, "round"), "the round")
     where = json_path(base, "turn_order")
