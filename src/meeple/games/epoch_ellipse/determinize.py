@@ -27,14 +27,16 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import chain
 from operator import add
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.rng import SPEEDUPS, keyed_order, randbelow
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
-from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
+
+if TYPE_CHECKING:
+    from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 
 
 class _Tables:
@@ -200,6 +202,7 @@ def determinizer(game: EpochEllipse,
     Raises:
         ParameterError: if the view's cards and counts do not add up to the game's cards.
     """
+    state_class = game.state_class
     tab = _tables(game)
     index, order = tab.index, tab.order
     nxt = [0] * len(order)
@@ -296,7 +299,8 @@ def determinizer(game: EpochEllipse,
         raise ParameterError(f"not a consistent {game.name} view: {exc!r}") from None
     # The exploration in progress: the view's fields over ``_reset_exploration``'s values,
     # stored by name at every draw.
-    expl_scalars, (expl_cats, expl_survivors, expl_salvage), rescue = _exploration(exploration)
+    expl_scalars, (expl_cats, expl_survivors, expl_salvage), rescue = _exploration(
+        state_class, exploration)
     k = known
     hands, discards, pool = k["hands"], k["discards"], k["pool"]
     status, ms_card, death_cause = k["status"], k["ms_card"], k["death_cause"]
@@ -333,7 +337,7 @@ def determinizer(game: EpochEllipse,
     copy = list.copy
 
     def draw(rng: random.Random) -> EpochState:
-        state = EpochState.__new__(EpochState)
+        state = state_class.__new__(state_class)
         state.game = game  # the engine sets the seed, stream, tables, pending and narrate
         state.tables = memo
         # Every known field by name (direct stores: twice as fast as a setattr loop); each
@@ -410,10 +414,11 @@ _EXPL_LISTS = ("expl_cats", "expl_survivors", "expl_salvage")
 EXPL_FIELDS = (*_EXPL_SCALARS, *_EXPL_LISTS, "rescue")
 
 
-def _exploration(fields: Mapping[str, Any]) -> tuple:
+def _exploration(state_class: type[EpochState], fields: Mapping[str, Any]) -> tuple:
     """A drawn state's exploration: ``fields`` (the view's) over ``_reset_exploration``'s
-    values, as (the scalars of ``_EXPL_SCALARS``, the lists of ``_EXPL_LISTS``, the rescue)."""
-    probe = EpochState.__new__(EpochState)
+    values (of a ``state_class`` instance), as (the scalars of ``_EXPL_SCALARS``, the lists of
+    ``_EXPL_LISTS``, the rescue)."""
+    probe = state_class.__new__(state_class)
     probe._reset_exploration()
     values = {**{name: getattr(probe, name) for name in EXPL_FIELDS}, **fields}
     return (tuple(values[name] for name in _EXPL_SCALARS),
