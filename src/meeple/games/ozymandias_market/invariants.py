@@ -69,10 +69,11 @@ def _check_phase(game: Game, d: Any, base: str) -> None:
         check_that(sorted(d.turn_order) == list(range(n)), where,
                    f"expected every seat 0..{n - 1} once")
         check_count(d.turn, 0, n - 1, json_path(base, "turn"), "a place in the turn order")
-        if d.phase == "trade" and d.step == "trade_played":  # may sell it now (OZD-18)
-            seat = d.turn_order[d.turn]
-            check_that(d.played[seat] is not None, json_path(base, "played", seat),
-                       "expected the acting seat's played card while it may trade it")
+        if d.phase == "trade":  # a seat sells its played card only in its own turn (OZD-18)
+            for seat in d.turn_order[d.turn:]:
+                check_that(d.played[seat] is not None, json_path(base, "played", seat),
+                           "expected the played card of a seat that has not traded yet "
+                           "(the acting seat and those after it in the turn order)")
         for s in range(n):
             check_that(d.played[s] is not None or d.phase == "trade",
                        json_path(base, "played", s), "expected the card planned this round")
