@@ -204,6 +204,7 @@ def survey(names: list[str] | None = None) -> Counter:
 
 def main() -> None:
     """Print the survey: raw exceptions per entry point (and per game), then the totals."""
+    import examples.crazy_eights  # noqa: F401
     import examples.pig  # noqa: F401 - the template game, as in the test suite
 
     counts = survey()

@@ -31,7 +31,8 @@ from meeple.engine.record import Record, replay
 from meeple.engine.registry import game_class, game_names, load_game
 from meeple.engine.state import State
 
-try:  # the template game (sequential, with chance); importing it registers "pig"
+try:  # the template games; importing them registers "pig" and "crazy-eights"
+    import examples.crazy_eights  # noqa: F401
     import examples.pig  # noqa: F401
 except ImportError:  # pragma: no cover - only when run outside the checkout
     pass

@@ -17,7 +17,8 @@ from meeple.engine.registry import game_names, load_game
 from meeple.engine.state import State
 from tests.configs import game_configs
 
-try:  # the template game; importing it registers "pig"
+try:  # the template games; importing them registers "pig" and "crazy-eights"
+    import examples.crazy_eights  # noqa: F401
     import examples.pig  # noqa: F401
 except ImportError:  # pragma: no cover - only when run outside the checkout
     pass

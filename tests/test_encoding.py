@@ -25,7 +25,8 @@ from meeple.engine.game import Game
 from meeple.engine.registry import game_class, game_names, load_game
 from tests.configs import game_configs
 
-try:  # the template game; importing it registers "pig"
+try:  # the template games; importing them registers "pig" and "crazy-eights"
+    import examples.crazy_eights  # noqa: F401
     import examples.pig  # noqa: F401
 except ImportError:  # pragma: no cover - only when run outside the checkout
     pass

@@ -60,7 +60,8 @@ def golden_path(name: str) -> Path:
 
 def main() -> int:
     sys.path.insert(0, str(HERE.parent.parent))
-    import examples.pig  # noqa: F401  (the template game has a transcript too)
+    import examples.crazy_eights  # noqa: F401
+    import examples.pig  # noqa: F401  (the template games have transcripts too)
     from meeple.engine.registry import game_names
 
     names = sys.argv[1:] or game_names()  # e.g. ``python tests/golden/playthrough.py damocles``

@@ -107,7 +107,8 @@ def hashes(name: str, players: int, lineup: str, games: int = GAMES) -> list[str
 
 def main() -> int:
     sys.path.insert(0, str(HERE.parent.parent))
-    import examples.pig  # noqa: F401  (the template game is registered in the tests too)
+    import examples.crazy_eights  # noqa: F401
+    import examples.pig  # noqa: F401  (the template games are registered in the tests too)
 
     golden = {key(*c): hashes(*c) for c in configs()}
     GOLDEN.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
