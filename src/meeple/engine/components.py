@@ -313,7 +313,7 @@ def _compiled_at_first_call(cls: type[ComponentState], name: str) -> Callable[..
     def first_call(self: Any, *args: Any) -> Any:
         compiled = cls.components()
         function = compiled.view_function() if name == "_view" else compiled.copy_function()
-        function.derived = True  # type: ignore[attr-defined]
+        function.derived = True  # type: ignore[union-attr]
         setattr(cls, name, function)
         return function(self, *args)
 

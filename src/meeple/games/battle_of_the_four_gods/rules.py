@@ -96,7 +96,7 @@ class FourGodsState(RecordedWinners, ComponentState):
     face up (``reveal``, variant ``reveal_lock``, B4G-16) is, as ``revealed``.
     """
 
-    #: What a Four Gods state is made of (docs/rules/battle-of-the-four-gods.md, section 11):
+    #: What a Four Gods state is made of (docs/rules/battle-of-the-four-gods.md, section 6):
     #: the copy, JSON data, validation, views, determinization and scenarios derive from it
     #: (meeple.engine.components). Nothing is dealt: a determinization copies the view, and
     #: the engine draws the other seats' pending selections (:meth:`after_deal` narrows what
