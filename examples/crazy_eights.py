@@ -16,6 +16,7 @@ module registers ``crazy-eights`` (the tests do, as they do ``examples/pig.py``)
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -208,9 +209,6 @@ class CrazyEights(Game):
     summary = "shed your hand by matching suit or rank; eights are wild (engine template)"
     rules_page = "examples/crazy_eights.py"
     score_name = "cards left"
-    bots = {"heuristic": "examples.crazy_eights:HeuristicBot"}
-    renderer = "examples.crazy_eights:render"
-    encoding = "examples.crazy_eights"
     timeout_kinds = ("draw", "pass")
     #: Copy, JSON data, validation, views, determinization and scenarios derive from it.
     state_class = CrazyEightsState
@@ -321,3 +319,10 @@ def observation_tensor(game: CrazyEights, view: Mapping[str, Any]) -> Any:
     out.value(view["stock_size"] / 52)
     out.value(view["turns"] / game.params["max_turns"])
     return out.done()
+
+
+#: The game's parts outside its rules (``Game.define``): its bot, its terminal drawing and the
+#: adapters' encoding, the three functions above (a game package keeps each in its own module
+#: and declares them in its ``__init__.py``, as ``src/meeple/games/damocles/__init__.py`` does).
+CrazyEights.define(bots={"heuristic": HeuristicBot}, renderer=render,
+                   encoding=sys.modules[__name__])

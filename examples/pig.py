@@ -11,6 +11,7 @@ registers ``pig`` (the tests do, to run the conformance suite on a sequential ga
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -60,9 +61,6 @@ class Pig(Game):
     title = "Pig"
     summary = "push your luck with one die (engine template)"
     rules_page = "examples/pig.py"
-    #: The adapters' encoding (docs/adding-a-game.md step 7): the functions at the end of this
-    #: module (a game package keeps them in its own ``encoding.py``).
-    encoding = "examples.pig"
     parameters = (
         Parameter("target", 30, "points needed to win", minimum=5, maximum=1000),
         Parameter("max_turns", 400, "safety cap on turns (X-5)", minimum=1, maximum=100_000),
@@ -205,3 +203,9 @@ def observation_tensor(game: Pig, view: Mapping[str, Any]) -> Any:
     out.one_hot(6, None if roll is None else roll - 1)
     out.value(view["turns"] / game.params["max_turns"])
     return out.done()
+
+
+#: The game's parts outside its rules (``Game.define``): here only the adapters' encoding, the
+#: three functions above (a game package keeps them in its own ``encoding.py`` and declares
+#: its parts in its ``__init__.py``, as ``src/meeple/games/damocles/__init__.py`` does).
+Pig.define(encoding=sys.modules[__name__])

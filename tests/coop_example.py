@@ -76,7 +76,6 @@ class CoopExample(Game):
     summary = "cooperative: work the shared threat down to 0 before it overruns the team"
     score_name = "final threat"
     rules_page = "tests/coop_example.py"
-    bots = {"worker": "tests.coop_example:WorkerBot"}
     parameters = (
         Parameter("start_threat", 5, "threat at the start", minimum=1, maximum=50),
         Parameter("max_threat", 10, "threat that overruns the team", minimum=2, maximum=100),
@@ -200,3 +199,6 @@ def registered() -> Iterator[type[CoopExample]]:
         yield CoopExample
     finally:
         registry._GAMES.pop(NAME, None)
+
+
+CoopExample.define(bots={"worker": WorkerBot})

@@ -77,7 +77,7 @@ def test_a_game_without_a_builder_says_so() -> None:
     from meeple.engine.game import Game
 
     class Bare(load_game("battle-of-the-four-gods").__class__):
-        scenario = ""
+        scenario = None
         state_class = None  # no components either: no derived builder
 
     assert issubclass(Bare, Game)

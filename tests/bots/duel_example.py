@@ -39,7 +39,6 @@ class HighCard(Game):
     min_players = max_players = default_players = 2
     __slots__ = ()
     TOP = 3
-    bots = {"low-first": "tests.bots.duel_example:LowFirst"}
 
     @property
     def capabilities(self) -> Capabilities:
@@ -96,3 +95,6 @@ class HighCardState(State):
 
     def _data(self) -> dict[str, Any]:
         return {"picks": list(self.picks)}
+
+
+HighCard.define(bots={"low-first": LowFirst})

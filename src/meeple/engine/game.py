@@ -9,8 +9,8 @@ hooks marked below, and calls :func:`meeple.engine.registry.register` on the cla
 from __future__ import annotations
 
 import functools
-import importlib
 import random
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,13 +63,18 @@ class Capabilities:
 
 
 class Game(ABC):
-    """Base class of every game spec. Instances are immutable.
+    """Base class of every game spec, and a design's whole definition. Instances are immutable.
 
     Subclasses set the class attributes ``name``, ``title``, ``parameters``, ``variants``
     (the first is the default), ``min_players``, ``max_players``, ``default_players`` and
-    implement ``new_initial_state``, ``parse_action``, ``capabilities`` and
-    ``_state_from_data``. Optional: ``bot_factories`` (the game's own bots) and
-    ``text_renderer`` (terminal rendering, kept out of the rules modules).
+    implement ``new_initial_state``, ``parse_action`` and ``capabilities``; a state class that
+    declares its components (``state_class``) gives the copy, JSON, validation, views,
+    determinization and scenarios. The other parts are declared as typed references to the
+    game's own objects, each optional: ``bots`` (name -> bot class), ``renderer``, ``board``,
+    ``evaluator``, ``decisions``, ``scenario`` (functions) and ``encoding`` (a module). The
+    game's package declares them where it imports its parts (``games/<game>/__init__.py``),
+    so the rules modules never import bot, drawing or encoding code and no import goes in a
+    circle (``tests/test_import_graph.py``).
     """
 
     name: ClassVar[str]
@@ -77,45 +82,46 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     #: What ``State.scores()`` counts, for reports: "VP", "points", "final energy"...
     score_name: ClassVar[str] = "score"
-    #: The game's own bots: name -> "module:attribute" of a factory(game, seat, seed).
-    bots: ClassVar[Mapping[str, str]] = {}
+    #: The game's own bots: name -> a factory ``factory(game, seat, seed) -> bot`` (its bot
+    #: class).
+    bots: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     #: Bots a playtest seats when none are named (cycled over the seats): random play, unless
     #: random play says nothing about the design: random games cannot finish, or a random
     #: team never wins a cooperative game (then its own bot, said in its rules page).
     playtest_bots: ClassVar[tuple[str, ...]] = ("random",)
-    #: "module:attribute" of the function drawing a view as terminal text ("" for none).
-    renderer: ClassVar[str] = ""
-    #: "module:attribute" of ``content(game) -> dict``: the public, fixed content a board
-    #: drawing needs beside the views (card texts and patterns, the map's layout...; "" for
-    #: none). See :meth:`Game.board_content`.
-    board: ClassVar[str] = ""
-    #: "module:attribute" of the game's state evaluator for search cut-offs ("" for none):
-    #: ``evaluate(state) -> tuple[float, ...]``, one estimate per seat of its final return.
-    evaluator: ClassVar[str] = ""
+    #: ``render(game, view) -> str``, drawing a seat's view as terminal text (None: none).
+    renderer: ClassVar[Callable[..., str] | None] = None
+    #: ``content(game) -> dict``: the public, fixed content a board drawing needs beside the
+    #: views (card texts and patterns, the map's layout...; None: none). See
+    #: :meth:`Game.board_content`.
+    board: ClassVar[Callable[..., dict[str, Any]] | None] = None
+    #: The game's state evaluator for search cut-offs (None: none): ``evaluate(state) ->
+    #: tuple[float, ...]``, one estimate per seat of its final return.
+    evaluator: ClassVar[Callable[..., tuple[float, ...]] | None] = None
     #: The game's settings for the generic search bot (``meeple.bots.ismcts``), chosen so a
     #: default-budget move stays under a second: ``iterations``, ``rollout_depth`` (steps
     #: before the evaluator scores a rollout; None: play to the end), ``exploration``.
     search: ClassVar[Mapping[str, Any]] = {}
-    #: Module name of the game's fixed-size encoding for learning adapters ("" for none). The
-    #: module defines ``action_texts(game) -> Sequence[str]`` (every action text any seat can
+    #: The game's fixed-size encoding for learning adapters (None: none): a module (or any
+    #: object) defining ``action_texts(game) -> Sequence[str]`` (every action text any seat can
     #: ever take in this game instance, each once, in a stable order), ``observation_shape(game)
     #: -> tuple[int, ...]`` and ``observation_tensor(game, view) -> Sequence[float] | ndarray``
     #: (one seat's view as numbers of that shape). See :meth:`action_table`.
-    encoding: ClassVar[str] = ""
+    encoding: ClassVar[Any] = None
     #: Action kinds a timed-out seat submits, in preference order (see ``timeout_action``).
     timeout_kinds: ClassVar[tuple[str, ...]] = ()
     rules_page: ClassVar[str] = ""
-    #: ``"module:function"`` giving ``function(state, seat) -> str``, a one-paragraph reminder of
-    #: the decision a seat faces (from the rules page, naming its section); "" for none.
-    decisions: ClassVar[str] = ""
+    #: ``help(state, seat) -> str``, a one-paragraph reminder of the decision a seat faces
+    #: (from the rules page, naming its section); None: none.
+    decisions: ClassVar[Callable[..., str] | None] = None
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "the rules as written"),)
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
-    #: "package.module:function" building a position from a short description (the game's
-    #: ``scenario.build``), imported on demand by :meth:`build_scenario`; "" if none.
-    scenario: ClassVar[str] = ""
+    #: ``build(game, **description) -> State``, the game's own scenario builder, for a game
+    #: whose components do not say its scenarios (None: the components' builder, if any).
+    scenario: ClassVar[Callable[..., Any] | None] = None
     #: The game's state class when it declares its components
     #: (:class:`meeple.engine.components.ComponentState`): its copy, JSON data, validation,
     #: views, determinization and scenarios derive from them. None: the game writes those
@@ -130,6 +136,10 @@ class Game(ABC):
         own = cls.__dict__.get("parse_action")
         if own is not None and not getattr(own, "_checked", False):
             cls.parse_action = checks.checked_parse(own)
+        for part in _FUNCTION_PARTS:  # a function declared as a part is no method of the game
+            value = cls.__dict__.get(part)
+            if isinstance(value, types.FunctionType):
+                setattr(cls, part, staticmethod(value))
 
     def __init__(
         self, variant: str | None = None, players: int | None = None, **params: Any
@@ -358,15 +368,15 @@ class Game(ABC):
 
     def state_evaluator(self) -> Callable[[State], tuple[float, ...]] | None:
         """The game's evaluator for search cut-offs (``evaluate(state)``: per seat, an estimate
-        in 0..1 of its final return at a non-terminal state), imported on demand from the
-        ``evaluator`` declaration; None when the game declares none."""
-        return _import(self.evaluator) if self.evaluator else None
+        in 0..1 of its final return at a non-terminal state): the ``evaluator`` declaration,
+        None when the game declares none."""
+        return self.evaluator
 
     # ------------------------------------------------------------ encoding (adapters)
     def _encoding(self) -> Any:
-        if not self.encoding:
+        if self.encoding is None:
             raise NotImplementedError(f"{self.name} declares no encoding")
-        return importlib.import_module(self.encoding)
+        return self.encoding
 
     def action_table(self) -> tuple[str, ...]:
         """Every action text any seat can ever take in this game instance, in a stable order:
@@ -519,15 +529,52 @@ class Game(ABC):
                 return action
         return legal_actions[0]
 
+    @classmethod
+    def define(cls, *, bots: Mapping[str, Callable[..., Any]] | None = None,
+               **parts: Any) -> type[Game]:
+        """Declare the game's parts that live outside its rules: ``bots`` (name -> a bot class
+        or ``factory(game, seat, seed)``), and any of ``renderer``, ``board``, ``evaluator``,
+        ``decisions``, ``scenario`` (functions; see the class attributes of the same names)
+        and ``encoding`` (a module or object with ``action_texts``, ``observation_shape`` and
+        ``observation_tensor``). A game's package calls it once, after importing its rules
+        and its parts (``games/damocles/__init__.py``): the rules modules then import none of
+        them. Returns ``cls``.
+
+        Raises:
+            TypeError: an unknown part, a part that is not callable, or an encoding without
+                the three functions.
+        """
+        unknown = sorted(set(parts) - {*_FUNCTION_PARTS, "encoding"})
+        if unknown:
+            raise TypeError(f"{cls.__name__}.define: unknown parts {', '.join(unknown)}; parts: "
+                            f"bots, encoding, {', '.join(_FUNCTION_PARTS)}")
+        if bots is not None:
+            for name, factory in bots.items():
+                if not callable(factory):
+                    raise TypeError(f"{cls.__name__}.define: bot {name!r} is not callable")
+            cls.bots = dict(bots)
+        for name, value in parts.items():
+            if name == "encoding":
+                missing = [f for f in ENCODING_FUNCTIONS if not callable(getattr(value, f, None))]
+                if missing:
+                    raise TypeError(f"{cls.__name__}.define: the encoding lacks "
+                                    f"{', '.join(missing)}")
+                cls.encoding = value
+            elif not callable(value):
+                raise TypeError(f"{cls.__name__}.define: {name} must be a function")
+            else:
+                setattr(cls, name, staticmethod(value))
+        return cls
+
     def bot_factories(self) -> Mapping[str, Callable[..., Any]]:
-        """The game's own bots by name: ``factory(game, seat, seed) -> bot``, imported on
-        demand from the ``bots`` declaration (so rules never import bot code)."""
-        return {name: _import(target) for name, target in self.bots.items()}
+        """The game's own bots by name: ``factory(game, seat, seed) -> bot`` (the ``bots``
+        declaration)."""
+        return dict(self.bots)
 
     def text_renderer(self) -> Callable[[Game, Mapping[str, Any]], str] | None:
-        """A function drawing a seat's view as terminal text (rich markup allowed), or None;
-        imported on demand from the ``renderer`` declaration."""
-        return _import(self.renderer) if self.renderer else None
+        """A function drawing a seat's view as terminal text (rich markup allowed), or None
+        (the ``renderer`` declaration)."""
+        return self.renderer
 
     def board_content(self) -> dict[str, Any]:
         """The public content a board drawing needs beside a seat's view: JSON-compatible data
@@ -536,9 +583,9 @@ class Game(ABC):
         that a seat may not know (no deck order, no seed): the web server gives it to anyone
         who can see the table (``GET /api/tables/{id}/board``). ``{}`` for a game without a
         ``board`` declaration."""
-        if not self.board:
+        if self.board is None:
             return {}
-        return _import(self.board)(self)
+        return self.board(self)
 
     def event_lines(self, view: Mapping[str, Any]) -> list[str]:
         """The event log a view shows, one line per event, oldest first: the view's
@@ -563,8 +610,8 @@ class Game(ABC):
             ParameterError: the game has no scenario builder, or the description names
                 something unknown or impossible (a :class:`StateError` for a broken invariant).
         """
-        if self.scenario:
-            return _import(self.scenario)(self, **description)  # type: ignore[no-any-return]
+        if self.scenario is not None:
+            return self.scenario(self, **description)  # type: ignore[no-any-return]
         if self.state_class is not None:
             return self.state_class.components().scenario(self, **description)  # type: ignore
         raise ParameterError(f"{self.name} has no scenario builder")
@@ -572,9 +619,9 @@ class Game(ABC):
     def decision_help(self, state: State, seat: int) -> str:
         """A one-paragraph reminder of what the decision ``seat`` faces in ``state`` is, taken
         from the rules page and naming the rule section (``help`` in the terminal); imported on
-        demand from the ``decisions`` declaration. Without one, it points at the rules page."""
-        if self.decisions:
-            return str(_import(self.decisions)(state, seat))
+        the ``decisions`` declaration. Without one, it points at the rules page."""
+        if self.decisions is not None:
+            return str(self.decisions(state, seat))
         return f"See the rules page, {self.rules_page}." if self.rules_page else ""
 
     # -------------------------------------------------------------------- serialisation
@@ -608,10 +655,12 @@ class Game(ABC):
             self.state_class.components().validate(self, data)
 
 
-def _import(target: str) -> Any:
-    """The object named ``"package.module:attribute"``."""
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+#: What a game's ``encoding`` defines (see ``Game.encoding``).
+ENCODING_FUNCTIONS = ("action_texts", "observation_shape", "observation_tensor")
+
+#: The parts of a game definition that are functions: kept as plain functions on the class
+#: (``staticmethod``), so ``game.renderer(game, view)`` calls the function as declared.
+_FUNCTION_PARTS = ("renderer", "board", "evaluator", "decisions", "scenario")
 
 
 def _rebuild_game(cls: type[Game], variant: str, players: int, params: dict[str, Any]) -> Game:

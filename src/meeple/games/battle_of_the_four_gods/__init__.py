@@ -6,6 +6,15 @@ notation), ``variants`` (parameters and the designer's presets), ``rules`` (spec
 ``bot`` (the heuristic bot), ``render`` (terminal text; never imported by the rules).
 """
 
+from meeple.games.battle_of_the_four_gods import bot, decisions, encoding, evaluate, render
 from meeple.games.battle_of_the_four_gods.rules import FourGods, FourGodsState
 
 __all__ = ["FourGods", "FourGodsState"]
+
+FourGods.define(
+    bots={"heuristic": bot.HeuristicBot},
+    renderer=render.render_view,
+    evaluator=evaluate.evaluate,
+    decisions=decisions.decision_help,
+    encoding=encoding,
+)

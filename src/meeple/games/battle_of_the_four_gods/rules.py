@@ -355,16 +355,11 @@ class FourGods(Game):
     title = "Battle of the Four Gods"
     summary = "4 players, simultaneous secret attack/defend, energy, table talk"
     rules_page = "docs/rules/battle-of-the-four-gods.md"
-    decisions = "meeple.games.battle_of_the_four_gods.decisions:decision_help"
     score_name = "final energy"
-    bots = {"heuristic": "meeple.games.battle_of_the_four_gods.bot:HeuristicBot"}
-    renderer = "meeple.games.battle_of_the_four_gods.render:render_view"
     #: The state and its components: copy, JSON data, validation, views, determinization
     #: and scenarios derive from ``FourGodsState.COMPONENTS`` (meeple.engine.components).
     state_class = FourGodsState
-    evaluator = "meeple.games.battle_of_the_four_gods.evaluate:evaluate"
     #: Fixed-size action table and observation tensor for the adapters (OpenSpiel, ...).
-    encoding = "meeple.games.battle_of_the_four_gods.encoding"
     #: ISMCTS settings (docs/bots.md): the other seats play the heuristic bot (SelfOnly tree),
     #: one heuristic round after each leaf, then the evaluator. Chosen by the ladder against
     #: the heuristic bot; 56 iterations fit a default decision in 50 ms (issue 22, about 40 ms

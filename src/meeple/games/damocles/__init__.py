@@ -8,6 +8,16 @@ circle), ``actions`` (moves and their notation), ``moves`` (legal moves per sub-
 ``determinize`` and ``evaluate`` (search support).
 """
 
+from meeple.games.damocles import board, bot, decisions, encoding, evaluate, render
 from meeple.games.damocles.rules import Damocles, DamoclesState
 
 __all__ = ["Damocles", "DamoclesState"]
+
+Damocles.define(
+    bots={"heuristic": bot.HeuristicBot},
+    renderer=render.render_view,
+    board=board.content,
+    evaluator=evaluate.evaluate,
+    decisions=decisions.decision_help,
+    encoding=encoding,
+)

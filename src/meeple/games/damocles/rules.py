@@ -564,13 +564,7 @@ class Damocles(Game):
     title = "Damocles"
     summary = "2-6 players swap tokens in a circle of seven and play pattern-matching codices"
     rules_page = "docs/rules/damocles.md"
-    decisions = "meeple.games.damocles.decisions:decision_help"
     score_name = "points"
-    bots = {"heuristic": "meeple.games.damocles.bot:HeuristicBot"}
-    renderer = "meeple.games.damocles.render:render_view"
-    board = "meeple.games.damocles.board:content"
-    evaluator = "meeple.games.damocles.evaluate:evaluate"
-    encoding = "meeple.games.damocles.encoding"
     #: ISMCTS settings (docs/bots.md): six heuristic-bot steps after each leaf (they finish
     #: the turn a random rollout would waste), then the evaluator; the other seats play the
     #: heuristic inside the search (``policy``: the tree holds only this seat's decisions),

@@ -10,6 +10,17 @@ next), ``effects`` (curses, charms, night cards), ``variants``, ``bot`` (the heu
 bot), ``render`` (terminal text).
 """
 
+from meeple.games.epoch_ellipse import board, bot, decisions, encoding, evaluate, render, scenario
 from meeple.games.epoch_ellipse.rules import EpochEllipse, EpochState
 
 __all__ = ["EpochEllipse", "EpochState"]
+
+EpochEllipse.define(
+    bots={"heuristic": bot.HeuristicBot},
+    renderer=render.render_view,
+    board=board.content,
+    evaluator=evaluate.evaluate,
+    decisions=decisions.decision_help,
+    scenario=scenario.build,
+    encoding=encoding,
+)

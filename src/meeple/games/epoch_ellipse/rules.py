@@ -54,15 +54,8 @@ class EpochEllipse(Game):
     title = "Epoch Ellipse"
     summary = "cooperative deck-building survival in a ruined city, 1-5 players"
     rules_page = "docs/rules/epoch-ellipse.md"
-    decisions = "meeple.games.epoch_ellipse.decisions:decision_help"
-    scenario = "meeple.games.epoch_ellipse.scenario:build"
     score_name = "recovered VP"
-    bots = {"heuristic": "meeple.games.epoch_ellipse.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # a random team wins 0.2% of games (rules page, Lab)
-    renderer = "meeple.games.epoch_ellipse.render:render_view"
-    board = "meeple.games.epoch_ellipse.board:content"
-    evaluator = "meeple.games.epoch_ellipse.evaluate:evaluate"
-    encoding = "meeple.games.epoch_ellipse.encoding"
     #: ISMCTS settings (docs/bots.md): teammates play the heuristic bot, ten heuristic steps
     #: after each leaf, then the evaluator; 45 iterations fit a default decision in 50 ms
     #: (issue 22, about 40 ms mean at heuristic-game positions, bench_search.py; 200 before).

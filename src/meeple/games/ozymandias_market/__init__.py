@@ -8,6 +8,16 @@ geometry), ``actions`` (orders and their notation), ``moves`` (legal moves), ``r
 and state), ``bot`` (the heuristic bot), ``render`` (terminal text).
 """
 
+from meeple.games.ozymandias_market import board, bot, decisions, encoding, evaluate, render
 from meeple.games.ozymandias_market.rules import MarketState, OzymandiasMarket
 
 __all__ = ["MarketState", "OzymandiasMarket"]
+
+OzymandiasMarket.define(
+    bots={"heuristic": bot.HeuristicBot},
+    renderer=render.render_view,
+    board=board.content,
+    evaluator=evaluate.evaluate,
+    decisions=decisions.decision_help,
+    encoding=encoding,
+)

@@ -48,14 +48,8 @@ class OzymandiasMarket(Game):
     title = "Ozymandias (market edition)"
     summary = "2-4 players, secret plans, faction disks on hex sectors, a card market"
     rules_page = "docs/rules/ozymandias-market.md"
-    decisions = "meeple.games.ozymandias_market.decisions:decision_help"
     score_name = "VP"
-    bots = {"heuristic": "meeple.games.ozymandias_market.bot:HeuristicBot"}
-    renderer = "meeple.games.ozymandias_market.render:render_view"
-    board = "meeple.games.ozymandias_market.board:content"
     timeout_kinds = ("done", "pass")
-    evaluator = "meeple.games.ozymandias_market.evaluate:evaluate"
-    encoding = "meeple.games.ozymandias_market.encoding"
     #: ISMCTS settings (docs/bots.md): rollouts cut and scored by the evaluator; 180 iterations
     #: fit a default decision in 50 ms (issue 22, about 45 ms mean at heuristic-game positions,
     #: benchmarks/bench_search.py; 400 before).
