@@ -78,10 +78,21 @@ def _default_key() -> str:
 @dataclass(frozen=True, slots=True)
 class Pieces:
     """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
-    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data."""
+    order (the deck manifest's), and ``type``, the Python type of an id in the JSON data.
+
+    ``names(game)``, when given, is the name of each piece (indexed by id: a sequence or a
+    mapping) for **interchangeable copies**: the views show a zone's pieces by name (``G5``)
+    and a determinization gives each name the view shows the next id of that name not given
+    yet, in ``ids`` order, the pieces everyone sees first (components in declaration order),
+    then those only the viewer sees; a :class:`Value` reads names with ``takes``.
+
+    ``all_placed``: the validation requires every piece in some place (False: a piece may
+    be in none, as in a position edited by hand; each is still in one place at most)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
+    names: Callable[[Any], Any] | None = None
+    all_placed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +105,9 @@ class Component:
     name: str
     _: KW_ONLY
     default: Callable[[], Any] | None = None
+    #: Left out of the JSON data while it equals ``default()`` (a field added later, so that
+    #: the data of states that never use it stays as it was).
+    sparse: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +126,8 @@ class Zone(Component):
         when: the pieces are shown (to whoever may see them) only when this holds.
         draw_pile: the pile a scenario's ``next_draws`` are stacked on; a ``reseed`` shuffles
             it (``State._shuffle_unseen``).
+        sizes: how many, read from a view (``sizes(view)``: an int, or a list per seat) where
+            no ``count`` key holds it (a count inside a per-seat record of the view).
     """
 
     pieces: str
@@ -123,6 +139,7 @@ class Zone(Component):
     count: str | None = None
     when: Callable[[Any], bool] | None = None
     draw_pile: bool = False
+    sizes: Callable[[Mapping[str, Any]], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,6 +177,15 @@ class Value(Component):
         describe: the field's value from a scenario description's (default: as given; a
             per-seat value as a list or ``{seat: value}``).
         shared: the value is never changed in place (tuples): copies and draws share it.
+        holds: ``holds(game, value)``, the ids of kind ``pieces`` the value holds (a board
+            built of tiles, a row of cards with counters on them): each counts as placed
+            for the validation (one place, at the value's path) and as seen by a
+            determinization. ``value`` is the validated data, or the restored value.
+        takes: a kind with ``Pieces.names``: ``restore`` is called as ``restore(view,
+            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's).
+        copy: how a state's copy, a determinization's draws and a restore (from data not
+            its own) copy the value, when its lists and dicts nest deeper than two levels
+            (default: those two levels).
     """
 
     type: Any = Any
@@ -173,6 +199,9 @@ class Value(Component):
     from_data: Callable[[Any], Any] | None = None
     describe: Callable[[Any], Any] | None = None
     shared: bool = False
+    holds: Callable[[Any, Any], Any] | None = None
+    takes: str | None = None
+    copy: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,7 +274,9 @@ class ComponentState(State):
     @classmethod
     def scenario_keys(cls) -> Mapping[str, str]:
         """Scenario description words the game reads itself (:meth:`scenario_setup`), with
-        what each means (for the error listing the words). Default: none."""
+        what each means (for the error listing the words). A word that names a component
+        (or ``next_draws``) is then the game's to read, not placed by the model. Default:
+        none."""
         return {}
 
     def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
@@ -255,6 +286,8 @@ class ComponentState(State):
 
 
 def _copier(component: Component) -> Callable[[Any], Any]:
+    if isinstance(component, Value) and component.copy is not None:
+        return component.copy
     if isinstance(component, Value) and component.shared:
         return lambda v: v
     return copied
@@ -300,6 +333,8 @@ class Components:
         out = {}
         for c in self.fields:
             value = getattr(state, c.name)
+            if c.sparse and value == c.default():  # type: ignore[misc]
+                continue
             if isinstance(c, Value) and c.to_data is not None:
                 value = c.to_data(value)
             out[c.name] = jsonable(value)
@@ -318,6 +353,8 @@ class Components:
                 value = data[c.name] if c.name in data or c.default is None else c.default()
                 if isinstance(c, Value) and c.from_data is not None:
                     value = c.from_data(value)
+                elif isinstance(c, Value) and c.copy is not None:
+                    value = c.copy(value)
                 else:
                     value = copied(value)
             except (KeyError, TypeError, ValueError) as exc:
@@ -377,9 +414,13 @@ class Components:
                     places += [(json_path(base, zone.name, s), v) for s, v in enumerate(value)]
                 else:
                     places.append((json_path(base, zone.name), value))
-            check_pieces(places, known, kind, where=base)
+            for v in self.values:
+                if v.pieces == kind and v.holds is not None:
+                    places.append((json_path(base, v.name), list(v.holds(game, getattr(
+                        model, v.name)))))
+            check_pieces(places, known, kind, where=base, all_placed=pieces.all_placed)
             for c in (*self.marks, *(v for v in self.values if v.pieces == kind)):
-                if getattr(c, "pieces", None) != kind:
+                if getattr(c, "pieces", None) != kind or getattr(c, "holds", None) is not None:
                     continue
                 for path, pid in _ids_in(getattr(model, c.name), json_path(base, c.name)):
                     check_that(pid in known, path, f"unknown {kind} {pid!r}")
@@ -391,10 +432,38 @@ class Components:
         (the function :func:`compile_view` wrote for this class, made on first use)."""
         compiled = self.__dict__.get("_view")
         if compiled is None:
-            compiled = self.__dict__["_view"] = compile_view(self.declared)
+            compiled = self.__dict__["_view"] = compile_view(self.declared, self.cls.PIECES)
         return compiled(state, seat)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ determinization
+    def _taker(self, game: Game, kind: str, pieces: Pieces) -> Callable[[str], Any]:
+        """``take(name)``: the next id of that name (``Pieces.names``) not taken yet, in
+        ``ids`` order.
+
+        Raises:
+            ParameterError: more pieces of that name than the game has.
+        """
+        key = ("components-by-name", kind)
+        by_name = game._cache.get(key)
+        if by_name is None:
+            names = piece_names(game, kind, pieces)
+            grouped: dict[str, list[Any]] = {}
+            for pid in self.piece_ids(game, kind):
+                grouped.setdefault(names[pid], []).append(pid)
+            by_name = game._cache[key] = {k: tuple(v) for k, v in grouped.items()}
+        used: dict[str, int] = {}
+
+        def take(name: str) -> Any:
+            k = used.get(name, 0)
+            ids = by_name.get(name, ())
+            if k >= len(ids):
+                raise ParameterError(f"the view shows more {kind} pieces {name!r} than the "
+                                     "game has")
+            used[name] = k + 1
+            return ids[k]
+
+        return take
+
     def piece_ids(self, game: Game, kind: str) -> tuple[Hashable, ...]:
         """Every piece of ``kind`` in ``game`` (``Pieces.ids``), kept on the spec."""
         key = ("components-pieces", kind)
@@ -424,22 +493,36 @@ class Components:
         deals: dict[str, list[tuple[str, int | None, int]]] = {k: [] for k in cls.PIECES}
         known: dict[str, set[Any]] = {k: set() for k in cls.PIECES}
         later: list[Mark] = []
+        takers = {k: self._taker(game, k, p) for k, p in cls.PIECES.items()
+                  if p.names is not None}
+        private: list[tuple[str, list[Any]]] = []  # named pieces only the viewer sees
         for c in self.fields:
             if type(c) is Value:
-                if c.restore is not None:
+                if c.takes is not None:
+                    value = c.restore(view, probe, takers[c.takes])  # type: ignore[misc,call-arg]
+                elif c.restore is not None:
                     value = c.restore(view, probe)
                 elif c.view is None:
                     raise TypeError(f"{cls.__name__}.{c.name} is in no view: it needs restore")
                 else:
                     value = copied(_get(view, c.view or c.name))
                 setattr(probe, c.name, value)
-                copy = None if c.shared else _fast_copier(value)
+                if c.holds is not None and c.pieces is not None:
+                    known[c.pieces].update(c.holds(game, value))
+                copy = c.copy or (None if c.shared else _fast_copier(value))
             elif type(c) is Zone:
                 value, hidden = _read_zone(c, view, seat, n)
                 setattr(probe, c.name, value)
+                take = takers.get(c.pieces)
                 for pieces in (value if c.per_seat else (value,)):
-                    if pieces is not None:
-                        known[c.pieces].update(pieces)
+                    if pieces is None:
+                        continue
+                    if take is not None and c.visibility is not PUBLIC:
+                        private.append((c.pieces, pieces))
+                        continue
+                    if take is not None:
+                        pieces[:] = [take(x) for x in pieces]
+                    known[c.pieces].update(pieces)
                 deals[c.pieces] += hidden
                 copy = _fast_copier(value)
             else:  # a mark
@@ -452,6 +535,10 @@ class Components:
                 assigned.append((c.name, value))
             else:
                 copies.append((c.name, copy, value))
+        for kind, pieces in private:  # after those everyone sees
+            take = takers[kind]
+            pieces[:] = [take(x) for x in pieces]
+            known[kind].update(pieces)
         unseen = {k: [p for p in self.piece_ids(game, k) if p not in known[k]]
                   for k in cls.PIECES}
         plans = tuple((kind, unseen[kind], tuple(plan)) for kind, plan in deals.items() if plan)
@@ -512,8 +599,8 @@ class Components:
                 state that breaks an invariant (``StateError``).
         """
         cls = self.cls
-        words = {c.name: c for c in self.fields}
-        extra_words = dict(cls.scenario_keys())
+        extra_words = dict(cls.scenario_keys())  # the game's own: before a component's
+        words = {c.name: c for c in self.fields if c.name not in extra_words}
         unknown = [k for k in description if k not in words and k not in extra_words
                    and k != "next_draws"]
         if unknown:
@@ -576,7 +663,7 @@ class Components:
                 setattr(state, name, list(given))
         state.scenario_setup({k: v for k, v in description.items() if k in words},
                              {k: v for k, v in description.items() if k in extra_words})
-        draws = list(description.get("next_draws", ()))
+        draws = [] if "next_draws" in extra_words else list(description.get("next_draws", ()))
         if draws:
             if not self.draw_piles:
                 raise ParameterError(f"{game.name} has no draw pile for next_draws")
@@ -672,11 +759,22 @@ def _is_scalar(annotation: Any) -> bool:
     return False
 
 
-def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], dict[str, Any]]:
+def piece_names(game: Any, kind: str, pieces: Pieces) -> Any:
+    """``pieces.names(game)`` (the name of each id), kept on the game spec."""
+    key = ("components-names", kind)
+    found = game._cache.get(key)
+    if found is None:
+        found = game._cache[key] = pieces.names(game)  # type: ignore[misc]
+    return found
+
+
+def compile_view(declared: Sequence[Component], kinds: Mapping[str, Pieces] | None = None
+                 ) -> Callable[[Any, int | None], dict[str, Any]]:
     """A function ``view(state, seat)`` for ``declared`` components, written as source code
     once (the view is read at every step of a search's heuristic rollouts, so it must cost
     what a hand-written one does): each component's keys in declaration order, a dotted key
-    in its group's dict, each visibility's test inlined."""
+    in its group's dict, each visibility's test inlined. A zone of a kind with
+    ``Pieces.names`` (``kinds``) shows its pieces' names."""
     lines = ["def view(state, seat):", "    out = {}"]
     groups: dict[str, str] = {}
     consts: list[Any] = []
@@ -700,6 +798,15 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
         where, name = target(key)
         lines.append(f"{indent}{where}[{name}] = {expr}")
 
+    def names_of(c: Zone | Mark) -> Callable[[str], str]:
+        """How the zone's list ``x`` shows: ``list(x)``, or its pieces' names."""
+        kind = (kinds or {}).get(c.pieces)
+        if kind is None or kind.names is None:
+            return lambda x: f"list({x})"
+        lines.append(f"    nm = {const(piece_names)}(state.game, {c.pieces!r}, "
+                     f"{const(kind)})")
+        return lambda x: f"[nm[i] for i in {x}]"
+
     for c in declared:
         if isinstance(c, Value):
             if c.view is None:
@@ -720,29 +827,31 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
                 put(c.name, f"{const(c.show)}(state, seat)")
         elif isinstance(c, Zone) and c.per_seat:
             lines.append(f"    p = state.{c.name}")
+            lst = names_of(c)
             if c.visibility is PUBLIC:
                 if c.show is not None:
-                    put(c.show, "[list(x) for x in p]")
+                    put(c.show, f"[{lst('x')} for x in p]")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "[sorted(x) for x in p]")
+                    put(c.show_sorted, f"[sorted({lst('x')}) for x in p]")
             elif c.visibility is OWNER:
                 lines.append("    if seat is not None:")
                 if c.show is not None:
-                    put(c.show, "list(p[seat])", "        ")
+                    put(c.show, lst("p[seat]"), "        ")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "sorted(p[seat])", "        ")
+                    put(c.show_sorted, f"sorted({lst('p[seat]')})", "        ")
             elif c.visibility is OTHERS:
-                others = "[None if s == seat else list(x) for s, x in enumerate(p)]"
+                others = f"[None if s == seat else {lst('x')} for s, x in enumerate(p)]"
                 if c.show is not None:
                     put(c.show, others)
                 if c.show_sorted is not None:
                     put(c.show_sorted,
-                        "[None if s == seat else sorted(x) for s, x in enumerate(p)]")
+                        f"[None if s == seat else sorted({lst('x')}) for s, x in enumerate(p)]")
             if c.count is not None:
                 put(c.count, "[len(x) for x in p]")
         else:  # a shared zone or a mark
             assert isinstance(c, (Zone, Mark))
             lines.append(f"    p = state.{c.name}")
+            lst = names_of(c)
             owner = f"{const(c.owner)}(state)" if c.owner is not None else "None"
             test = {PUBLIC: "True", COUNT: "False",
                     OWNER: f"seat is not None and seat == {owner}",
@@ -753,9 +862,9 @@ def compile_view(declared: Sequence[Component]) -> Callable[[Any, int | None], d
             if test != "False" and (c.show is not None or c.show_sorted is not None):
                 lines.append(f"    if {test}:")
                 if c.show is not None:
-                    put(c.show, "list(p)", "        ")
+                    put(c.show, lst("p"), "        ")
                 if c.show_sorted is not None:
-                    put(c.show_sorted, "sorted(p)", "        ")
+                    put(c.show_sorted, f"sorted({lst('p')})", "        ")
             if c.count is not None:
                 put(c.count, "len(p)")
     lines.append("    return out")
@@ -848,7 +957,8 @@ def _read_zone(c: Zone, view: Mapping[str, Any], seat: int,
                n: int) -> tuple[Any, list[tuple[str, int | None, int]]]:
     """A zone's value in a determinization's template (None where dealt) and its hidden
     places ``(name, seat or None, size)``, in deal order."""
-    counts = _get(view, c.count) if c.count is not None else None
+    counts = (c.sizes(view) if c.sizes is not None
+              else _get(view, c.count) if c.count is not None else None)
     source = view
     if not c.per_seat:
         shown = _shown_pieces(c, source)
