@@ -539,3 +539,115 @@ def test_a_view_that_does_not_account_for_the_pieces_is_refused() -> None:
     view = state.view(seat)
     with pytest.raises(ParameterError, match="does not account for the card pieces"):
         state.game.determinizer({**view, "deck_size": view["deck_size"] + 1})
+
+
+# --------------------------------------------------------------------------------------------
+# Interchangeable copies shown by name, pieces held by a value, counts read from a record,
+# deep copies and sparse data (the features Ozymandias Campaign declares).
+
+NAMES = ("A", "A", "B", "B", "C", "C", "D", "D", "E", "E")  # card id -> name: two copies each
+
+
+class CopiesState(ComponentState):
+    """Rows of cards with a counter on each (public, shown by name), hands (their owner sees
+    the names sorted, the others a size inside ``seats``), a public discard pile, a deck."""
+
+    PIECES = {"card": Pieces(lambda game: tuple(range(len(NAMES))), int,
+                             names=lambda game: NAMES, copies=True, all_placed=False)}
+    COMPONENTS = (
+        Value("rows", type=list[list[NonNegInt]], per_seat=True, pieces="card", view=None,
+              holds=lambda game, v: [r[0] for t in v for r in t], takes="card",
+              restore=lambda view, st, take: [[[take(name), k] for name, k in t]
+                                              for t in view["table"]],
+              copy=lambda v: [[r.copy() for r in t] for t in v]),
+        Shown("table", show=lambda st, seat: [[[NAMES[c], k] for c, k in t] for t in st.rows]),
+        Zone("hands", pieces="card", per_seat=True, visibility=OWNER, show_sorted="hand",
+             sizes=lambda view: [s["hand_size"] for s in view["seats"]]),
+        Shown("seats", show=lambda st, seat: [{"hand_size": len(h)} for h in st.hands]),
+        Zone("discard", pieces="card", show="discard"),
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
+        Value("notes", type=list[str], default=list, sparse=True),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
+
+    def __init__(self, game: Copies, seed: int) -> None:
+        super().__init__(game, seed)
+        # seat 0 holds A (id 1) and D; a row of seat 1 holds the other A (id 0): the view
+        # shows "A" in both, and a determinization names the public one first
+        self.rows = [[], [[0, 2]]]
+        self.hands = [[1, 6], [3, 9]]
+        self.discard = [4]
+        self.deck = [2, 5, 7, 8]
+        self.notes = []
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        self._acting = (0,)
+
+    def _legal_actions(self, seat: int) -> Sequence[Act]:
+        return [Act(seat, "pass")]
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        self.notes.append("passed")
+
+    def returns(self) -> tuple[float, ...]:
+        return (0.0, 0.0)
+
+    def length(self) -> int:
+        return len(self.notes)
+
+
+class Copies(Game):
+    name = "toy-copies"
+    title = "Copies"
+    min_players, max_players, default_players = 2, 2, 2
+    state_class = CopiesState
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(2, 2, simultaneous=False, hidden_information=True, chance=True,
+                            cooperative=False, max_length=12, length_unit="turns")
+
+    def new_initial_state(self, seed: int = 0) -> CopiesState:
+        return CopiesState(self, seed)
+
+    def parse_action(self, text: str, seat: int) -> Act:
+        return Act(seat, text)
+
+
+def test_named_copies_show_by_name_and_deal_public_names_first() -> None:
+    game = Copies()
+    state = game.new_initial_state(0)
+    view = state.view(0)
+    assert view["hand"] == ["A", "D"] and view["discard"] == ["C"]
+    assert "hand" not in state.view(None)
+    assert view["table"] == [[], [["A", 2]]] and view["seats"] == [{"hand_size": 2}] * 2
+    for seed in range(5):
+        drawn = game.determinize(view, random.Random(seed))
+        assert drawn.view(0) == view
+        assert drawn.rows == [[], [[0, 2]]] and drawn.hands[0] == [1, 6]  # rows took A first
+        assert drawn.discard == [4] and len(drawn.hands[1]) == 2 and len(drawn.deck) == 4
+        assert sorted(drawn.hands[1] + drawn.deck) == [2, 3, 5, 7, 8, 9]  # the unseen, dealt
+
+
+def test_held_pieces_deep_copies_and_sparse_data() -> None:
+    game = Copies()
+    state = game.new_initial_state(0)
+    data = json.loads(json.dumps(state.to_json()))
+    assert "notes" not in data["data"]  # sparse: absent while it is its default
+    again = game.state_from_json(data)
+    again.rows[1][0][1] += 1  # rows nest three levels: restored and copied all the way
+    assert data["data"]["rows"][1][0][1] == 2 and state.rows[1][0][1] == 2
+    copy = state.clone()
+    copy.rows[1][0][1] += 1
+    assert state.rows[1][0][1] == 2
+    state.apply_action(Act(0, "pass"), 0)
+    assert state.to_json()["data"]["notes"] == ["passed"]
+    twice = json.loads(json.dumps(data))
+    twice["data"]["deck"].append(0)  # card 0 is in a row: a value's pieces are placed
+    with pytest.raises(StateError) as info:
+        game.state_from_json(twice)
+    assert info.value.path == "$.data.rows[0]", str(info.value)
+    fewer = json.loads(json.dumps(data))
+    fewer["data"]["deck"].pop()  # all_placed=False: a card may be in no place
+    game.state_from_json(fewer)

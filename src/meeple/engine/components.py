@@ -80,8 +80,13 @@ class Pieces:
     """A kind of piece: ``ids(game)``, every piece of the kind in a game instance in a fixed
     order (the deck manifest's), and ``type``, the Python type of an id in the JSON data.
 
-    Optional: ``names(game)``, a mapping id -> how views show the piece (int ranks shown as
-    ``"W17"``; default: the id itself; a sorted view key sorts the ids, then names them),
+    Optional: ``names(game)``, a mapping (or a sequence indexed by id) id -> how views show
+    the piece (int ranks shown as ``"W17"``; default: the id itself; a sorted view key sorts
+    the ids, then names them); with ``copies``, several pieces share a name and are
+    **interchangeable copies** (the campaign's ``G5``): a sorted view key sorts the names, and
+    a determinization gives each name the view shows the next id of that name not given yet,
+    in ``ids`` order, the pieces everyone sees first (components in declaration order), then
+    those only the viewer sees (a :class:`Value` reads names with ``takes``);
     ``parse(game, word, what)``, a piece's id from a word naming it in a scenario description
     (``"W17"`` -> 17; ``what``: where it was named, for the error; default: the word is the
     id), and ``all_placed``: the validation requires every piece in some place (False: a saved
@@ -89,8 +94,9 @@ class Pieces:
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
-    names: Callable[[Any], Mapping[Hashable, Any]] | None = None
+    names: Callable[[Any], Any] | None = None
     parse: Callable[[Any, Any, str], Hashable] | None = None
+    copies: bool = False
     all_placed: bool = True
 
 
@@ -106,6 +112,9 @@ class Component:
     _: KW_ONLY
     default: Callable[[], Any] | None = None
     key: str | None = None
+    #: Left out of the JSON data while it equals ``default()`` (a field added later, so that
+    #: the data of states that never use it stays as it was).
+    sparse: bool = False
 
     @property
     def data_key(self) -> str:
@@ -133,6 +142,8 @@ class Zone(Component):
             then deals the zone nothing).
         slot: a per-seat ``PUBLIC`` zone holding at most one piece per seat, kept as the
             piece or None rather than a list (the card each seat revealed this round).
+        sizes: how many, read from a view (``sizes(view)``: an int, or a list per seat) where
+            no ``count`` key holds it (a count inside a per-seat record of the view).
     """
 
     pieces: str
@@ -146,6 +157,7 @@ class Zone(Component):
     draw_pile: bool = False
     count_when: bool = False
     slot: bool = False
+    sizes: Callable[[Mapping[str, Any]], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,13 +196,20 @@ class Value(Component):
             per-seat value as a list or ``{seat: value}``).
         shared: the value is never changed in place (tuples): copies and draws share it.
         holds: the pieces inside it (of kind ``pieces``) are in play there, as in a zone's
-            list: the validation counts them in "every piece in exactly one place". For
-            pieces kept in a shape no :class:`Zone` has: a dict of piles (``{kind: [...]}``),
-            a list of piles of any length (one per location), a slot (one id or None), a
-            list of slots.
-        copy: how a state's copy copies the value (default: lists, dicts and sets copied
-            two levels deep, ``persist.copied``); ``list.copy`` for a list of scalars or
-            tuples (per-seat counters, a log of tuples) is cheaper.
+            list: the validation counts them in "every piece in exactly one place", and a
+            determinization counts them as seen. ``True`` for pieces kept in a shape no
+            :class:`Zone` has: a dict of piles (``{kind: [...]}``), a list of piles of any
+            length (one per location), a slot (one id or None), a list of slots; or a
+            function ``holds(game, value)`` giving the ids the value holds (a board built of
+            tiles, a row of cards with counters on them), ``value`` the validated data or the
+            restored value.
+        takes: a kind with ``Pieces.copies``: ``restore`` is called as ``restore(view,
+            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's).
+        copy: how a state's copy, a restore (from data not its own) and, without
+            ``draw_copy``, a determinization's draws copy the value (default: lists, dicts
+            and sets copied two levels deep, ``persist.copied``); ``list.copy`` for a list of
+            scalars or tuples (per-seat counters, a log of tuples) is cheaper, a deeper copy
+            for lists and dicts nested deeper.
         draw_copy: how each draw of a determinization copies the value read from the view
             (default: the cheapest copy sharing nothing mutable); ``dict.copy`` shares the
             dict's values between draws, for values the rules replace but never change in
@@ -208,7 +227,8 @@ class Value(Component):
     from_data: Callable[[Any], Any] | None = None
     describe: Callable[[Any], Any] | None = None
     shared: bool = False
-    holds: bool = False
+    holds: bool | Callable[[Any, Any], Any] = False
+    takes: str | None = None
     copy: Callable[[Any], Any] | None = None
     draw_copy: Callable[[Any], Any] | None = None
 
@@ -297,7 +317,9 @@ class ComponentState(State):
     @classmethod
     def scenario_keys(cls) -> Mapping[str, str]:
         """Scenario description words the game reads itself (:meth:`scenario_setup`), with
-        what each means (for the error listing the words). Default: none."""
+        what each means (for the error listing the words). A word that names a component
+        (or ``next_draws``) is then the game's to read, not placed by the model. Default:
+        none."""
         return {}
 
     def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
@@ -376,6 +398,8 @@ class Components:
         out = {}
         for c in self.fields:
             value = getattr(state, c.name)
+            if c.sparse and value == c.default():  # type: ignore[misc]
+                continue
             if isinstance(c, Value) and c.to_data is not None:
                 value = c.to_data(value)
             out[c.data_key] = jsonable(value)
@@ -395,6 +419,8 @@ class Components:
                 value = data[key] if key in data or c.default is None else c.default()
                 if isinstance(c, Value) and c.from_data is not None:
                     value = c.from_data(value)
+                elif isinstance(c, Value) and c.copy is not None:
+                    value = c.copy(value)
                 else:
                     value = copied(value)
             except (KeyError, TypeError, ValueError) as exc:
@@ -456,7 +482,7 @@ class Components:
                     continue
                 value = getattr(model, zone.data_key)
                 if isinstance(zone, Value):
-                    if zone.holds:
+                    if zone.holds is True:
                         places += _piles_in(value, json_path(base, zone.data_key))
                 elif zone.slot:
                     places.append((json_path(base, zone.data_key),
@@ -466,6 +492,10 @@ class Components:
                                for s, v in enumerate(value)]
                 else:
                     places.append((json_path(base, zone.data_key), value))
+            for v in self.values:  # values holding pieces in a shape of their own: after
+                if v.pieces == kind and callable(v.holds):
+                    places.append((json_path(base, v.data_key),
+                                   list(v.holds(game, getattr(model, v.data_key)))))
             check_pieces(places, known, kind, all_placed=pieces.all_placed, where=base)
             for c in (*self.marks, *(v for v in self.values if v.pieces == kind
                                      and not v.holds)):
@@ -498,11 +528,39 @@ class Components:
             ids = game._cache[key] = tuple(self.cls.PIECES[kind].ids(game))
         return ids  # type: ignore[no-any-return]
 
+    def _taker(self, game: Game, kind: str) -> Callable[[Any], Any]:
+        """``take(name)``: the next id of that name (``Pieces.names`` of a kind with
+        ``copies``) not taken yet, in ``ids`` order; a new taker for each determinizer.
+
+        Raises:
+            ParameterError: (at a take) more pieces of that name than the game has.
+        """
+        key = ("components-by-name", kind)
+        by_name = game._cache.get(key)
+        if by_name is None:
+            names = piece_names(game, kind, self.cls.PIECES[kind])
+            grouped: dict[Any, list[Any]] = {}
+            for pid in self.piece_ids(game, kind):
+                grouped.setdefault(names[pid], []).append(pid)
+            by_name = game._cache[key] = {k: tuple(v) for k, v in grouped.items()}
+        used: dict[Any, int] = {}
+
+        def take(name: Any) -> Any:
+            k = used.get(name, 0)
+            ids = by_name.get(name, ())
+            if k >= len(ids):
+                raise ParameterError(f"the view shows more {kind} pieces {name!r} than the "
+                                     "game has")
+            used[name] = k + 1
+            return ids[k]
+
+        return take
+
     def names_back(self, game: Game, kind: str) -> Mapping[Any, Hashable] | None:
         """How views name the pieces of ``kind`` (``Pieces.names``), reversed: name -> id,
         kept on the spec; None if views show the ids."""
         names = self.cls.PIECES[kind].names
-        if names is None:
+        if names is None or self.cls.PIECES[kind].copies:  # copies: taken by name instead
             return None
         key = ("components-names-back", kind)
         back = game._cache.get(key)
@@ -532,25 +590,40 @@ class Components:
         deals: dict[str, list[tuple[str, int | None, int]]] = {k: [] for k in cls.PIECES}
         known: dict[str, set[Any]] = {k: set() for k in cls.PIECES}
         later: list[Mark] = []
+        takers = {k: self._taker(game, k) for k, p in cls.PIECES.items() if p.copies}
+        private: list[tuple[str, list[Any]]] = []  # copies only the viewer sees: taken last
         for c in self.fields:
             if type(c) is Value:
-                if c.restore is not None:
+                if c.takes is not None:
+                    value = c.restore(view, probe, takers[c.takes])  # type: ignore[misc,call-arg]
+                elif c.restore is not None:
                     value = c.restore(view, probe)
                 elif c.view is None:
                     raise TypeError(f"{cls.__name__}.{c.name} is in no view: it needs restore")
                 else:
                     value = copied(_get(view, c.view or c.name))
                 setattr(probe, c.name, value)
-                copy = None if c.shared else (c.draw_copy or _fast_copier(value))
+                if c.pieces is not None and callable(c.holds):
+                    known[c.pieces].update(c.holds(game, value))
+                elif c.pieces is not None and c.holds:
+                    known[c.pieces].update(p for _, pile in _piles_in(value, "") for p in pile)
+                copy = None if c.shared else (c.draw_copy or c.copy or _fast_copier(value))
             elif type(c) is Zone:
                 value, hidden = _read_zone(c, view, seat, n, self.names_back(game, c.pieces))
                 setattr(probe, c.name, value)
+                take = takers.get(c.pieces)
                 if c.slot:
                     known[c.pieces].update(p for p in value if p is not None)
                 else:
                     for pieces in (value if c.per_seat else (value,)):
-                        if pieces is not None:
-                            known[c.pieces].update(pieces)
+                        if pieces is None:
+                            continue
+                        if take is not None and c.visibility is not PUBLIC:
+                            private.append((c.pieces, pieces))
+                            continue
+                        if take is not None:
+                            pieces[:] = [take(x) for x in pieces]
+                        known[c.pieces].update(pieces)
                 deals[c.pieces] += hidden
                 copy = _fast_copier(value)
             else:  # a mark
@@ -564,6 +637,10 @@ class Components:
                 assigned.append((c.name, value))
             else:
                 copies.append((c.name, copy, value))
+        for kind, pieces in private:  # after those everyone sees
+            take = takers[kind]
+            pieces[:] = [take(x) for x in pieces]
+            known[kind].update(pieces)
         unseen = {k: [p for p in self.piece_ids(game, k) if p not in known[k]]
                   for k in cls.PIECES}
         plans = tuple((kind, unseen[kind], tuple(plan)) for kind, plan in deals.items() if plan)
@@ -650,8 +727,8 @@ class Components:
                 state that breaks an invariant (``StateError``).
         """
         cls = self.cls
-        words = {c.name: c for c in self.fields}
-        extra_words = dict(cls.scenario_keys())
+        extra_words = dict(cls.scenario_keys())  # the game's own: before a component's
+        words = {c.name: c for c in self.fields if c.name not in extra_words}
         unknown = [k for k in description if k not in words and k not in extra_words
                    and k != "next_draws"]
         if unknown:
@@ -732,7 +809,7 @@ class Components:
                 setattr(state, name, list(given))
         state.scenario_setup({k: v for k, v in description.items() if k in words},
                              {k: v for k, v in description.items() if k in extra_words})
-        draws = list(description.get("next_draws", ()))
+        draws = [] if "next_draws" in extra_words else list(description.get("next_draws", ()))
         if draws:
             if not self.draw_piles:
                 raise ParameterError(f"{game.name} has no draw pile for next_draws")
@@ -831,6 +908,15 @@ def _is_scalar(annotation: Any) -> bool:
     return False
 
 
+def piece_names(game: Any, kind: str, pieces: Pieces) -> Any:
+    """``pieces.names(game)`` (the name of each id), kept on the game spec."""
+    key = ("components-names", kind)
+    found = game._cache.get(key)
+    if found is None:
+        found = game._cache[key] = pieces.names(game)  # type: ignore[misc]
+    return found
+
+
 def compile_copy(fields: Sequence[Component],
                  extra: Sequence[str]) -> Callable[[Any], Any]:
     """A function ``copy(state)`` for the components ``fields`` and the cache slots ``extra``,
@@ -885,7 +971,11 @@ def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | N
 
     def srt(c: Zone | Mark, expr: str) -> str:
         nm = namer.get(c.pieces)
-        return f"sorted({expr})" if nm is None else f"list(map({nm}, sorted({expr})))"
+        if nm is None:
+            return f"sorted({expr})"
+        if pieces is not None and pieces[c.pieces].copies:  # copies: sorted by name
+            return f"sorted(map({nm}, {expr}))"
+        return f"list(map({nm}, sorted({expr})))"
 
     def target(key: str) -> tuple[str, str]:
         head, dot, rest = key.partition(".")
@@ -1087,7 +1177,9 @@ def _read_zone(c: Zone, view: Mapping[str, Any], seat: int, n: int,
     """A zone's value in a determinization's template (None where dealt) and its hidden
     places ``(name, seat or None, size)``, in deal order (``back``: name -> id, if the view
     names the pieces)."""
-    if c.count is None:
+    if c.sizes is not None:
+        counts = c.sizes(view)
+    elif c.count is None:
         counts = None
     else:
         counts = _get(view, c.count, 0) if c.count_when else _get(view, c.count)

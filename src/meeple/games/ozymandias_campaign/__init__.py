@@ -11,6 +11,16 @@ step), ``scoring`` (collapse points and war strength), ``rules`` (spec and state
 heuristic bot), ``render`` (terminal text).
 """
 
+from meeple.games.ozymandias_campaign import bot, decisions, encoding, evaluate, render, webboard
 from meeple.games.ozymandias_campaign.rules import CampaignState, OzymandiasCampaign
 
 __all__ = ["CampaignState", "OzymandiasCampaign"]
+
+OzymandiasCampaign.define(
+    bots={"heuristic": bot.HeuristicBot},
+    renderer=render.render_view,
+    board=webboard.content,
+    evaluator=evaluate.evaluate,
+    decisions=decisions.decision_help,
+    encoding=encoding,
+)

@@ -227,3 +227,29 @@ class SectorMap:
 
     def __hash__(self) -> int:
         return hash(self.placements)
+
+
+#: Most sector maps kept per game spec (a playthrough makes at most one per placed tile).
+MAP_CACHE_SIZE = 4096
+
+
+def view_map(game: Any, placements: Sequence[Mapping[str, Any]]) -> SectorMap:
+    """The map of a view's ``map`` (its placements), built once per distinct placement list
+    per game spec and shared (maps are immutable; at most ``MAP_CACHE_SIZE`` kept). A
+    determinization and the heuristic bot read views' maps through it.
+
+    Raises:
+        ParameterError: for an unknown tile or an impossible join (:meth:`SectorMap.from_json`).
+    """
+    maps = game._cache.get("ozw-maps")
+    if maps is None:
+        maps = game._cache["ozw-maps"] = ({t.id: t for t in game.tiles}, {})
+    tiles, memo = maps
+    key = tuple((p["tile"], None if p["join"] is None else tuple(p["join"]))
+                for p in placements)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MAP_CACHE_SIZE:
+            memo.clear()
+        found = memo[key] = SectorMap.from_json(placements, tiles)
+    return found

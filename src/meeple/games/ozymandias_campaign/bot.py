@@ -27,8 +27,7 @@ from typing import Any
 
 from meeple.engine.agent import Bot
 from meeple.games.ozymandias_campaign.actions import Move
-from meeple.games.ozymandias_campaign.board import SectorMap
-from meeple.games.ozymandias_campaign.determinize import view_map
+from meeple.games.ozymandias_campaign.board import SectorMap, view_map
 from meeple.games.ozymandias_campaign.scoring import collapse_points, war_strength
 from meeple.games.ozymandias_campaign.vocab import COLONY, SUITS
 
@@ -61,7 +60,7 @@ class HeuristicBot(Bot):
     # ------------------------------------------------------------------------ helpers
     def _map(self, view: Mapping[str, Any]) -> SectorMap:
         """The view's map, shared by every bot and determinization of this game spec
-        (:func:`.determinize.view_map`)."""
+        (:func:`.board.view_map`)."""
         return view_map(self.game, view["map"])
 
     def _points(self, row: Mapping[str, Any], cubes: Sequence[int], unrest: int) -> int:

@@ -22,19 +22,23 @@ in :mod:`.modes` (a mixin of the state).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import Annotated, Any
 
+from pydantic import Field
+
+from meeple.engine.components import COUNT, OWNER, ComponentState, Pieces, Shown, Value, Zone
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
 from meeple.engine.rng import shuffle
-from meeple.engine.state import State
+from meeple.engine.validation import NonNegInt
 from meeple.engine.winners import RecordedWinners
+from meeple.games.ozymandias_campaign import invariants, scenario_words
 from meeple.games.ozymandias_campaign.actions import Move, parse_move
-from meeple.games.ozymandias_campaign.board import SectorMap
+from meeple.games.ozymandias_campaign.board import SectorMap, view_map
 from meeple.games.ozymandias_campaign.content import load_cards, load_tiles
+from meeple.games.ozymandias_campaign.invariants import Placed, Row, Step, Suits
 from meeple.games.ozymandias_campaign.modes import SUIT_COUNT, ModeSteps
 from meeple.games.ozymandias_campaign.moves import (
     HARVEST,
@@ -47,7 +51,15 @@ from meeple.games.ozymandias_campaign.moves import (
 )
 from meeple.games.ozymandias_campaign.territory import attach, colony, resolve_war, stand
 from meeple.games.ozymandias_campaign.variants import PARAMETERS, VARIANTS
-from meeple.games.ozymandias_campaign.view import state_view
+from meeple.games.ozymandias_campaign.view import (
+    explore_view,
+    per_seat,
+    players_view,
+    suit_list,
+    suits,
+    tableaus_from,
+    war_view,
+)
 
 #: Events kept in the state for the views (at least this many, at most twice as many).
 EVENTS_KEPT = 24
@@ -61,15 +73,8 @@ class OzymandiasCampaign(Game):
     title = "Ozymandias (campaign edition)"
     summary = "2-6 players, workers, faction and unrest cubes, tableaus, wars"
     rules_page = "docs/rules/ozymandias-campaign.md"
-    decisions = "meeple.games.ozymandias_campaign.decisions:decision_help"
-    scenario = "meeple.games.ozymandias_campaign.scenario:build"
     score_name = "VP"
-    bots = {"heuristic": "meeple.games.ozymandias_campaign.bot:HeuristicBot"}
     playtest_bots = ("heuristic",)  # random games never reach 21 VP (rules page, Lab)
-    renderer = "meeple.games.ozymandias_campaign.render:render_view"
-    board = "meeple.games.ozymandias_campaign.webboard:content"
-    evaluator = "meeple.games.ozymandias_campaign.evaluate:evaluate"
-    encoding = "meeple.games.ozymandias_campaign.encoding"
     #: ISMCTS settings (docs/bots.md): other seats play the heuristic bot, three heuristic
     #: steps after each leaf, then the evaluator; 60 iterations fit a default decision in
     #: 50 ms (issue 22, about 35 ms mean at heuristic-game positions, bench_search.py; 150
@@ -77,6 +82,9 @@ class OzymandiasCampaign(Game):
     search = {"iterations": 60, "rollout": "heuristic", "rollout_depth": 3,
               "opponents": "policy", "exploration": 0.1}
     timeout_kinds = ("end", "done", "pass", "keep", "intake")
+    # ``state_class`` (set below ``CampaignState``): copy, JSON data, validation, views,
+    # determinization and scenarios derive from ``CampaignState.COMPONENTS``
+    # (meeple.engine.components).
     parameters = PARAMETERS
     variants = VARIANTS
     min_players, max_players, default_players = 2, 6, 4
@@ -130,35 +138,52 @@ class OzymandiasCampaign(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], CampaignState]:
-        """The view read once, then ``draw(rng)``: a state consistent with it, its hidden parts
-        drawn from ``rng`` (determinize.py)."""
-        from meeple.games.ozymandias_campaign.determinize import determinizer
 
-        return determinizer(self, view)
-
-    def _validate_data(self, data: Mapping[str, Any]) -> None:
-        """Cards and tiles in one place, workers add up, turn (see :mod:`.validate`)."""
-        from meeple.games.ozymandias_campaign.validate import validate
-
-        validate(self, data)
-
-    def _state_from_data(self, data: Mapping[str, Any]) -> CampaignState:
-        state = CampaignState.__new__(CampaignState)
-        State.__init__(state, self, 0)
-        data = {"lost_wars": [], **data}  # absent when empty (OZW-54)
-        tiles = {t.id: t for t in self.tiles}
-        state._restore_fields(data, CampaignState.__slots__, {
-            "map": lambda v: SectorMap.from_json(v, tiles),
-            "tableaus": lambda v: [[list(row) for row in t] for t in v],
-            "stacks": lambda v: {k: list(s) for k, s in v.items()},
-            "winners_": lambda v: None if v is None else tuple(v),
-        })
-        state._refresh_acting()
-        return state
+def _card_ids(game: OzymandiasCampaign) -> tuple[int, ...]:
+    """Every card index, the copies of one name (``G5``) together, names in file order: a
+    determinization gives a name the first copies not seen (``Pieces.names``)."""
+    texts = game.card_texts
+    order = {name: k for k, name in enumerate(dict.fromkeys(texts))}
+    return tuple(sorted(range(len(texts)), key=lambda i: (order[texts[i]], i)))
 
 
-class CampaignState(ModeSteps, RecordedWinners, State):
+def _map_tiles(game: OzymandiasCampaign, value: Any) -> list[Any]:
+    """The tile indexes on a map (a :class:`SectorMap`, or the validated placements: an
+    unknown tile id is left as it is, to be refused as unknown)."""
+    if isinstance(value, SectorMap):
+        return [game.tile_index[p.tile.id] for p in value.placements]
+    return [game.tile_index.get(p.tile, p.tile) for p in value]
+
+
+def copy_tableaus(tableaus: list[list[list[int]]]) -> list[list[list[int]]]:
+    """The tableaus with every row copied (plain loops: a comprehension costs a frame in
+    3.11)."""
+    copies = []
+    for rows in tableaus:
+        copied = []
+        for row in rows:
+            copied.append(row.copy())
+        copies.append(copied)
+    return copies
+
+
+def _restored_explore_at(view: Mapping[str, Any], state: Any) -> str | None:
+    explore = view["explore"]
+    return None if explore is None else explore["at"]
+
+
+def _restored_drawn(view: Mapping[str, Any], state: Any) -> int | None:
+    explore = view["explore"]
+    return None if explore is None else state.game.tile_index[explore["tile"]]
+
+
+def _restored_war(view: Mapping[str, Any], state: Any) -> list[Any] | None:
+    war = view["war"]
+    return None if war is None else [war["kind"], war["point"], war["attacker"],
+                                     war["defender"]]
+
+
+class CampaignState(ModeSteps, RecordedWinners, ComponentState):
     """One point of a playthrough (fields as in rules-questions 4.1).
 
     Per seat: ``hands`` (card indexes), ``tableaus`` (rows, see :mod:`.moves`), ``incoming``
@@ -176,16 +201,84 @@ class CampaignState(ModeSteps, RecordedWinners, State):
     Hidden (OZW-41): hands, the deck and tile deck order, war cards before the reveal.
 
     The rules never change a colony stack's list in place: a move that changes a stack gives
-    the point a new list. So the draws of a determinization share the view's stack lists (each
-    copies the dict, not every list: :mod:`.determinize`); copies (``clone``) still copy every
-    list, for callers that edit a state by hand.
+    the point a new list.
     """
 
-    __slots__ = ("map", "tile_deck", "deck", "discard", "hands", "tableaus", "incoming",
-                 "unrest", "vp", "bag", "supply", "standing", "stacks", "active", "step",
-                 "turns", "owed", "mig_pos", "mig_out", "war", "explore_at", "drawn_tile",
-                 "trigger", "last_seat", "cubes_in", "cubes_out", "events", "winners_",
-                 "truncated", "lost_wars")
+    #: Cards by index (copies of one name interchangeable: views show ``G5``), tiles by
+    #: index; a position edited by hand may leave some out of play.
+    PIECES = {"card": Pieces(_card_ids, int, names=lambda game: game.card_texts, copies=True,
+                             all_placed=False),
+              "tile": Pieces(lambda game: tuple(range(len(game.tiles))), int,
+                             all_placed=False)}
+    #: What a state is made of (docs/rules/ozymandias-campaign.md, "Search"): the copy, JSON
+    #: data, validation, views, determinization and scenarios derive from it
+    #: (meeple.engine.components). A determinization names the tableau and discard cards
+    #: first, then the seat's hand, and deals the unseen cards to the other hands, then the
+    #: deck, then shuffles the tiles neither on the map nor drawn into the tile deck.
+    COMPONENTS = (
+        Shown("round", show=lambda st, seat: st.turns // st.game.players + 1),
+        Shown("rounds_played", show=lambda st, seat: st.length()),
+        Value("active", type=NonNegInt, seat=True),
+        Shown("right_of", show=lambda st, seat: [(s - 1) % st.game.players
+                                                 for s in range(st.game.players)]),
+        Value("step", type=Step),
+        Shown("acting", show=lambda st, seat: list(st._acting)),
+        Value("map", type=Annotated[list[Placed], Field(min_length=1)], pieces="tile",
+              holds=_map_tiles, shared=True, show=lambda st: st.map.to_json(),
+              restore=lambda view, st: view_map(st.game, view["map"]),
+              to_data=SectorMap.to_json),  # from its data in after_restore
+        Shown("open_ports", show=lambda st, seat: [list(p) for p in st.map.open_ports]),
+        Value("standing", type=dict[str, NonNegInt],
+              show=lambda st: dict(sorted(st.standing.items()))),
+        Value("stacks", type=dict[str, list[NonNegInt]],
+              show=lambda st: {p: list(s) for p, s in sorted(st.stacks.items())}),
+        Value("tableaus", type=list[Row], per_seat=True, pieces="card", view=None,
+              holds=lambda game, v: [row[0] for t in v for row in t], takes="card",
+              restore=tableaus_from, copy=copy_tableaus),  # rows: three levels
+        Value("incoming", type=Suits, per_seat=True, view=None,
+              restore=lambda view, st: [suit_list(p["incoming"]) for p in view["players"]]),
+        Value("unrest", type=NonNegInt, per_seat=True, view=None, restore=per_seat("unrest")),
+        Value("vp", type=NonNegInt, per_seat=True, view=None, restore=per_seat("vp")),
+        Value("bag", type=NonNegInt, per_seat=True, view=None, restore=per_seat("bag")),
+        Value("supply", type=NonNegInt, per_seat=True, view=None, restore=per_seat("supply")),
+        Zone("hands", pieces="card", per_seat=True, visibility=OWNER, show_sorted="hand",
+             sizes=lambda view: [p["hand_size"] for p in view["players"]]),
+        Shown("players", show=players_view),
+        Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
+        Zone("discard", pieces="card", show="discard"),
+        Zone("tile_deck", pieces="tile", visibility=COUNT, count="tile_deck_size",
+             draw_pile=True),
+        Value("turns", type=NonNegInt),
+        Value("cubes_in", type=Suits, show=lambda st: suits(st.cubes_in),
+              restore=lambda view, st: suit_list(view["cubes_in"])),
+        Value("cubes_out", type=Suits, show=lambda st: suits(st.cubes_out),
+              restore=lambda view, st: suit_list(view["cubes_out"])),
+        Value("owed", type=NonNegInt),
+        Value("mig_pos", type=int, view="migrating",
+              show=lambda st: st.mig_pos if st.step == "migrate" else None,
+              restore=lambda view, st: -1 if view["migrating"] is None else view["migrating"]),
+        Value("mig_out", type=Suits, view="migrated_out", show=lambda st: suits(st.mig_out),
+              restore=lambda view, st: suit_list(view["migrated_out"])),
+        Value("war", type=list[Any] | None, show=war_view, restore=_restored_war),
+        Value("explore_at", type=str | None, view=None, restore=_restored_explore_at),
+        Value("drawn_tile", type=NonNegInt | None, pieces="tile", view="explore",
+              holds=lambda game, v: [] if v is None else [v], show=explore_view,
+              restore=_restored_drawn),
+        Value("trigger", type=NonNegInt | None),
+        Value("last_seat", type=NonNegInt | None),
+        Value("events", type=list[list[Any]],
+              show=lambda st: [list(e) for e in st.events[-12:]],
+              # the view's last entries, as tuples every draw of a search shares
+              restore=lambda view, st: [tuple(e) for e in view["events"]]),
+        Value("winners_", type=list[NonNegInt] | None, view="winners",
+              from_data=lambda v: None if v is None else tuple(v),
+              restore=lambda view, st: None if view["winners"] is None
+              else tuple(view["winners"])),
+        Value("truncated", type=bool),
+        Value("lost_wars", type=list[str], default=list, sparse=True,  # OZW-54
+              show=lambda st: sorted(st.lost_wars)),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
 
     def __init__(self, game: OzymandiasCampaign, seed: int) -> None:
         super().__init__(game, seed)
@@ -448,22 +541,28 @@ class CampaignState(ModeSteps, RecordedWinners, State):
         """Rounds played (a round is one turn of each seat), the current one included."""
         return -(-self.turns // self.game.players)
 
-    # -------------------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return state_view(self, seat)
+    # ------------------------------------------------------------------ components' hooks
+    def after_restore(self) -> None:
+        """The map from its JSON data (placements), then whose turn it is."""
+        if not isinstance(self.map, SectorMap):
+            self.map = SectorMap.from_json(self.map, {t.id: t for t in self.game.tiles})
+        self._refresh_acting()
 
-    def _copy(self) -> CampaignState:
-        new = self._copy_fields(self.__slots__)
-        new.tableaus = [[row[:] for row in t] for t in self.tableaus]
-        return new  # type: ignore[return-value]
+    @classmethod
+    def check_invariants(cls, game: Game, data: Any, base: str) -> None:
+        """Points, workers, seats, the end and a war in progress (:mod:`.invariants`)."""
+        invariants.check(game, data, base)
 
-    def _data(self) -> dict[str, Any]:
-        """The fields as JSON; ``lost_wars`` only when not empty (OZW-54), so states saved
-        before it and the digests of play without it stay as they were."""
-        data = self._fields_data(self.__slots__, {"map": SectorMap.to_json})
-        if not data["lost_wars"]:
-            del data["lost_wars"]
-        return data
+    @classmethod
+    def scenario_keys(cls) -> Mapping[str, str]:
+        """The game's scenario words (:mod:`.scenario_words`): card words by name, tableau
+        rows with cubes and workers, tiles, colonies, next tiles."""
+        return scenario_words.WORDS
+
+    def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
+        """The described position at the start of ``active``'s turn
+        (:func:`.scenario_words.setup`)."""
+        scenario_words.setup(self, **extra)
 
 
 #: Move kind -> the transition ``CampaignState._do_<kind>`` (its own or :class:`.modes.ModeSteps`'s;
@@ -471,3 +570,6 @@ class CampaignState(ModeSteps, RecordedWinners, State):
 _TRANSITIONS = {name[4:]: getattr(CampaignState, name) for name in dir(CampaignState)
                 if name.startswith("_do_")}
 
+
+#: The state and its components (``Game.state_class``).
+OzymandiasCampaign.state_class = CampaignState

@@ -1,4 +1,5 @@
-"""Ozymandias, campaign edition: what a seat sees of a state (the engine's ``State.view``).
+"""Ozymandias, campaign edition: how its view keys show the state and how a determinization
+reads them back (the ``show``/``restore`` of ``CampaignState.COMPONENTS``).
 
 Everything on the table is public (docs/rules/ozymandias-campaign.md, "Components"): the
 map, standing workers, stacks, tableaus, cube counts, the discard pile and the events. A seat
@@ -8,6 +9,7 @@ sizes. The tile drawn by an exploration is public once drawn.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from meeple.games.ozymandias_campaign.moves import CARD, CUBES, HARVEST, LAID, TAPPED
@@ -20,18 +22,24 @@ SUIT_COUNT = len(SUITS)
 G, R, B = SUITS  # the keys of the per-suit counts, in suit order
 
 
-def state_view(state: CampaignState, seat: int | None) -> dict[str, Any]:
-    """The JSON view of ``state`` for ``seat`` (0-based; ``None``: the public view, no hand).
+def suits(counts: list[int]) -> dict[str, int]:
+    """A count per suit as the view shows it (``{GOLD: g, RED: r, BLUE: b}``)."""
+    return {G: counts[0], R: counts[1], B: counts[2]}
 
-    Returns a fresh dict of JSON values; the seat's ``hand`` is its cards' texts, sorted.
-    Card texts, suit names and ranks come from the game's tables (``card_texts``,
-    ``card_keys``), built once per game spec; the lab asks for a view at every decision.
-    """
+
+def suit_list(counts: Mapping[str, int]) -> list[int]:
+    """The inverse of :func:`suits`."""
+    return [counts[G], counts[R], counts[B]]
+
+
+def players_view(state: CampaignState, seat: int | None) -> list[dict[str, Any]]:
+    """The view's ``players``: per seat its VP, unrest, incoming cubes, bag, supply, hand size
+    and tableau rows (card text, suit, rank, cubes, tapped, laid, harvest). Card texts and
+    keys come from the game's tables, built once per game spec."""
     game = state.game
     texts, keys = game.card_texts, game.card_keys
-    n = game.players
     players = []
-    for s in range(n):  # plain loops: a comprehension costs a frame in 3.11
+    for s in range(game.players):  # plain loops: a comprehension costs a frame in 3.11
         tableau = []
         for row in state.tableaus[s]:
             card = row[CARD]
@@ -50,46 +58,41 @@ def state_view(state: CampaignState, seat: int | None) -> dict[str, Any]:
             "hand_size": len(state.hands[s]),
             "tableau": tableau,
         })
-    cubes_in, cubes_out, mig_out = state.cubes_in, state.cubes_out, state.mig_out
-    out: dict[str, Any] = {
-        "round": state.turns // n + 1,
-        "rounds_played": state.length(),
-        "active": state.active,
-        "right_of": [state.right_of(s) for s in range(n)],
-        "step": state.step,
-        "acting": list(state._acting),
-        "map": state.map.to_json(),
-        "open_ports": [list(p) for p in state.map.open_ports],
-        "standing": dict(sorted(state.standing.items())),
-        "stacks": {p: list(s) for p, s in sorted(state.stacks.items())},
-        "tile_deck_size": len(state.tile_deck),
-        "deck_size": len(state.deck),
-        "discard": [texts[c] for c in state.discard],
-        "players": players,
-        "turns": state.turns,
-        "cubes_in": {G: cubes_in[0], R: cubes_in[1], B: cubes_in[2]},
-        "cubes_out": {G: cubes_out[0], R: cubes_out[1], B: cubes_out[2]},
-        "owed": state.owed,
-        "migrating": state.mig_pos if state.step == "migrate" else None,
-        "migrated_out": {G: mig_out[0], R: mig_out[1], B: mig_out[2]},
-        "war": None if state.war is None else {
-            "kind": state.war[0], "point": state.war[1], "attacker": state.war[2],
-            "defender": state.war[3], "sector_suit": SUITS[state.map.suits[state.war[1]]]},
-        "explore": None if state.drawn_tile is None else _explore_view(state),
-        "trigger": state.trigger,
-        "last_seat": state.last_seat,
-        "events": [list(e) for e in state.events[-12:]],
-        "winners": None if state.winners_ is None else list(state.winners_),
-        "truncated": state.truncated,
-        "lost_wars": sorted(state.lost_wars),
-    }
-    if seat is not None:
-        out["hand"] = sorted([texts[c] for c in state.hands[seat]])
-    return out
+    return players
 
 
-def _explore_view(state: CampaignState) -> dict[str, Any]:
+def tableaus_from(view: Mapping[str, Any], state: Any,
+                  take: Callable[[str], int]) -> list[list[list[int]]]:
+    """The tableau rows of a view's ``players``, each card a copy of its name (``take``)."""
+    tableaus = []
+    for p in view["players"]:
+        rows = []
+        for c in p["tableau"]:
+            cubes = c["cubes"]
+            rows.append([take(c["card"]), cubes[G], cubes[R], cubes[B], int(c["tapped"]),
+                         int(c["laid"]), int(c["harvest"])])
+        tableaus.append(rows)
+    return tableaus
+
+
+def per_seat(key: str) -> Callable[[Mapping[str, Any], Any], list[Any]]:
+    """``restore`` of a per-seat count shown in each of the view's ``players``."""
+    return lambda view, state: [p[key] for p in view["players"]]
+
+
+def war_view(state: CampaignState) -> dict[str, Any] | None:
+    """The war in progress and the suit of its sector."""
+    war = state.war
+    if war is None:
+        return None
+    return {"kind": war[0], "point": war[1], "attacker": war[2], "defender": war[3],
+            "sector_suit": SUITS[state.map.suits[war[1]]]}
+
+
+def explore_view(state: CampaignState) -> dict[str, Any] | None:
     """The drawn tile (public once drawn) and where each of its ports leads."""
+    if state.drawn_tile is None:
+        return None
     tile = state.game.tiles[state.drawn_tile]
     return {"at": state.explore_at, "tile": tile.id, "suit": SUITS[tile.suit],
             "ports": {port: [point, tile.kind(point)] for port, point in tile.ports}}

@@ -1,4 +1,6 @@
-"""Ozymandias Campaign scenarios: a position from a short description (issue 18).
+"""Ozymandias Campaign scenarios: a position from a short description (issue 18), the words
+the game reads itself (``CampaignState.scenario_keys``; the component model makes the state
+from a new game dealt with ``seed``, then checks it like a loaded one).
 
 Example (the rule document's Collapse example: seat 0's tapped G4 holds three gold cubes and
 a red one, a harvest worker and a laid-down worker, so its intake scores level 3 + 1 = 10 VP)::
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.engine.errors import ParameterError
 from meeple.engine.rng import shuffle
-from meeple.engine.scenario import seat_values, stack_on_top, validated
+from meeple.engine.scenario import seat_values, stack_on_top
 from meeple.games.ozymandias_campaign.actions import SUIT_INITIALS
 from meeple.games.ozymandias_campaign.board import SectorMap
 from meeple.games.ozymandias_campaign.moves import CUBES, HARVEST, LAID, TAPPED, new_row
@@ -125,18 +127,31 @@ def _point(state: CampaignState, word: str, what: str, colony: bool | None) -> s
     return name
 
 
-def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | None = None,
+#: The words and what each means (``CampaignState.scenario_keys``).
+WORDS = {
+    "tiles": "tile ids on the map, joined as at setup",
+    "standing": "{point: seat} standing workers",
+    "colonies": "{point: [seats bottom to top]} colony stacks",
+    "hands": "card words per seat", "tableaus": "rows per seat (card word or dict)",
+    "incoming": "cubes per seat", "unrest": "per seat", "vp": "per seat",
+    "supply": "workers per seat", "active": "whose turn", "turns": "turns completed",
+    "discard": "card words, bottom first", "next_draws": "cards on top of the deck",
+    "next_tiles": "tiles on top of the tile deck",
+}
+
+
+def setup(state: CampaignState, *, tiles: Sequence[str] | None = None,
           standing: Mapping[str, int] | None = None,
           colonies: Mapping[str, Sequence[int]] | None = None,
           hands: PerSeat = None, tableaus: PerSeat = None, incoming: PerSeat = None,
           unrest: PerSeat = None, vp: PerSeat = None, supply: PerSeat = None,
           active: int = 0, turns: int = 0, discard: Sequence[str] = (),
-          next_draws: Sequence[str] = (), next_tiles: Sequence[str] = ()) -> CampaignState:
-    """An Ozymandias Campaign position at the start of ``active``'s turn (step ``mode``).
+          next_draws: Sequence[str] = (), next_tiles: Sequence[str] = ()) -> None:
+    """Make ``state`` (a new game's, dealt with the scenario's ``seed``, which shuffles the
+    cards and tiles not named and seeds the state's chance stream) the described Ozymandias
+    Campaign position at the start of ``active``'s turn (step ``mode``).
 
     Args:
-        game: the game spec (its players and parameters apply).
-        seed: shuffles the cards and tiles not named and seeds the state's chance stream.
         tiles: the tiles on the map, each joined at the map's first open port by its own first
             port, as at setup (default: the seeded setup map).
         standing: ``{point: seat}`` standing workers; ``colonies``: ``{point: [seats bottom
@@ -150,16 +165,14 @@ def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | Non
         next_draws: cards put on top of the deck, ``next_draws[0]`` drawn first (intake's
             draw back to the hand size); ``next_tiles``: the same for the tile deck (the next
             tile an exploration draws).
-    Returns:
-        The state, checked like a loaded one (``Game.state_from_json``).
     Raises:
         ParameterError: naming the field: an unknown or repeated card, tile or point, a worker
             on the wrong kind of point, more workers than a seat has, a bad seat or turn
             count, or a state that breaks an invariant (a
             :class:`~meeple.engine.errors.StateError`).
     """
+    game = state.game
     n, p = game.players, game.params
-    state = game.new_initial_state(seed)
     cards = _Cards(game)
     if tiles is not None:
         state.map = _map(game, tiles)
@@ -236,5 +249,3 @@ def build(game: OzymandiasCampaign, *, seed: int = 0, tiles: Sequence[str] | Non
     state.war = state.explore_at = state.drawn_tile = None
     state.trigger = state.last_seat = None
     state.lost_wars = []
-    state._refresh_acting()
-    return validated(state)  # type: ignore[return-value]
