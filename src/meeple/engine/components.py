@@ -862,6 +862,12 @@ def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
             if type(v) not in scalars:
                 return copied
         return list.copy
+    if kind is dict:
+        scalars = _SCALARS
+        for v in value.values():
+            if type(v) not in scalars:
+                return copied
+        return dict.copy
     if kind is set:
         return set.copy
     return copied

@@ -231,7 +231,8 @@ class CampaignState(ModeSteps, RecordedWinners, ComponentState):
         Value("standing", type=dict[str, NonNegInt],
               show=lambda st: dict(sorted(st.standing.items()))),
         Value("stacks", type=dict[str, list[NonNegInt]],
-              show=lambda st: {p: list(s) for p, s in sorted(st.stacks.items())}),
+              show=lambda st: {p: list(s) for p, s in sorted(st.stacks.items())},
+              draw_copy=dict.copy),  # draws share the lists: the rules replace a stack
         Value("tableaus", type=list[Row], per_seat=True, pieces="card", view=None,
               holds=lambda game, v: [row[0] for t in v for row in t], takes="card",
               restore=tableaus_from, copy=copy_tableaus),  # rows: three levels
