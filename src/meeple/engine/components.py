@@ -42,6 +42,7 @@ from meeple.engine.rng import shuffle
 from meeple.engine.scenario import seat_values, stack_on_top, validated
 from meeple.engine.state import State
 from meeple.engine.validation import (
+    NonNegInt,
     check_count,
     check_len,
     check_model,
@@ -231,6 +232,27 @@ class Value(Component):
     takes: str | None = None
     copy: Callable[[Any], Any] | None = None
     draw_copy: Callable[[Any], Any] | None = None
+
+
+def event_log(shown: int = 12) -> Value:
+    """The ``events`` value of a game that logs what happens as ``(time, seat, text)`` tuples
+    (``State.event_lines`` prints them): the view shows the last ``shown`` entries as lists;
+    a determinization restores them as tuples that every draw shares."""
+    return Value("events", type=list[list[Any]],
+                 show=lambda st: [list(e) for e in st.events[-shown:]],
+                 restore=lambda view, st: [tuple(e) for e in view["events"]])
+
+
+def recorded_winners(**options: Any) -> Value:
+    """The ``winners_`` value of a state with :class:`~meeple.engine.winners.RecordedWinners`:
+    None while the game goes on, then the tuple of winning seats; shown as ``winners``, saved
+    as a list, shared by copies (a tuple; ``options``: more :class:`Value` fields, such as
+    ``key``)."""
+    options.setdefault("shared", True)
+    return Value("winners_", type=list[NonNegInt] | None, view="winners",
+                 from_data=lambda v: None if v is None else tuple(v),
+                 restore=lambda view, st: None if view["winners"] is None
+                 else tuple(view["winners"]), **options)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator
 
-from meeple.engine.components import ComponentState, Shown, Value
+from meeple.engine.components import ComponentState, Shown, Value, recorded_winners
 from meeple.engine.errors import ActionParseError, ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
@@ -114,12 +114,7 @@ class FourGodsState(RecordedWinners, ComponentState):
               to_data=_history_data, from_data=_history_from_data),
         Shown("revealed", show=lambda st, seat: {str(s): str(a) for s, a in st._pending.items()
                                                  if a.reveal}),
-        Value("winners_", key="winners", view="winners", type=list[NonNegInt] | None,
-              shared=True,  # a tuple
-              show=lambda st: None if st.winners_ is None else list(st.winners_),
-              restore=lambda view, st: None if view["winners"] is None
-              else tuple(view["winners"]),
-              from_data=lambda v: None if v is None else tuple(v)),
+        recorded_winners(key="winners"),  # saved as "winners": winners() is a method
         Value("truncated", type=bool),
     )
     #: Besides them, caches: the alive seats as a bit mask, the acting seats' legal tables

@@ -30,6 +30,8 @@ from meeple.engine.components import (
     Shown,
     Value,
     Zone,
+    event_log,
+    recorded_winners,
 )
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
@@ -168,14 +170,8 @@ class DamoclesState(RecordedWinners, ComponentState):
         Value("keep_count", type=NonNegInt, view="turn.keep_count"),
         Shown("keep_count", show=lambda st, seat: st.keep_count,
               when=lambda st, seat: seat == st.active and st.step == "keep"),
-        Value("events", type=list[list[Any]],
-              show=lambda st: [list(e) for e in st.events[-12:]],
-              # the view's last entries, as tuples every draw of a search shares
-              restore=lambda view, st: [tuple(e) for e in view["events"]]),
-        Value("winners_", type=list[NonNegInt] | None, view="winners",
-              from_data=lambda v: None if v is None else tuple(v),
-              restore=lambda view, st: None if view["winners"] is None
-              else tuple(view["winners"])),
+        event_log(),
+        recorded_winners(),
     )
     #: Besides them, ``tables``: where the state remembers its legal lists at the swap steps
     #: and in the play window. A determinization's states (and their copies) hold the game

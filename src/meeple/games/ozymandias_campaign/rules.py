@@ -27,7 +27,17 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from meeple.engine.components import COUNT, OWNER, ComponentState, Pieces, Shown, Value, Zone
+from meeple.engine.components import (
+    COUNT,
+    OWNER,
+    ComponentState,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+    event_log,
+    recorded_winners,
+)
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
@@ -267,14 +277,8 @@ class CampaignState(ModeSteps, RecordedWinners, ComponentState):
               restore=_restored_drawn),
         Value("trigger", type=NonNegInt | None),
         Value("last_seat", type=NonNegInt | None),
-        Value("events", type=list[list[Any]],
-              show=lambda st: [list(e) for e in st.events[-12:]],
-              # the view's last entries, as tuples every draw of a search shares
-              restore=lambda view, st: [tuple(e) for e in view["events"]]),
-        Value("winners_", type=list[NonNegInt] | None, view="winners",
-              from_data=lambda v: None if v is None else tuple(v),
-              restore=lambda view, st: None if view["winners"] is None
-              else tuple(view["winners"])),
+        event_log(),
+        recorded_winners(),
         Value("truncated", type=bool),
         Value("lost_wars", type=list[str], default=list, sparse=True,  # OZW-54
               show=lambda st: sorted(st.lost_wars)),

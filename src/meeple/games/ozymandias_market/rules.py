@@ -22,6 +22,8 @@ from meeple.engine.components import (
     Shown,
     Value,
     Zone,
+    event_log,
+    recorded_winners,
 )
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
@@ -222,14 +224,8 @@ class MarketState(RecordedWinners, ComponentState):
         Shown("surge_left", show=lambda st, seat: st.surge_left,
               when=lambda st, seat: st.step == "surge"),  # public, only during a Surge
         Value("last_ranks", type=int | None, per_seat=True, pieces="card"),  # OZD-28
-        Value("events", type=list[list[Any]],
-              show=lambda st: list(map(list, st.events[-12:])),
-              # the view's last entries, as tuples every draw of a search shares
-              restore=lambda view, st: [tuple(e) for e in view["events"]]),
-        Value("winners_", type=list[NonNegInt] | None, view="winners",
-              from_data=lambda v: None if v is None else tuple(v),
-              restore=lambda view, st: None if view["winners"] is None
-              else tuple(view["winners"])),
+        event_log(),
+        recorded_winners(),
         Value("truncated", type=bool),
     )
     #: Besides them, ``tables``: where the state remembers its legal tables. A
