@@ -5,7 +5,6 @@ Nothing here imports a peer library; numpy only. See docs/adapters/ for the conv
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -89,10 +88,9 @@ def param_text(game: Game) -> str:
 
 def max_steps(game: Game) -> int:
     """An upper bound on the engine steps (``apply_actions`` calls, one per decision) of one
-    playthrough: the encoding module's ``max_steps(game)`` where it defines one, else
+    playthrough: the encoding's ``max_steps(game)`` where it defines one, else
     ``capabilities.max_length * players * FALLBACK_STEPS_PER_SEAT_UNIT``."""
-    module = importlib.import_module(game.encoding)
-    own = getattr(module, "max_steps", None)
+    own = getattr(game.encoding, "max_steps", None)
     if own is not None:
         return int(own(game))
     return int(game.capabilities.max_length) * game.players * FALLBACK_STEPS_PER_SEAT_UNIT

@@ -1,7 +1,9 @@
 """Analysis of played games: per-game results in, JSON-ready statistics out; nothing is played.
 
 * :mod:`~meeple.lab.analysis.stats`: the playtest summary (seat balance, bot edge over the fair
-  share, draws, truncation, length, scores) and the interval helpers (Wilson, Newcombe);
+  share, draws, truncation, length, scores);
+* :mod:`~meeple.lab.analysis.rates`: the interval helpers every summary shares (Wilson,
+  Newcombe, a sole winner's margin) and the confidence and significance levels;
 * :mod:`~meeple.lab.analysis.precision`: how many games a verdict needs ("too few games to tell");
 * :mod:`~meeple.lab.analysis.coop_stats`: the cooperative part of a summary (team win rate, loss
   causes, survival);
