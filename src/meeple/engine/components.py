@@ -314,8 +314,14 @@ class ComponentState(State):
 
     # ------------------------------------------------------------------ the game's hooks
     def _refresh_acting(self) -> None:
-        """Set ``_acting`` from the fields (after a restore, a deal or a scenario)."""
-        raise NotImplementedError
+        """Set ``_acting`` from the fields (after a restore, a deal or a scenario). Every
+        state class on the model writes it: whose turn it is is a rule of the game.
+
+        Raises:
+            NotImplementedError: a state class that does not.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must set _acting from its fields "
+                                  "(ComponentState._refresh_acting)")
 
     def after_restore(self) -> None:
         """Set what is not saved (caches) on a state rebuilt from data or a view: the default
@@ -394,7 +400,6 @@ class Components:
         for z in self.zones:
             if z.slot and not (z.per_seat and z.visibility is PUBLIC):
                 raise TypeError(f"{cls.__name__}.{z.name}: a slot is a public per-seat zone")
-        self._copies = tuple((c.name, _copier(c)) for c in self.fields)
         names = {c.name for c in self.fields}
         #: The class's own slots that are no component (caches): shared by a copy, None in
         #: a restored or drawn state until its hook sets them.
