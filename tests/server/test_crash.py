@@ -32,16 +32,19 @@ class Server:
     ``wait_ready``) has rebuilt its stored tables."""
 
     def __init__(self, db_url: str, cwd: Path, port: int | None = None,
-                 wait_ready: bool = True) -> None:
+                 wait_ready: bool = True, preload: tuple[str, ...] = ()) -> None:
         self.port = free_port() if port is None else port
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")])}
         # its output to a file: a pipe nobody reads would stop the server once full
         self.log_path = Path(cwd) / f"serve-{self.port}-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed by kill)
+        # ``preload``: modules imported first, such as a template that registers its game
+        start = (["-c", "".join(f"import {m}; " for m in preload)
+                  + "from meeple.cli import main; main()"] if preload else ["-m", "meeple.cli"])
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "meeple.cli", "serve", "--port", str(self.port), "--db",
-             db_url], cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+            [sys.executable, *start, "serve", "--port", str(self.port), "--db", db_url],
+            cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.monotonic()
         deadline = time.monotonic() + 60

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.engine import checks, determinization
+from meeple.engine.board import board_layout
 from meeple.engine.errors import (
     ActionArgumentError,
     ArgumentError,
@@ -586,6 +587,14 @@ class Game(ABC):
         if self.board is None:
             return {}
         return self.board(self)
+
+    def board_layout(self) -> dict[str, Any] | None:
+        """The generic board description of this game's state (:func:`meeple.engine.board.
+        board_layout`: its zones, marks and shown values with their view keys and
+        visibilities), which the web client draws for a game without a board module of its
+        own; None for a game whose state declares no components. It names view keys only,
+        never a piece, so it holds nothing secret."""
+        return board_layout(self.state_class)
 
     def event_lines(self, view: Mapping[str, Any]) -> list[str]:
         """The event log a view shows, one line per event, oldest first: the view's

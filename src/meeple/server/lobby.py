@@ -61,6 +61,7 @@ def game_entry(name: str, manager: TableManager) -> dict[str, Any]:
         "bots": bot_names(game), "talk_modes": list(game.capabilities.talk_modes),
         "timer_seconds": game.params.get("timer_seconds"),
         "length_unit": game.capabilities.length_unit,
+        "layout": game.board_layout(),
         "seat_names": [list(load_game(name, players=n).seat_names())
                        for n in range(cls.min_players, cls.max_players + 1)],
         "limits": {"min_timer_seconds": manager.limits.min_timer_seconds,

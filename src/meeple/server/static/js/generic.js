@@ -1,8 +1,10 @@
 // A generic but readable drawing of any game's view (for the designs without a board of their
 // own yet): scalars as a summary list, per-seat lists as rows named by seat, lists of records as
 // tables, nested records as labelled sections; and the legal actions as buttons, grouped by
-// their first word, with a filter box when there are many.
+// their first word, with a filter box when there are many. A game whose state declares its
+// components also gets its layout drawn first (layout.js): zones as rows of cards, seats' panels.
 import {fill, h, label} from './dom.js';
+import {renderLayout, viewWithout} from './layout.js';
 
 // Keys drawn elsewhere on the page (turn bar, log, result) or only for the engine.
 const SKIP = new Set(['game', 'seat', 'to_act', 'submitted', 'events', 'winners', 'truncated',
@@ -92,7 +94,8 @@ export function renderValue(key, value, ctx, depth = 0) {
 export function renderView(container, view, ctx) {
   const summary = [];
   const sections = [];
-  for (const [key, value] of Object.entries(view)) {
+  const [board, used] = ctx.layout ? renderLayout(view, ctx) : [null, new Set()];
+  for (const [key, value] of Object.entries(used.size ? viewWithout(view, used) : view)) {
     if (SKIP.has(key)) continue;
     if (isScalar(value)) {
       summary.push(h('div', {class: 'fact'}, h('dt', {}, label(key)), h('dd', {}, scalarText(value))));
@@ -105,10 +108,42 @@ export function renderView(container, view, ctx) {
   const mine = view.my_submission !== undefined && view.my_submission !== null
     ? h('p', {class: 'my-submission'}, 'Your submission: ', h('b', {}, scalarText(view.my_submission)))
     : null;
-  fill(container, h('dl', {class: 'facts'}, summary), mine, h('div', {class: 'sections'}, sections));
+  fill(container, board, summary.length ? h('dl', {class: 'facts'}, summary) : null, mine,
+    h('div', {class: 'sections'}, sections));
 }
 
 let filterText = '';
+let filterFor = '';  // the legal actions the filter was set for: a new decision clears it
+
+/**
+ * What a click on a piece of the generic board does (`pickPiece` in its ctx): the one legal
+ * action naming it is played; several are shown alone in the action list (its filter set to
+ * the piece's name), for the player to choose.
+ */
+export function piecePicker(onAct, redraw) {
+  return (name, actions) => {
+    if (actions.length === 1) {
+      for (const b of document.querySelectorAll('button.card.actionable, button.action')) b.disabled = true;
+      onAct(actions[0]);
+      return;
+    }
+    filterText = name;
+    filterFor = null;  // kept for the redraw of this same decision
+    redraw();
+  };
+}
+
+/** `actionsNaming(name)`: the legal action texts with `name` as one of their words. */
+export function actionIndex(legal) {
+  const index = new Map();
+  for (const action of legal) {
+    for (const word of new Set(action.split(/[\s,;:()[\]{}=]+/).filter(Boolean))) {
+      if (!index.has(word)) index.set(word, []);
+      index.get(word).push(action);
+    }
+  }
+  return (name) => index.get(name) || [];
+}
 
 /** The legal actions as buttons; `onAct(text)` sends one. */
 export function renderActions(container, legal, onAct, note) {
@@ -116,6 +151,9 @@ export function renderActions(container, legal, onAct, note) {
     fill(container, h('p', {class: 'hint'}, note));
     return;
   }
+  const key = legal.join('\n');
+  if (filterFor !== null && filterFor !== key) filterText = '';
+  filterFor = key;
   const list = h('div', {class: 'action-groups'});
   const draw = () => {
     const needle = filterText.trim().toLowerCase();
@@ -135,7 +173,7 @@ export function renderActions(container, legal, onAct, note) {
           onAct(action);
         }}, action)))))) : h('p', {class: 'hint'}, 'No legal action matches the filter.'));
   };
-  const filter = legal.length > MANY ? h('label', {class: 'filter'}, 'Filter actions ',
+  const filter = legal.length > MANY || filterText ? h('label', {class: 'filter'}, 'Filter actions ',
     h('input', {type: 'search', value: filterText, 'aria-label': 'Filter actions',
       oninput: (e) => { filterText = e.target.value; draw(); }})) : null;
   draw();
@@ -146,4 +184,5 @@ export function renderActions(container, legal, onAct, note) {
 /** Let the buttons be clicked again (after the server refused an action). */
 export function enableActions(container) {
   for (const b of container.querySelectorAll('button.action')) b.disabled = false;
+  for (const b of document.querySelectorAll('button.card.actionable')) b.disabled = false;
 }

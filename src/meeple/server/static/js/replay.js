@@ -43,13 +43,17 @@ async function load(seat) {
 }
 
 async function loadBoard(game) {
-  const [module, content] = await Promise.all([
-    import(`./boards/${game}.js`).catch(() => null),
+  const generic = new URLSearchParams(window.location.search).get('board') === 'generic';
+  const [module, content, games] = await Promise.all([
+    generic ? null : import(`./boards/${game}.js`).catch(() => null),
     fetch(boardUrl).then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
+    fetch('/api/games').then((r) => (r.ok ? r.json() : [])).catch(() => []),
   ]);
   addBoardStyles(module, game);
   page.board = module;
   page.content = content;
+  const info = (Array.isArray(games) ? games : []).find((g) => g.name === game);
+  page.layout = info ? info.layout : null;  // the generic board's layout (layout.js)
 }
 
 function context() {
@@ -58,7 +62,7 @@ function context() {
   return {
     mySeat: page.seat, status: page.step === data.steps ? 'finished' : 'running',
     params: table.params, players: table.players, game: table.game, variant: table.variant,
-    content: page.content, seatName, playerName, redraw: render, replay: true,
+    content: page.content, layout: page.layout, seatName, playerName, redraw: render, replay: true,
   };
 }
 

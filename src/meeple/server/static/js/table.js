@@ -7,7 +7,7 @@
 import {api, forgetSeat, heldSeat, keepSeat, playerName as storedName} from './api.js';
 import {TableConnection} from './connection.js';
 import {addBoardStyles, fill, h, showError} from './dom.js';
-import {enableActions, renderActions, renderView} from './generic.js';
+import {actionIndex, enableActions, piecePicker, renderActions, renderView} from './generic.js';
 import {playerName, seatChip, seatLabel, seatName, seatTag} from './seats.js';
 import {surveyForm} from './survey.js';
 import {TableLog} from './table-log.js';
@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(window.location.pathname.split('/').filter(Boolean).pop());
 const SOUND_KEY = 'meeple.sound';
 const TURN_MARK = '▶ Your turn — ';
+const genericOnly = new URLSearchParams(window.location.search).get('board') === 'generic';
 
 const page = {
   table: null, seat: null, frame: null, receivedAt: 0, rematch: null,
@@ -290,7 +291,8 @@ function boardContext() {
 function loadBoard(table) {
   if (page.boardLoading) return page.boardLoading;
   page.boardLoading = Promise.all([
-    import(`./boards/${table.game}.js`).catch(() => null),
+    // ?board=generic: the generic board even where the game has its own (a designer's check)
+    genericOnly ? null : import(`./boards/${table.game}.js`).catch(() => null),
     fetch(`/api/tables/${encodeURIComponent(table.id)}/board`)
       .then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
     api.games().catch(() => []),
@@ -300,6 +302,7 @@ function loadBoard(table) {
     page.content = content;
     const game = (Array.isArray(games) ? games : []).find((g) => g.name === table.game);
     page.unit = game ? game.length_unit : null;
+    page.layout = game ? game.layout : null;
     page.boardReady = true;
     if (page.frame && module && module.logLines) {
       log.boardLines(module.logLines(page.frame.view, boardContext()));
@@ -334,7 +337,9 @@ function render() {
   if (board) {
     board.render($('board'), $('actions'), view, frame.legal, ctx, act);
   } else {
-    renderView($('board'), view, ctx);
+    const seated = page.seat !== null && frame.status === 'running';
+    renderView($('board'), view, {...ctx, layout: page.layout,
+      actionsNaming: seated ? actionIndex(frame.legal) : null, pickPiece: piecePicker(act, render)});
     let note = page.seat === null ? 'You are watching.' : 'Not your turn.';
     if (frame.status === 'open') note = 'The game starts when every seat is taken.';
     if (frame.status === 'finished') note = 'The game is over.';
