@@ -208,13 +208,15 @@ class DerivedEncoding:
         return found  # type: ignore[no-any-return]
 
     def action_mask(self, game: Game, legal_actions: Sequence[Any]) -> np.ndarray:
-        """An int8 vector over the action table (``game.num_distinct_actions()``), 1 at the
-        codes of ``legal_actions`` (one seat's ``State.legal_actions``), 0 elsewhere.
+        """An int8 vector over the game's action table (``game.num_distinct_actions()``
+        numbers: this encoding's table where it is the game's encoding, or the same
+        ``action_texts``), 1 at the codes of ``legal_actions`` (one seat's
+        ``State.legal_actions``), 0 elsewhere.
 
         Raises:
             NotAnActionError: a legal action whose text is not in the table.
         """
-        mask = np.zeros(len(self.action_texts(game)), dtype=np.int8)
+        mask = np.zeros(game.num_distinct_actions(), dtype=np.int8)
         mask[list(codes.legal_codes(game, legal_actions))] = 1
         return mask
 
