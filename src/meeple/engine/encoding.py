@@ -52,7 +52,7 @@ from meeple.engine.components import (
     Zone,
     piece_names,
 )
-from meeple.engine.tensor import _RECORDING, TensorWriter
+from meeple.engine.tensor import TensorWriter, recorded_bounds
 
 if TYPE_CHECKING:
     from meeple.engine.game import Game
@@ -196,15 +196,10 @@ class DerivedEncoding:
         key = ("derived-encoding-bounds", self)
         found = game._cache.get(key)
         if found is None:
-            writers: list[TensorWriter] = []
-            token = _RECORDING.set(writers)
-            try:
-                self.observation_tensor(game, game.new_initial_state(0).view(0))
-            finally:
-                _RECORDING.reset(token)
-            size = self._plan(game).size
-            writer = next(w for w in writers if w.size == size)
-            found = game._cache[key] = (writer._lo.copy(), writer._hi.copy())
+            view = game.new_initial_state(0).view(0)
+            low, high = recorded_bounds(game, self._plan(game).size,
+                                        lambda: self.observation_tensor(game, view))
+            found = game._cache[key] = (low.copy(), high.copy())
         return found  # type: ignore[no-any-return]
 
     def action_mask(self, game: Game, legal_actions: Sequence[Any]) -> np.ndarray:
