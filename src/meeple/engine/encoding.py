@@ -558,7 +558,7 @@ def _numbers_writer(read: Callable[[Any], Any], low: float, high: float,
     if per_seat:
         def write(view: Mapping[str, Any], me: int, n: int, out: TensorWriter) -> None:
             b = out.block(n)
-            for s, x in enumerate(read(view)):
+            for s, x in enumerate(read(view) or ()):
                 b[(s - me) % n] = scaled(x)
     else:
         def write(view: Mapping[str, Any], me: int, n: int, out: TensorWriter) -> None:
@@ -572,7 +572,7 @@ def _choice_writer(read: Callable[[Any], Any], index: Mapping[Any, int],
     if per_seat:
         def write(view: Mapping[str, Any], me: int, n: int, out: TensorWriter) -> None:
             b = out.block(n * width)
-            for s, x in enumerate(read(view)):
+            for s, x in enumerate(read(view) or ()):
                 if x is not None:
                     b[((s - me) % n) * width + index[x]] = 1.0
     else:
