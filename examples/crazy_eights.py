@@ -16,7 +16,6 @@ module registers ``crazy-eights`` (the tests do, as they do ``examples/pig.py``)
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -28,11 +27,11 @@ from meeple.engine import (
     Game,
     KindAction,
     Parameter,
-    TensorWriter,
     Variant,
     register,
 )
 from meeple.engine.components import COUNT, OWNER, ComponentState, Pieces, Shown, Value, Zone
+from meeple.engine.encoding import derived_encoding
 from meeple.engine.rng import shuffle
 from meeple.engine.validation import NonNegInt, check_that, json_path
 
@@ -71,7 +70,7 @@ class CrazyEightsState(ComponentState):
     #: What a state is made of. A determinization deals the unseen cards to the hidden zones
     #: in this order: the other seats' hands, then the stock.
     COMPONENTS = (
-        Value("turns", type=NonNegInt),
+        Value("turns", type=NonNegInt, bounds=lambda game: (0, game.params["max_turns"])),
         Value("to_move", type=NonNegInt, seat=True),
         Value("step", type=Literal["play", "name", "over"]),
         Value("suit", type=Literal["C", "D", "H", "S"] | None),  # named after an 8
@@ -295,34 +294,22 @@ def action_texts(game: CrazyEights) -> tuple[str, ...]:
             *(f"name {SUIT_NAMES[s]}" for s in SUITS))
 
 
-def observation_shape(game: CrazyEights) -> tuple[int]:
-    """``3 x 52 + 7 + 2 P`` numbers for ``P`` seats (see :func:`observation_tensor`)."""
-    return (3 * 52 + 7 + 2 * game.players,)
+def max_steps(game: CrazyEights) -> int:
+    """At most two engine steps a turn (an 8 played, then a suit named), ``max_turns`` turns."""
+    return 2 * game.params["max_turns"]
 
 
-def observation_tensor(game: CrazyEights, view: Mapping[str, Any]) -> Any:
-    """A seat's view as float32 numbers, seats relative to the viewer (a spectator reads as
-    seat 0): its hand (52, multi-hot in deck order; zeros for a spectator), the top card
-    (one-hot), the cards under it (multi-hot), the named suit (one-hot of 4), whether a suit
-    is to be named, hand sizes / 52 (``P``), the seat to move (one-hot, ``P``), stock / 52 and
-    turns / max_turns."""
-    n, me = game.players, view.get("seat") or 0
-    index = {c: i for i, c in enumerate(DECK)}
-    out = TensorWriter(observation_shape(game)[0])
-    out.multi_hot(52, [index[c] for c in view.get("hand", ())])
-    out.one_hot(52, index[view["top"]])
-    out.multi_hot(52, [index[c] for c in view["discard"][:-1]])
-    out.one_hot(4, None if view["suit"] is None else SUITS.index(view["suit"]))
-    out.value(view["step"] == "name")
-    out.per_seat(view["hand_sizes"], me, n, 52)
-    out.seat_hot(view["to_move"], me, n)
-    out.value(view["stock_size"] / 52)
-    out.value(view["turns"] / game.params["max_turns"])
-    return out.done()
-
+#: The adapters' encoding, derived from ``CrazyEightsState.COMPONENTS``
+#: (``meeple.engine.encoding``; docs/engine.md, "Derived encodings"): ``165 + 2 P`` numbers for
+#: ``P`` seats, each in 0..1, seats relative to the viewer: the seat to move (one-hot, ``P``),
+#: the step (one-hot of 3), the named suit (one-hot of 4), the viewer's hand (multi-hot over
+#: the 52 cards in deck order), hand sizes / 52 (``P``), the discard pile (multi-hot, 52) and
+#: its top card (one-hot, 52), stock / 52 and turns / ``max_turns``;
+#: ``ENCODING.describe(game)`` prints it. The game supplies only its action table and step
+#: bound.
+ENCODING = derived_encoding(CrazyEightsState, action_texts, max_steps=max_steps)
 
 #: The game's parts outside its rules (``Game.define``): its bot, its terminal drawing and the
-#: adapters' encoding, the three functions above (a game package keeps each in its own module
-#: and declares them in its ``__init__.py``, as ``src/meeple/games/damocles/__init__.py`` does).
-CrazyEights.define(bots={"heuristic": HeuristicBot}, renderer=render,
-                   encoding=sys.modules[__name__])
+#: adapters' encoding above (a game package keeps each in its own module and declares them in
+#: its ``__init__.py``, as ``src/meeple/games/damocles/__init__.py`` does).
+CrazyEights.define(bots={"heuristic": HeuristicBot}, renderer=render, encoding=ENCODING)

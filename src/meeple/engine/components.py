@@ -215,6 +215,9 @@ class Value(Component):
             (default: the cheapest copy sharing nothing mutable); ``dict.copy`` shares the
             dict's values between draws, for values the rules replace but never change in
             place (copies of a state still copy them).
+        bounds: ``bounds(game) -> (low, high)``, the range of a number (or of each entry of
+            a per-seat one) for a derived observation tensor (``meeple.engine.encoding``;
+            None: read from the type's ``ge``/``le`` where it states both, else left out).
     """
 
     type: Any = Any
@@ -232,6 +235,7 @@ class Value(Component):
     takes: str | None = None
     copy: Callable[[Any], Any] | None = None
     draw_copy: Callable[[Any], Any] | None = None
+    bounds: Callable[[Any], tuple[float, float]] | None = None
 
 
 def event_log(shown: int = 12) -> Value:

@@ -19,7 +19,7 @@ not depend on the view (the same call writes the same bounds whatever it holds).
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,17 +52,8 @@ def observation_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
     if own is not None:
         low, high = (np.asarray(b, dtype=np.float32).reshape(-1) for b in own(game))
     else:
-        writers: list[TensorWriter] = []
-        token = _RECORDING.set(writers)
-        try:
-            game.observation_tensor(game.new_initial_state(0).view(0))
-        finally:
-            _RECORDING.reset(token)
-        sized = [w for w in writers if w.size == size]
-        if not sized:
-            raise RuntimeError(f"{game.name}'s encoding wrote no TensorWriter of {size} "
-                               "numbers; define observation_bounds(game) in it")
-        low, high = sized[-1]._lo, sized[-1]._hi
+        low, high = recorded_bounds(
+            game, size, lambda: game.observation_tensor(game.new_initial_state(0).view(0)))
     if low.shape != (size,) or high.shape != (size,) or np.any(low > high):
         raise RuntimeError(f"{game.name}'s observation bounds do not fit its {size} numbers")
     # A number whose limits coincide is a part a parameter switches off (always 0): widen it
@@ -70,6 +61,28 @@ def observation_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
     high = np.where(high == low, low + 1, high).astype(np.float32)
     game._cache["observation_bounds"] = found = (low.copy(), high.copy())
     return found
+
+
+def recorded_bounds(game: Game, size: int, encode: Callable[[], Any]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds the blocks state when ``encode()`` writes a tensor of ``size`` numbers
+    with a :class:`TensorWriter` (two float32 arrays of ``size``; the last such writer's),
+    recorded while it runs; ``game`` names the game in the error.
+
+    Raises:
+        RuntimeError: if ``encode`` made no :class:`TensorWriter` of ``size`` numbers.
+    """
+    writers: list[TensorWriter] = []
+    token = _RECORDING.set(writers)
+    try:
+        encode()
+    finally:
+        _RECORDING.reset(token)
+    sized = [w for w in writers if w.size == size]
+    if not sized:
+        raise RuntimeError(f"{game.name}'s encoding wrote no TensorWriter of {size} "
+                           "numbers; define observation_bounds(game) in it")
+    return sized[-1]._lo, sized[-1]._hi
 
 
 def relative_seat(seat: int, me: int, n: int) -> int:
