@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """A linear probe: how much of the eventual winner a derived tensor holds, against the
 hand-written one, from random-play positions (issue 35; needs scikit-learn, not a meeple
-dependency: ``pip install scikit-learn``).
+dependency: ``pip install 'meeple[bench]'``).
 
     PYTHONPATH=src python benchmarks/probe_derived_encoding.py [--game NAME] [--games N]
 
@@ -32,6 +32,7 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 import examples.crazy_eights  # noqa: E402, F401  (registers the template)
 import meeple.games  # noqa: E402, F401  (registers the designs)
+from meeple.engine.encoding import derived_encoding  # noqa: E402
 from meeple.engine.registry import load_game  # noqa: E402
 
 
@@ -43,7 +44,8 @@ def encoders(name: str, game: Any) -> dict[str, Any]:
         return {"derived": lambda v: ce.ENCODING.observation_tensor(game, v),
                 "by hand": lambda v: handwritten_crazy_eights(game, v)}
     enc = game.encoding
-    return {"derived": lambda v: enc.DERIVED.observation_tensor(game, v),
+    derived = derived_encoding(game.state_class, enc.action_texts)  # from its declaration
+    return {"derived": lambda v: derived.observation_tensor(game, v),
             "by hand": lambda v: enc.observation_tensor(game, v)}
 
 

@@ -62,7 +62,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from meeple.engine.encoding import derived_encoding
 from meeple.engine.errors import ParameterError
 from meeple.engine.tensor import TensorWriter, seats_from
 from meeple.games.damocles.actions import Move
@@ -76,7 +75,6 @@ from meeple.games.damocles.codex import (
     Codex,
 )
 from meeple.games.damocles.matching import relaxed_variants
-from meeple.games.damocles.rules import DamoclesState
 
 if TYPE_CHECKING:
     from meeple.games.damocles.rules import Damocles
@@ -250,9 +248,3 @@ def observation_tensor(game: Damocles, view: Mapping[str, Any]) -> np.ndarray:
     w.values([queue[0][1] / 2 if queue else 0.0, len(queue) / n], 0.0, [d / 2, d])
     w.seats_hot(view["winners"] or (), me, n)
     return w.done()
-
-
-#: The same game's encoding derived from ``DamoclesState.COMPONENTS`` (``meeple.engine.encoding``;
-#: docs/engine.md, "Derived encodings"), beside the published layout above, for comparison:
-#: ``DERIVED.describe(game)`` prints its blocks and what the declaration leaves out.
-DERIVED = derived_encoding(DamoclesState, action_texts)

@@ -76,11 +76,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from meeple.engine.encoding import derived_encoding
 from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 from meeple.games.epoch_ellipse.actions import BARE, make_move
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, CHARM, KINDS, SALVAGE, SURVIVOR
-from meeple.games.epoch_ellipse.rules import EpochState
 
 if TYPE_CHECKING:
     from meeple.games.epoch_ellipse.rules import EpochEllipse
@@ -304,9 +302,3 @@ def _squash(x: float, half: float = 10.0) -> float:
 def _location_index(game: EpochEllipse) -> dict[str, int]:
     """Location name -> its index in the file, per game spec (specs are hashable)."""
     return {place.name: i for i, place in enumerate(game.content.locations)}
-
-
-#: The same game's encoding derived from ``EpochState.COMPONENTS`` (``meeple.engine.encoding``;
-#: docs/engine.md, "Derived encodings"), beside the published layout above, for comparison:
-#: ``DERIVED.describe(game)`` prints its blocks and what the declaration leaves out.
-DERIVED = derived_encoding(EpochState, action_texts)

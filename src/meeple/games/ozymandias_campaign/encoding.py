@@ -71,10 +71,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from meeple.engine.encoding import derived_encoding
 from meeple.engine.tensor import TensorWriter, relative_seat, seats_from
 from meeple.games.ozymandias_campaign.actions import BARE_KINDS, Move, card_name
-from meeple.games.ozymandias_campaign.rules import CampaignState
 from meeple.games.ozymandias_campaign.vocab import COLONY, SUITS
 
 if TYPE_CHECKING:
@@ -315,9 +313,3 @@ def observation_tensor(game: OzymandiasCampaign, view: Mapping[str, Any]) -> np.
     w.one_hot(len(SUITS), SUITS.index(war["sector_suit"]) if war else None)
     w.one_hot(pts, point_index[explore["at"]] if explore else None)
     return w.done()
-
-
-#: The same game's encoding derived from ``CampaignState.COMPONENTS`` (``meeple.engine.encoding``;
-#: docs/engine.md, "Derived encodings"), beside the published layout above, for comparison:
-#: ``DERIVED.describe(game)`` prints its blocks and what the declaration leaves out.
-DERIVED = derived_encoding(CampaignState, action_texts)

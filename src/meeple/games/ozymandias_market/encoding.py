@@ -75,13 +75,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from meeple.engine.encoding import derived_encoding
 from meeple.engine.errors import ParameterError
 from meeple.engine.tensor import TensorWriter, seats_from
 from meeple.games.ozymandias_market.actions import make_order
 from meeple.games.ozymandias_market.cards import COLOURS, Card
 from meeple.games.ozymandias_market.hexes import OPENINGS, Hex, neighbours
-from meeple.games.ozymandias_market.rules import MarketState
 
 if TYPE_CHECKING:
     from meeple.games.ozymandias_market.rules import OzymandiasMarket
@@ -315,9 +313,3 @@ def observation_tensor(game: OzymandiasMarket, view: Mapping[str, Any]) -> np.nd
     w.seats_hot(view["winners"] or (), me, n)
     w.value(float(view["truncated"]))
     return w.done()
-
-
-#: The same game's encoding derived from ``MarketState.COMPONENTS`` (``meeple.engine.encoding``;
-#: docs/engine.md, "Derived encodings"), beside the published layout above, for comparison:
-#: ``DERIVED.describe(game)`` prints its blocks and what the declaration leaves out.
-DERIVED = derived_encoding(MarketState, action_texts)
