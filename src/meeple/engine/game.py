@@ -27,6 +27,7 @@ from meeple.engine.errors import (
     ViewError,
 )
 from meeple.engine.params import Parameter, Variant, resolve_parameters
+from meeple.engine.schema import state_schema
 
 if TYPE_CHECKING:
     from meeple.engine.action import Action
@@ -587,6 +588,15 @@ class Game(ABC):
         if self.board is None:
             return {}
         return self.board(self)
+
+    def state_schema(self) -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) of this game instance's saved states
+        (:meth:`State.to_json`), derived from the state's component declaration
+        (:func:`meeple.engine.schema.state_schema`: piece ids of this game, one entry per seat);
+        the envelope only for a game whose state declares no components. A state that
+        :meth:`state_from_json` accepts passes it; the schema cannot say everything that method
+        checks (each piece in exactly one place, the rules' invariants)."""
+        return state_schema(self)
 
     def board_layout(self) -> dict[str, Any] | None:
         """The generic board description of this game's state (:func:`meeple.engine.board.
