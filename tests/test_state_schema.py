@@ -11,7 +11,9 @@ import random
 
 import pytest
 from jsonschema import Draft202012Validator
+from typer.testing import CliRunner
 
+from meeple.cli import app
 from meeple.engine.components import Mark, Value, Zone
 from meeple.engine.registry import game_names, load_game
 
@@ -74,3 +76,14 @@ def test_a_game_without_components_gets_the_envelope() -> None:
     schema = game.state_schema()
     assert schema["properties"]["data"] == {"type": "object"}
     assert Draft202012Validator(schema).is_valid(game.new_initial_state(0).to_json())
+
+
+def test_meeple_games_prints_the_schema_and_refuses_it_without_a_game() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["games", "damocles", "--schema", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed == load_game("damocles", players=3).state_schema()
+    assert printed["properties"]["players"] == {"const": 3}
+    refused = runner.invoke(app, ["games", "--schema"])
+    assert refused.exit_code == 2 and "--schema needs a GAME" in refused.output

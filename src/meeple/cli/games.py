@@ -14,7 +14,7 @@ from rich.table import Table
 from meeple.bots import bot_names
 from meeple.cli.common import console, fail
 from meeple.engine.errors import MeepleError
-from meeple.engine.registry import game_class, game_names
+from meeple.engine.registry import game_class, game_names, load_game
 
 
 def _entry(name: str) -> dict[str, Any]:
@@ -47,9 +47,23 @@ def games(
     game_name: Annotated[str | None, typer.Argument(
         help="a game to describe in full (parameters, variants, bots)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable")] = False,
+    schema: Annotated[bool, typer.Option(
+        "--schema", help="GAME's saved-state JSON Schema (draft 2020-12), for its default "
+        "variant or --variant, at its default seat count or --players")] = False,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="with --schema")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="with --schema")] = None,
 ):
     """List the games as a short table (name, players, summary), or, given GAME, that game's
-    parameters (meaning, default, allowed values), variants and bots."""
+    parameters (meaning, default, allowed values), variants and bots; with --schema, the JSON
+    Schema of its saved states (what `State.to_json` writes: docs/engine.md, "Components")."""
+    if schema or variant is not None or players is not None:
+        if not game_name or not schema:
+            raise fail("--schema needs a GAME (and --variant/--players only go with --schema)")
+        try:
+            print(json.dumps(load_game(game_name, variant, players).state_schema(), indent=2))
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+        return
     try:
         names = [game_class(game_name).name] if game_name else list(game_names())
         listing = [_entry(name) for name in names]
