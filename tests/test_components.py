@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import pytest
@@ -651,3 +652,58 @@ def test_held_pieces_deep_copies_and_sparse_data() -> None:
     fewer = json.loads(json.dumps(data))
     fewer["data"]["deck"].pop()  # all_placed=False: a card may be in no place
     game.state_from_json(fewer)
+
+
+# Scenario words for interchangeable copies: a name stands for any copy not named yet, and a
+# value that holds pieces reads its own piece words (the campaign's tableau rows).
+
+
+def _copies_of(game: Game, word: str, what: str) -> int | tuple[int, ...]:
+    """A card id (``"#3"``) or a name (``"A"``): the ids of its copies, in id order."""
+    if word.startswith("#"):
+        return int(word[1:])
+    found = tuple(i for i, name in enumerate(NAMES) if name == word)
+    if not found:
+        raise ParameterError(f"{what}: {word!r} is not a card")
+    return found
+
+
+def _described_rows(given: list, take: Any) -> list:
+    return [[[take(name, f"rows[{s}][{i}]"), k] for i, (name, k) in enumerate(rows or ())]
+            for s, rows in enumerate(given)]
+
+
+class DescribedCopiesState(CopiesState):
+    PIECES = {"card": Pieces(lambda game: tuple(range(len(NAMES))), int,
+                             names=lambda game: NAMES, copies=True, all_placed=False,
+                             parse=_copies_of)}
+    COMPONENTS = tuple(replace(c, describe=_described_rows) if c.name == "rows" else c
+                       for c in CopiesState.COMPONENTS)
+    __slots__ = ()
+
+
+class DescribedCopies(Copies):
+    name = "toy-described-copies"
+    state_class = DescribedCopiesState
+
+    def new_initial_state(self, seed: int = 0) -> CopiesState:
+        return DescribedCopiesState(self, seed)
+
+
+def test_a_scenario_gives_each_name_a_copy_not_named_yet() -> None:
+    game = DescribedCopies()
+    # rows are declared first: the row's "A" is id 0, the hand's the other copy (id 1); the
+    # deal's cards named here leave their places, a named hand's cards go under the deck
+    state = game.build_scenario(hands={0: ["A", "E"]}, rows={1: [["A", 3]]},
+                                discard=["B"], next_draws=["E", "C"])
+    assert state.rows == [[], [[0, 3]]] and state.hands[0] == [1, 8]
+    assert state.discard == [2] and state.deck[-2:] == [4, 9]  # E: the copy not named
+    every = [c for pile in (*state.hands, state.discard, state.deck) for c in pile]
+    every += [r[0] for t in state.rows for r in t]
+    assert sorted(every) == list(range(len(NAMES)))  # each card in one place
+    with pytest.raises(ParameterError, match=r"hands\[0\]: no card 'A' left"):
+        game.build_scenario(rows={1: [["A", 0]]}, hands={0: ["A", "A"]})
+    with pytest.raises(ParameterError, match="named twice"):
+        game.build_scenario(rows={0: [["#5", 0]]}, discard=["#5"])
+    with pytest.raises(ParameterError, match=r"rows\[0\]\[0\]: 'Z' is not a card"):
+        game.build_scenario(rows={0: [["Z", 0]]})

@@ -90,7 +90,10 @@ class Pieces:
     those only the viewer sees (a :class:`Value` reads names with ``takes``);
     ``parse(game, word, what)``, a piece's id from a word naming it in a scenario description
     (``"W17"`` -> 17; ``what``: where it was named, for the error; default: the word is the
-    id), and ``all_placed``: the validation requires every piece in some place (False: a saved
+    id), or, for a word naming any of several interchangeable copies (``"G4"``), the tuple of
+    their ids: the scenario builder gives the first not named yet (the description's words
+    read in the components' declaration order; ``ParameterError`` when every copy is named
+    already); and ``all_placed``: the validation requires every piece in some place (False: a saved
     state may leave a piece out, and only repeats and unknown ids are refused)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
@@ -205,7 +208,12 @@ class Value(Component):
             tiles, a row of cards with counters on them), ``value`` the validated data or the
             restored value.
         takes: a kind with ``Pieces.copies``: ``restore`` is called as ``restore(view,
-            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's).
+            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's); and
+            ``describe`` (if given) as ``describe(given, take)``, ``given`` the description's
+            value (a per-seat value as a list, None for a seat not given) and
+            ``take(word, what)`` the id of a piece word (``Pieces.parse``,
+            each piece named once across the description): the pieces the described value
+            holds (``holds``) leave the zones where the deal put them, as a zone's do.
         copy: how a state's copy, a restore (from data not its own) and, without
             ``draw_copy``, a determinization's draws copy the value (default: lists, dicts
             and sets copied two levels deep, ``persist.copied``); ``list.copy`` for a list of
@@ -764,13 +772,34 @@ class Components:
                                  f"scenarios take: {', '.join(known)}")
         state = game.new_initial_state(seed)
         n = game.players
+        taken: dict[str, set[Any]] = {k: set() for k in cls.PIECES}  # copies given so far
+
+        def take(kind: str, word: Any, what: str) -> Any:
+            """The id a piece word names (``Pieces.parse``): of interchangeable copies (a
+            tuple), the first not named yet."""
+            parse = cls.PIECES[kind].parse
+            found = word if parse is None else parse(game, word, what)
+            if isinstance(found, tuple):
+                found = next((p for p in found if p not in taken[kind]), _MISSING)
+                if found is _MISSING:
+                    raise ParameterError(f"{what}: no {kind} {word!r} left (every copy is "
+                                         "named already)")
+            taken[kind].add(found)
+            return found
+
         named: dict[str, Any] = {}  # a slot's pieces as a list of one (or None) per seat
-        for name, given in description.items():
-            c = words.get(name)
-            if isinstance(c, Zone):
-                parse = cls.PIECES[c.pieces].parse
-                ids = ((lambda ws, what: list(ws)) if parse is None
-                       else (lambda ws, what, parse=parse: [parse(game, w, what) for w in ws]))
+        held: dict[str, Any] = {}  # the values of ``Value.takes`` with ``describe``
+        for c in self.fields:  # in declaration order: which copy a word gets
+            if c.name not in description or c.name not in words:
+                continue
+            name, given = c.name, description[c.name]
+            if isinstance(c, Value) and c.takes is not None and c.describe is not None:
+                held[name] = c.describe(  # type: ignore[call-arg]
+                    seat_values(given, n, None, name) if c.per_seat else given,
+                    lambda w, what, k=c.takes: take(k, w, what))
+            elif isinstance(c, Zone):
+                def ids(ws: Any, what: str, kind: str = c.pieces) -> list[Any]:
+                    return [take(kind, w, what) for w in ws]
                 if c.slot:
                     named[name] = [None if w is None else ids([w], f"{name}[{s}]")
                                    for s, w in enumerate(seat_values(given, n, None, name))]
@@ -779,19 +808,25 @@ class Components:
                                    for s, ws in enumerate(seat_values(given, n, None, name))]
                 else:
                     named[name] = ids(given, name)
+        named_ids: dict[str, set[Any]] = {}  # by kind: every piece the description names
         for kind, pieces_of in cls.PIECES.items():
             known_ids = set(pieces_of.ids(game))
-            seen: set[Any] = set()
-            for name, value in named.items():
-                if words[name].pieces != kind:  # type: ignore[union-attr]
-                    continue
-                for pieces in (value if words[name].per_seat else [value]):  # type: ignore
-                    for pid in pieces or ():
-                        if pid not in known_ids:
-                            raise ParameterError(f"unknown {kind} {pid!r}")
-                        if pid in seen:
-                            raise ParameterError(f"{kind} {pid!r} is named twice")
-                        seen.add(pid)
+            seen = named_ids[kind] = set()
+            lists = [pieces for name, value in named.items()
+                     if words[name].pieces == kind  # type: ignore[union-attr]
+                     for pieces in (value if words[name].per_seat else [value])]  # type: ignore
+            for name, value in held.items():
+                c = words[name]
+                if c.pieces == kind:  # type: ignore[union-attr]
+                    lists.append(list(c.holds(game, value)) if callable(c.holds)  # type: ignore
+                                 else [p for _, pile in _piles_in(value, "") for p in pile])
+            for pieces in lists:
+                for pid in pieces or ():
+                    if pid not in known_ids:
+                        raise ParameterError(f"unknown {kind} {pid!r}")
+                    if pid in seen:
+                        raise ParameterError(f"{kind} {pid!r} is named twice")
+                    seen.add(pid)
             for zone in self.zones:  # the named pieces leave wherever the deal put them
                 if zone.pieces != kind:
                     continue
@@ -829,7 +864,9 @@ class Components:
             getattr(state, pile.name)[:0] = pieces  # at the bottom
         for name, given in description.items():
             c = words.get(name)
-            if isinstance(c, Value):
+            if name in held:
+                setattr(state, name, held[name])
+            elif isinstance(c, Value):
                 value = seat_values(given, n, 0, name) if c.per_seat else given
                 setattr(state, name, value if c.describe is None else c.describe(value))
             elif isinstance(c, Mark):
@@ -844,7 +881,12 @@ class Components:
             parse = cls.PIECES[pile.pieces].parse
             if parse is not None:
                 draws = [parse(game, w, "next_draws") for w in draws]
-            self._free_for_next_draws(state, pile, draws, seen_named(named, words))
+            named_here = named_ids[pile.pieces]
+            for i, found in enumerate(draws):  # copies: the first not named elsewhere
+                if isinstance(found, tuple):
+                    draws[i] = next((p for p in found if p not in named_here
+                                     and p not in draws), found[0] if found else None)
+            self._free_for_next_draws(state, pile, draws, named_here)
             stack_on_top(getattr(state, pile.name), draws, pile.pieces)
         state._legal = None
         state._refresh_acting()
@@ -1103,15 +1145,6 @@ def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | N
     view = scope["view"]
     view.source = source  # for a reader: what the declaration became
     return view  # type: ignore[no-any-return]
-
-
-def seen_named(named: Mapping[str, Any], words: Mapping[str, Component]) -> set[Any]:
-    """Every piece a scenario description names for a zone."""
-    out: set[Any] = set()
-    for name, value in named.items():
-        for pieces in (value if getattr(words[name], "per_seat", False) else [value]):
-            out.update(pieces or ())
-    return out
 
 
 def _piles_in(value: Any, path: str) -> list[tuple[str, list[Any]]]:
