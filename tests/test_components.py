@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
@@ -17,6 +18,7 @@ import pytest
 from meeple.engine.action import KindAction
 from meeple.engine.components import (
     COUNT,
+    ORDER_HIDDEN,
     OTHERS,
     OWNER,
     ComponentState,
@@ -707,3 +709,115 @@ def test_a_scenario_gives_each_name_a_copy_not_named_yet() -> None:
         game.build_scenario(rows={0: [["#5", 0]]}, discard=["#5"])
     with pytest.raises(ParameterError, match=r"rows\[0\]\[0\]: 'Z' is not a card"):
         game.build_scenario(rows={0: [["Z", 0]]})
+
+
+# Public contents in a hidden order, and hidden places that hold only some classes of
+# pieces (the features Epoch Ellipse declares): a pile per seat everyone knows the contents
+# of, a face-down row of red cards, two bags of green and blue cards, a box of the rest.
+
+CLASSED = tuple(f"{colour}{rank}" for colour in "RGB" for rank in range(1, 6))
+
+
+def _bag_places(view: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    return [(bag, (({"G", "B"}, size),)) for bag, size in view["bag_sizes"].items()]
+
+
+class ClassState(ComponentState):
+    PIECES = {"card": Pieces(lambda game: CLASSED, classes=lambda game: {c: c[0]
+                                                                        for c in CLASSED})}
+    COMPONENTS = (
+        Zone("piles", pieces="card", per_seat=True, visibility=ORDER_HIDDEN,
+             show_sorted="piles", count="pile_sizes"),
+        Zone("table", pieces="card", show="table"),
+        Zone("reds", pieces="card", visibility=COUNT, count="reds",
+             quota=lambda view: (({"R"}, view["reds"]),)),
+        Value("bags", type=dict[str, list[str]], pieces="card", holds=True, view="bag_sizes",
+              show=lambda st: {k: len(v) for k, v in st.bags.items()},
+              restore=lambda view, st: dict.fromkeys(view["bag_sizes"]), deal=_bag_places),
+        Zone("box", pieces="card", visibility=COUNT,  # no count shown: what is left
+             quota=lambda view: (({"R"}, None), ({"G", "B"}, None))),
+        Value("turn", type=NonNegInt),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
+
+    def __init__(self, game: Classed, seed: int) -> None:
+        super().__init__(game, seed)
+        self.piles = [["R1", "G2", "B5"], ["B3"]]
+        self.table = ["G1"]
+        self.reds = ["R2", "R3"]
+        self.bags = {"x": ["G3", "B1"], "y": ["B2"]}
+        self.box = ["R4", "R5", "G4", "G5", "B4"]
+        self.turn = 0
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        self._acting = (self.turn % 2,)
+
+    def _legal_actions(self, seat: int) -> Sequence[Act]:
+        return [Act(seat, "pass")]
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        self.turn += 1
+        self._refresh_acting()
+
+    def returns(self) -> tuple[float, ...]:
+        return (0.0, 0.0)
+
+    def length(self) -> int:
+        return self.turn
+
+
+class Classed(Copies):
+    name = "toy-classed"
+    state_class = ClassState
+
+    def new_initial_state(self, seed: int = 0) -> ClassState:
+        return ClassState(self, seed)
+
+
+def test_an_order_hidden_zone_shows_its_pieces_sorted_and_draws_reshuffle_them() -> None:
+    game = Classed()
+    state = game.new_initial_state(0)
+    view = state.view(1)
+    assert view["piles"] == [["B5", "G2", "R1"], ["B3"]] and view["pile_sizes"] == [3, 1]
+    for seat in (0, None):  # everyone sees the contents
+        assert state.view(seat)["piles"] == view["piles"]
+    orders = set()
+    for seed in range(20):
+        drawn = game.determinize(view, random.Random(seed))
+        assert drawn.view(1) == view and drawn.piles[1] == ["B3"]
+        assert sorted(drawn.piles[0]) == ["B5", "G2", "R1"]  # the same pieces, reshuffled
+        orders.add(tuple(drawn.piles[0]))
+    assert len(orders) > 1
+    with pytest.raises(TypeError, match="sorted only"):
+        type("Shown", (ClassState,), {"__slots__": (), "COMPONENTS": (
+            Zone("piles", pieces="card", per_seat=True, visibility=ORDER_HIDDEN,
+                 show="piles"),)}).components()
+
+
+def test_hidden_places_hold_their_classes_and_the_rest_goes_where_it_may() -> None:
+    game = Classed()
+    view = game.new_initial_state(0).view(0)
+    assert view["reds"] == 2 and view["bag_sizes"] == {"x": 2, "y": 1} and "box" not in view
+    unseen_green_blue = {"G3", "G4", "G5", "B1", "B2", "B4"}
+    in_bags: Counter = Counter()
+    for seed in range(200):
+        drawn = game.determinize(view, random.Random(seed))
+        assert drawn.view(0) == view
+        assert len(drawn.reds) == 2 and {c[0] for c in drawn.reds} == {"R"}
+        assert [len(drawn.bags["x"]), len(drawn.bags["y"])] == [2, 1]
+        bagged = drawn.bags["x"] + drawn.bags["y"]
+        assert set(bagged) <= unseen_green_blue
+        assert sorted(drawn.box) == sorted({"R2", "R3", "R4", "R5"} - set(drawn.reds)
+                                           | (unseen_green_blue - set(bagged)))
+        in_bags.update(bagged)
+    assert set(in_bags) == unseen_green_blue  # each may be bagged: 100 times on average
+    assert all(60 < k < 140 for k in in_bags.values()), in_bags
+    wrong = json.loads(json.dumps(view))
+    wrong["reds"] = 5  # five face-down reds, but four are unseen
+    with pytest.raises(ParameterError, match="does not account"):
+        game.determinize(wrong, random.Random(0))
+    wrong = json.loads(json.dumps(view))
+    wrong["bag_sizes"]["y"] = 9
+    with pytest.raises(ParameterError, match="does not account"):
+        game.determinize(wrong, random.Random(0))

@@ -18,7 +18,9 @@ derives: the state's copy, its JSON data and the state rebuilt from it, its vali
 and types, one entry per seat, seats in range, every piece in exactly one zone, known ids;
 ``StateError`` at the JSON path), ``view(seat)`` and the spectator's view, a determinization
 that copies what the view shows and deals the pieces it hides (one shuffle of the unseen pieces
-of each kind, dealt to the hidden zones in declaration order, sized by their counts), and a
+of each kind, dealt to the hidden zones in declaration order, sized by their counts; by class
+where the hidden places have quotas: :func:`_dealer`; the pieces of an ``ORDER_HIDDEN`` zone,
+whose contents are public, reshuffled), and a
 scenario builder (named pieces into named zones, values set, the next draws on top of the draw
 pile). A game adds only what the declaration cannot say, through small hooks on its state class
 (:class:`ComponentState`): invariants across fields, how a hidden mark is rebuilt after a deal,
@@ -648,13 +650,14 @@ class Components:
                      view: Mapping[str, Any]) -> Callable[[random.Random], Any]:
         """``draw(rng)``: a state consistent with ``view`` (one seat's), before the engine's
         part (seed, pending choices): what the view shows copied, the pieces it hides dealt
-        (see the module docstring), hidden marks rebuilt (:meth:`ComponentState.rebuild_mark`).
-        The view is read once here; a draw copies that template (each value by the cheapest
-        copy its type needs) and deals.
+        (see the module docstring; with ``Zone.quota`` / ``Value.deal``, by class:
+        :func:`_dealer`), each ``ORDER_HIDDEN`` zone's own pieces reshuffled, hidden marks
+        rebuilt (:meth:`ComponentState.rebuild_mark`). The view is read once here; a draw
+        copies that template (each value by the cheapest copy its type needs) and deals.
 
         Raises:
-            ParameterError: the view's counts do not add up to the unseen pieces (a view
-                that does not account for every piece).
+            ParameterError: the view's counts do not add up to the unseen pieces, or its
+                quotas cannot be met (a view that does not account for every piece).
         """
         cls = self.cls
         seat = view["seat"]
@@ -967,6 +970,11 @@ class Components:
 _SCALARS = frozenset({int, float, str, bool, type(None), tuple, frozenset})
 
 
+def _copy_lists(value: list[list[Any]]) -> list[list[Any]]:
+    """A list of lists copied two levels deep (``copied``'s result for it)."""
+    return list(map(list.copy, value))
+
+
 def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
     """The cheapest copy of ``value`` that shares nothing mutable with it, as ``copied``
     would make (None: immutable, assign it)."""
@@ -975,6 +983,8 @@ def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
         return None
     if kind is list:
         scalars = _SCALARS
+        if value and all(type(v) is list for v in value):
+            return _copy_lists  # a list per seat: as ``copied``, without its tests
         for v in value:
             if type(v) not in scalars:
                 return copied
