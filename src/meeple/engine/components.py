@@ -93,7 +93,8 @@ class Pieces:
     the ids, then names them); with ``copies``, several pieces share a name and are
     **interchangeable copies** (the campaign's ``G5``): a sorted view key sorts the names, and
     a determinization gives each name the view shows the next id of that name not given yet,
-    in ``ids`` order, the pieces everyone sees first (components in declaration order), then
+    in ``ids`` order, the pieces everyone sees first (``PUBLIC`` and ``ORDER_HIDDEN`` zones
+    and values, in declaration order), then
     those only the viewer sees (a :class:`Value` reads names with ``takes``);
     ``parse(game, word, what)``, a piece's id from a word naming it in a scenario description
     (``"W17"`` -> 17; ``what``: where it was named, for the error; default: the word is the

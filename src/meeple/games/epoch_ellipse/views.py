@@ -141,8 +141,10 @@ def explored(key: str) -> Callable[[Mapping[str, Any]], list[str] | None]:
 
 def exploration_value(name: str) -> Callable[..., Any]:
     """The ``Value.restore`` of the exploration's field ``name`` (card names taken as
-    instances with ``take``), or its value outside an exploration."""
-    def restore(view: Mapping[str, Any], state: EpochState, take: Callable[[str], int]) -> Any:
+    instances with ``take``, for ``current`` and ``rescue``: ``Value.takes``), or its value
+    outside an exploration."""
+    def restore(view: Mapping[str, Any], state: EpochState,
+                take: Callable[[str], int] | None = None) -> Any:
         ex = view["exploration"]
         if ex is None:
             return NO_EXPLORATION[name]
@@ -154,9 +156,9 @@ def exploration_value(name: str) -> Callable[..., Any]:
         if name == "expl_k":
             return ex["k"]
         if name == "current":
-            return None if ex["current"] is None else take(ex["current"])
+            return None if ex["current"] is None else take(ex["current"])  # type: ignore
         if name == "rescue":
-            return None if ex["rescue"] is None else [take(c) for c in ex["rescue"]]
+            return None if ex["rescue"] is None else [take(c) for c in ex["rescue"]]  # type: ignore
         return ex[name] if name in ex else NO_EXPLORATION[name]
     return restore
 
