@@ -2,11 +2,12 @@
 """Strength of the default search bot: one ``ismcts`` seat among the game's heuristic seats.
 
     python benchmarks/bench_search_strength.py [--games N] [--jobs J] [--seed S]
-        [--bot LABEL] [--only NAME ...] [--out PATH]
+        [--bot LABEL] [--team] [--only NAME ...] [--out PATH]
 
 For every game (default variant and seat count) it plays ``N`` games through the lab
 (``run_playtest``, so seats rotate: game ``i`` puts the search seat in seat ``i % players``)
-with the line-up ``[bot] + ["heuristic"] * (players - 1)`` on the same seeds, and reports:
+with the line-up ``[bot] + ["heuristic"] * (players - 1)`` (``--team``: the bot in every seat,
+a cooperative game's team of searchers) on the same seeds, and reports:
 
 - competitive games: the search seat's win share (its return, ties shared) with a 95% Wilson
   interval, against the fair share ``1 / players``;
@@ -33,11 +34,13 @@ from meeple.lab.analysis.stats import wilson
 from meeple.lab.run.runner import run_playtest
 
 
-def strength(name: str, games: int, seed: int, jobs: int, bot: str = "ismcts") -> dict:
-    """One search seat among heuristic seats in ``games`` games of ``name``: its share (or
-    the team's win rate) with a 95% Wilson interval, the wall time and a digest of the games."""
+def strength(name: str, games: int, seed: int, jobs: int, bot: str = "ismcts",
+             team: bool = False) -> dict:
+    """One search seat among heuristic seats (``team``: the bot in every seat) in ``games``
+    games of ``name``: its share (or the team's win rate) with a 95% Wilson interval, the
+    wall time and a digest of the games."""
     game = load_game(name)
-    lineup = [bot] + ["heuristic"] * (game.players - 1)
+    lineup = [bot] * game.players if team else [bot] + ["heuristic"] * (game.players - 1)
     start = time.perf_counter()
     results, _ = run_playtest(game, lineup, games, seed, jobs)
     seconds = time.perf_counter() - start
@@ -64,12 +67,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bot", default="ismcts")
+    parser.add_argument("--team", action="store_true", help="the bot in every seat")
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     rows = []
     for name in args.only or game_names():
-        row = strength(name, args.games, args.seed, args.jobs, args.bot)
+        row = strength(name, args.games, args.seed, args.jobs, args.bot, args.team)
         rows.append(row)
         print(f"{row['game']} | {row['bot']} | {row['measure']} {row['value']:.3f} "
               f"[{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] | {row['games']} games | "

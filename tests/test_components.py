@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from meeple.engine.action import KindAction
 from meeple.engine.components import (
     COUNT,
+    ORDER_HIDDEN,
     OTHERS,
     OWNER,
     ComponentState,
@@ -651,3 +654,170 @@ def test_held_pieces_deep_copies_and_sparse_data() -> None:
     fewer = json.loads(json.dumps(data))
     fewer["data"]["deck"].pop()  # all_placed=False: a card may be in no place
     game.state_from_json(fewer)
+
+
+# Scenario words for interchangeable copies: a name stands for any copy not named yet, and a
+# value that holds pieces reads its own piece words (the campaign's tableau rows).
+
+
+def _copies_of(game: Game, word: str, what: str) -> int | tuple[int, ...]:
+    """A card id (``"#3"``) or a name (``"A"``): the ids of its copies, in id order."""
+    if word.startswith("#"):
+        return int(word[1:])
+    found = tuple(i for i, name in enumerate(NAMES) if name == word)
+    if not found:
+        raise ParameterError(f"{what}: {word!r} is not a card")
+    return found
+
+
+def _described_rows(given: list, take: Any) -> list:
+    return [[[take(name, f"rows[{s}][{i}]"), k] for i, (name, k) in enumerate(rows or ())]
+            for s, rows in enumerate(given)]
+
+
+class DescribedCopiesState(CopiesState):
+    PIECES = {"card": Pieces(lambda game: tuple(range(len(NAMES))), int,
+                             names=lambda game: NAMES, copies=True, all_placed=False,
+                             parse=_copies_of)}
+    COMPONENTS = tuple(replace(c, describe=_described_rows) if c.name == "rows" else c
+                       for c in CopiesState.COMPONENTS)
+    __slots__ = ()
+
+
+class DescribedCopies(Copies):
+    name = "toy-described-copies"
+    state_class = DescribedCopiesState
+
+    def new_initial_state(self, seed: int = 0) -> CopiesState:
+        return DescribedCopiesState(self, seed)
+
+
+def test_a_scenario_gives_each_name_a_copy_not_named_yet() -> None:
+    game = DescribedCopies()
+    # rows are declared first: the row's "A" is id 0, the hand's the other copy (id 1); the
+    # deal's cards named here leave their places, a named hand's cards go under the deck
+    state = game.build_scenario(hands={0: ["A", "E"]}, rows={1: [["A", 3]]},
+                                discard=["B"], next_draws=["E", "C"])
+    assert state.rows == [[], [[0, 3]]] and state.hands[0] == [1, 8]
+    assert state.discard == [2] and state.deck[-2:] == [4, 9]  # E: the copy not named
+    every = [c for pile in (*state.hands, state.discard, state.deck) for c in pile]
+    every += [r[0] for t in state.rows for r in t]
+    assert sorted(every) == list(range(len(NAMES)))  # each card in one place
+    with pytest.raises(ParameterError, match=r"hands\[0\]: no card 'A' left"):
+        game.build_scenario(rows={1: [["A", 0]]}, hands={0: ["A", "A"]})
+    with pytest.raises(ParameterError, match="named twice"):
+        game.build_scenario(rows={0: [["#5", 0]]}, discard=["#5"])
+    with pytest.raises(ParameterError, match=r"rows\[0\]\[0\]: 'Z' is not a card"):
+        game.build_scenario(rows={0: [["Z", 0]]})
+
+
+# Public contents in a hidden order, and hidden places that hold only some classes of
+# pieces (the features Epoch Ellipse declares): a pile per seat everyone knows the contents
+# of, a face-down row of red cards, two bags of green and blue cards, a box of the rest.
+
+CLASSED = tuple(f"{colour}{rank}" for colour in "RGB" for rank in range(1, 6))
+
+
+def _bag_places(view: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    return [(bag, (({"G", "B"}, size),)) for bag, size in view["bag_sizes"].items()]
+
+
+class ClassState(ComponentState):
+    PIECES = {"card": Pieces(lambda game: CLASSED, classes=lambda game: {c: c[0]
+                                                                        for c in CLASSED})}
+    COMPONENTS = (
+        Zone("piles", pieces="card", per_seat=True, visibility=ORDER_HIDDEN,
+             show_sorted="piles", count="pile_sizes"),
+        Zone("table", pieces="card", show="table"),
+        Zone("reds", pieces="card", visibility=COUNT, count="reds",
+             quota=lambda view: (({"R"}, view["reds"]),)),
+        Value("bags", type=dict[str, list[str]], pieces="card", holds=True, view="bag_sizes",
+              show=lambda st: {k: len(v) for k, v in st.bags.items()},
+              restore=lambda view, st: dict.fromkeys(view["bag_sizes"]), deal=_bag_places),
+        Zone("box", pieces="card", visibility=COUNT,  # no count shown: what is left
+             quota=lambda view: (({"R"}, None), ({"G", "B"}, None))),
+        Value("turn", type=NonNegInt),
+    )
+    __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
+
+    def __init__(self, game: Classed, seed: int) -> None:
+        super().__init__(game, seed)
+        self.piles = [["R1", "G2", "B5"], ["B3"]]
+        self.table = ["G1"]
+        self.reds = ["R2", "R3"]
+        self.bags = {"x": ["G3", "B1"], "y": ["B2"]}
+        self.box = ["R4", "R5", "G4", "G5", "B4"]
+        self.turn = 0
+        self._refresh_acting()
+
+    def _refresh_acting(self) -> None:
+        self._acting = (self.turn % 2,)
+
+    def _legal_actions(self, seat: int) -> Sequence[Act]:
+        return [Act(seat, "pass")]
+
+    def _apply(self, joint: Mapping[int, Act]) -> None:
+        self.turn += 1
+        self._refresh_acting()
+
+    def returns(self) -> tuple[float, ...]:
+        return (0.0, 0.0)
+
+    def length(self) -> int:
+        return self.turn
+
+
+class Classed(Copies):
+    name = "toy-classed"
+    state_class = ClassState
+
+    def new_initial_state(self, seed: int = 0) -> ClassState:
+        return ClassState(self, seed)
+
+
+def test_an_order_hidden_zone_shows_its_pieces_sorted_and_draws_reshuffle_them() -> None:
+    game = Classed()
+    state = game.new_initial_state(0)
+    view = state.view(1)
+    assert view["piles"] == [["B5", "G2", "R1"], ["B3"]] and view["pile_sizes"] == [3, 1]
+    for seat in (0, None):  # everyone sees the contents
+        assert state.view(seat)["piles"] == view["piles"]
+    orders = set()
+    for seed in range(20):
+        drawn = game.determinize(view, random.Random(seed))
+        assert drawn.view(1) == view and drawn.piles[1] == ["B3"]
+        assert sorted(drawn.piles[0]) == ["B5", "G2", "R1"]  # the same pieces, reshuffled
+        orders.add(tuple(drawn.piles[0]))
+    assert len(orders) > 1
+    with pytest.raises(TypeError, match="sorted only"):
+        type("Shown", (ClassState,), {"__slots__": (), "COMPONENTS": (
+            Zone("piles", pieces="card", per_seat=True, visibility=ORDER_HIDDEN,
+                 show="piles"),)}).components()
+
+
+def test_hidden_places_hold_their_classes_and_the_rest_goes_where_it_may() -> None:
+    game = Classed()
+    view = game.new_initial_state(0).view(0)
+    assert view["reds"] == 2 and view["bag_sizes"] == {"x": 2, "y": 1} and "box" not in view
+    unseen_green_blue = {"G3", "G4", "G5", "B1", "B2", "B4"}
+    in_bags: Counter = Counter()
+    for seed in range(200):
+        drawn = game.determinize(view, random.Random(seed))
+        assert drawn.view(0) == view
+        assert len(drawn.reds) == 2 and {c[0] for c in drawn.reds} == {"R"}
+        assert [len(drawn.bags["x"]), len(drawn.bags["y"])] == [2, 1]
+        bagged = drawn.bags["x"] + drawn.bags["y"]
+        assert set(bagged) <= unseen_green_blue
+        assert sorted(drawn.box) == sorted({"R2", "R3", "R4", "R5"} - set(drawn.reds)
+                                           | (unseen_green_blue - set(bagged)))
+        in_bags.update(bagged)
+    assert set(in_bags) == unseen_green_blue  # each may be bagged: 100 times on average
+    assert all(60 < k < 140 for k in in_bags.values()), in_bags
+    wrong = json.loads(json.dumps(view))
+    wrong["reds"] = 5  # five face-down reds, but four are unseen
+    with pytest.raises(ParameterError, match="does not account"):
+        game.determinize(wrong, random.Random(0))
+    wrong = json.loads(json.dumps(view))
+    wrong["bag_sizes"]["y"] = 9
+    with pytest.raises(ParameterError, match="does not account"):
+        game.determinize(wrong, random.Random(0))

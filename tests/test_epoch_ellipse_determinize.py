@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from unittest import mock
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from meeple import load_game
-from meeple.engine import rng as engine_rng
 from meeple.engine.errors import ParameterError
-from meeple.games.epoch_ellipse import determinize
 from meeple.games.epoch_ellipse.bot import HeuristicBot
 from meeple.games.epoch_ellipse.cards import CATASTROPHE, NIGHT, SALVAGE, SURVIVOR
-from meeple.games.epoch_ellipse.determinize import _random_key, _tables, random_order
 from meeple.games.epoch_ellipse.evaluate import evaluate, team_chance
-from tests.crafted_rng import generator_with_outputs
 
 
 def _play(game, seed: int, steps: int | None, eps: float = 0.0):
@@ -121,36 +114,6 @@ class _OwnRandom(random.Random):
     """A generator type of its own: the determinizer orders cards one by one with it."""
 
 
-@settings(max_examples=300, deadline=None)
-@given(groups=st.lists(st.lists(st.integers(0, 400), max_size=140), max_size=18),
-       seed=st.integers(0, 2**64))
-def test_random_order_is_the_random_key_sorts_with_the_same_stream(groups, seed) -> None:
-    """All groups ordered at once from one ``getrandbits`` (a plain ``random.Random``: by the
-    engine's C loop, and by the numpy keys from the second call on) give the cards of
-    random-key sorts group after group, and leave the stream where they leave it; more than
-    16 groups or a group over 128 cards take the one-by-one way without the C loop."""
-    for c_loop in {engine_rng.SPEEDUPS, False}:
-        with mock.patch.object(determinize, "SPEEDUPS", c_loop):
-            _check_random_order(groups, seed)
-
-
-def _check_random_order(groups, seed) -> None:
-    order = random_order(groups)
-
-    def sorts(rng: random.Random) -> list[int]:
-        key = _random_key(rng)
-        return [card for g in groups for card in sorted(g, key=key)]
-
-    first, one_by_one = random.Random(seed + 1), random.Random(seed + 1)
-    assert order(first) == sorts(one_by_one)  # the first call: sorted
-    assert first.random() == one_by_one.random()
-    one_by_one, at_once, own = random.Random(seed), random.Random(seed), _OwnRandom(seed)
-    expected = sorts(one_by_one)
-    assert order(at_once) == expected
-    assert order(own) == expected
-    assert at_once.getrandbits(64) == one_by_one.getrandbits(64) == own.getrandbits(64)
-
-
 def test_a_draw_is_the_same_with_cards_ordered_at_once_or_one_by_one(midgame) -> None:
     """The determinizer's draws from a plain ``random.Random`` (every deck ordered at once)
     and from a generator type of its own (one by one) are the same states, and leave the
@@ -164,37 +127,6 @@ def test_a_draw_is_the_same_with_cards_ordered_at_once_or_one_by_one(midgame) ->
             assert plain.random() == own.random()
 
 
-def test_random_order_keeps_equal_draws_in_the_cards_order() -> None:
-    """Generator outputs crafted so that cards draw equal ``random()`` values (equal 53-bit
-    integers, different in the bits ``random()`` drops, the later card's dropped bits lower):
-    all groups ordered at once keep tied cards in their order, as ``sorted`` does."""
-    groups = [[5, 3, 9, 1], [7], [2, 8, 4, 6, 0, 11], [10, 12]]
-    pick = random.Random(4)
-    values = [(pick.getrandbits(27), pick.getrandbits(26)) for _ in range(3)]
-    outputs, seen = [], Counter()
-    for card in range(13):  # one of three values each; the dropped bits fall card by card
-        high, low = values[card % 3]
-        outputs += [high << 5 | 31 - seen[high], low << 6 | 63 - seen[high]]
-        seen[high] += 1
-    replay = generator_with_outputs(outputs)
-    assert len({replay.random() for _ in range(13)}) == 3  # the ties are there
-    for c_loop in {engine_rng.SPEEDUPS, False}:  # the engine's C loop, the numpy keys
-        with mock.patch.object(determinize, "SPEEDUPS", c_loop):
-            _check_ties(groups, outputs)
-
-
-def _check_ties(groups, outputs) -> None:
-    order = random_order(groups)
-    order(random.Random(1))  # the first call sorts one by one and builds the tables
-    at_once, one_by_one = generator_with_outputs(outputs), generator_with_outputs(outputs)
-    key = _random_key(one_by_one)
-    expected = [card for g in groups for card in sorted(g, key=key)]
-    assert order(at_once) == expected
-    # a tie within a group: cards 5 and 1 (value 0) keep their order
-    assert expected.index(5) < expected.index(1)
-    assert at_once.getrandbits(32) == one_by_one.getrandbits(32)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_draws_at_once_equal_draws_one_by_one_at_many_positions(players) -> None:
     """At positions through whole games (starter catastrophes among the unseen cards, an
@@ -203,7 +135,7 @@ def test_draws_at_once_equal_draws_one_by_one_at_many_positions(players) -> None
     draws) equal the one-by-one draws of a generator type of its own, leave the stream at
     the same point, and give every seat the true view."""
     game = load_game("epoch-ellipse", players=players)
-    starter_cats = set(_tables(game).groups[4])
+    starter_cats = {c for seat in game.starters for c in seat if game.kinds[c] == CATASTROPHE}
     met = Counter()
     for seed in range(3):
         for steps in (10, 40, 70, 100, 130, None):
@@ -316,14 +248,16 @@ def test_danger_and_a_polluted_deck_lower_the_chance(midgame) -> None:
     assert team_chance(worse) < base
 
 
-def test_the_draw_stores_every_field_the_exploration_reset_sets() -> None:
-    """The draw stores the exploration by name (``determinize.EXPL_FIELDS``), not through
-    ``_reset_exploration``: the reset must set exactly those fields, or a field it gains would
-    keep no value in a drawn state."""
-    from meeple.games.epoch_ellipse.determinize import EXPL_FIELDS
+def test_the_exploration_read_back_outside_one_is_the_reset() -> None:
+    """Outside an exploration a drawn state's exploration fields are ``views.NO_EXPLORATION``
+    and its flipped cards none: exactly what ``_reset_exploration`` sets, or a field it gains
+    would keep no value in a drawn state."""
     from meeple.games.epoch_ellipse.rules import EpochState
+    from meeple.games.epoch_ellipse.views import NO_EXPLORATION
 
     probe = EpochState.__new__(EpochState)
     probe._reset_exploration()
     slots = {name for cls in EpochState.__mro__ for name in getattr(cls, "__slots__", ())}
-    assert {name for name in slots if hasattr(probe, name)} == set(EXPL_FIELDS)
+    lists = {"expl_cats", "expl_survivors", "expl_salvage"}
+    assert {name for name in slots if hasattr(probe, name)} == set(NO_EXPLORATION) | lists
+    assert {name: getattr(probe, name) for name in NO_EXPLORATION} == NO_EXPLORATION

@@ -18,7 +18,9 @@ derives: the state's copy, its JSON data and the state rebuilt from it, its vali
 and types, one entry per seat, seats in range, every piece in exactly one zone, known ids;
 ``StateError`` at the JSON path), ``view(seat)`` and the spectator's view, a determinization
 that copies what the view shows and deals the pieces it hides (one shuffle of the unseen pieces
-of each kind, dealt to the hidden zones in declaration order, sized by their counts), and a
+of each kind, dealt to the hidden zones in declaration order, sized by their counts; by class
+where the hidden places have quotas: :func:`_dealer`; the pieces of an ``ORDER_HIDDEN`` zone,
+whose contents are public, reshuffled), and a
 scenario builder (named pieces into named zones, values set, the next draws on top of the draw
 pile). A game adds only what the declaration cannot say, through small hooks on its state class
 (:class:`ComponentState`): invariants across fields, how a hidden mark is rebuilt after a deal,
@@ -66,10 +68,15 @@ class Visibility(enum.Enum):
     OTHERS = "others"
     #: Nobody sees the pieces; everyone sees how many (a deck, a face-down pile).
     COUNT = "count"
+    #: Everyone sees which pieces, nobody their order (a pile shuffled in front of everyone:
+    #: a deck whose contents are public). Shown sorted only (``show_sorted``); a
+    #: determinization reshuffles the zone's own pieces.
+    ORDER_HIDDEN = "order_hidden"
 
 
-PUBLIC, OWNER, OTHERS, COUNT = (Visibility.PUBLIC, Visibility.OWNER, Visibility.OTHERS,
-                                Visibility.COUNT)
+PUBLIC, OWNER, OTHERS, COUNT, ORDER_HIDDEN = (
+    Visibility.PUBLIC, Visibility.OWNER, Visibility.OTHERS, Visibility.COUNT,
+    Visibility.ORDER_HIDDEN)
 
 
 def _default_key() -> str:
@@ -86,12 +93,22 @@ class Pieces:
     the ids, then names them); with ``copies``, several pieces share a name and are
     **interchangeable copies** (the campaign's ``G5``): a sorted view key sorts the names, and
     a determinization gives each name the view shows the next id of that name not given yet,
-    in ``ids`` order, the pieces everyone sees first (components in declaration order), then
+    in ``ids`` order, the pieces everyone sees first (``PUBLIC`` and ``ORDER_HIDDEN`` zones
+    and values, in declaration order), then
     those only the viewer sees (a :class:`Value` reads names with ``takes``);
     ``parse(game, word, what)``, a piece's id from a word naming it in a scenario description
     (``"W17"`` -> 17; ``what``: where it was named, for the error; default: the word is the
-    id), and ``all_placed``: the validation requires every piece in some place (False: a saved
-    state may leave a piece out, and only repeats and unknown ids are refused)."""
+    id), or, for a word naming any of several interchangeable copies (``"G4"``), the tuple of
+    their ids: the scenario builder gives the first not named yet (the description's words
+    read in the components' declaration order; ``ParameterError`` when every copy is named
+    already); and ``all_placed``: the validation requires every piece in some place (False: a saved
+    state may leave a piece out, and only repeats and unknown ids are refused).
+
+    ``classes(game)``, a mapping (or a sequence indexed by id) id -> the piece's class, a
+    hashable label (a card's kind, whether it is a starter copy): where a hidden place may
+    only hold pieces of some classes, a :class:`Zone`'s ``quota`` or a :class:`Value`'s
+    ``deal`` says how many of which (default: one class, every hidden place takes any
+    piece)."""
 
     ids: Callable[[Any], Sequence[Hashable]]
     type: type = str
@@ -99,6 +116,7 @@ class Pieces:
     parse: Callable[[Any, Any, str], Hashable] | None = None
     copies: bool = False
     all_placed: bool = True
+    classes: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +163,17 @@ class Zone(Component):
             piece or None rather than a list (the card each seat revealed this round).
         sizes: how many, read from a view (``sizes(view)``: an int, or a list per seat) where
             no ``count`` key holds it (a count inside a per-seat record of the view).
+        contents: the pieces, read from a view (``contents(view)``: a list of pieces as the
+            view names them, or a list of them per seat; None, or None for a seat, where the
+            view does not show them) where no ``show`` key holds them (pieces inside
+            per-seat records, or in a :class:`Shown` key).
+        quota: a determinization's hidden places of the zone may hold only pieces of some
+            classes (``Pieces.classes``): ``quota(view)`` gives, for a shared zone, a
+            sequence of ``(classes, count)`` entries, ``count`` pieces drawn from the unseen
+            pieces of ``classes`` (a collection of labels), or None for every unseen piece of
+            those classes no counted entry of any place takes (what is left over); a per-seat
+            zone gives one such sequence per seat. The place holds its entries' pieces in
+            entry order. See :meth:`Components.determinizer` for the deal.
     """
 
     pieces: str
@@ -159,6 +188,8 @@ class Zone(Component):
     count_when: bool = False
     slot: bool = False
     sizes: Callable[[Mapping[str, Any]], Any] | None = None
+    contents: Callable[[Mapping[str, Any]], Any] | None = None
+    quota: Callable[[Mapping[str, Any]], Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,7 +236,12 @@ class Value(Component):
             tiles, a row of cards with counters on them), ``value`` the validated data or the
             restored value.
         takes: a kind with ``Pieces.copies``: ``restore`` is called as ``restore(view,
-            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's).
+            state, take)``, ``take(name)`` giving the id of a named copy (as a zone's); and
+            ``describe`` (if given) as ``describe(given, take)``, ``given`` the description's
+            value (a per-seat value as a list, None for a seat not given) and
+            ``take(word, what)`` the id of a piece word (``Pieces.parse``,
+            each piece named once across the description): the pieces the described value
+            holds (``holds``) leave the zones where the deal put them, as a zone's do.
         copy: how a state's copy, a restore (from data not its own) and, without
             ``draw_copy``, a determinization's draws copy the value (default: lists, dicts
             and sets copied two levels deep, ``persist.copied``); ``list.copy`` for a list of
@@ -215,6 +251,10 @@ class Value(Component):
             (default: the cheapest copy sharing nothing mutable); ``dict.copy`` shares the
             dict's values between draws, for values the rules replace but never change in
             place (copies of a state still copy them).
+        deal: the value holds piles the view hides (a dict of shared decks, an event deck per
+            location): ``deal(view)`` gives its hidden places as ``(key, quota)`` pairs, each
+            pile ``value[key]`` of the restored value (``restore`` gives the rest) dealt as a
+            zone's ``quota`` entries say (``(classes, count)`` entries).
         bounds: ``bounds(game) -> (low, high)``, the range of a number (or of each entry of
             a per-seat one) for a derived observation tensor (``meeple.engine.encoding``;
             None: read from the type's ``ge``/``le`` where it states both, else left out).
@@ -235,6 +275,7 @@ class Value(Component):
     takes: str | None = None
     copy: Callable[[Any], Any] | None = None
     draw_copy: Callable[[Any], Any] | None = None
+    deal: Callable[[Mapping[str, Any]], Any] | None = None
     bounds: Callable[[Any], tuple[float, float]] | None = None
 
 
@@ -404,6 +445,9 @@ class Components:
         for z in self.zones:
             if z.slot and not (z.per_seat and z.visibility is PUBLIC):
                 raise TypeError(f"{cls.__name__}.{z.name}: a slot is a public per-seat zone")
+            if z.visibility is ORDER_HIDDEN and z.show is not None:
+                raise TypeError(f"{cls.__name__}.{z.name}: an order-hidden zone is shown "
+                                "sorted only (show_sorted)")
         names = {c.name for c in self.fields}
         #: The class's own slots that are no component (caches): shared by a copy, None in
         #: a restored or drawn state until its hook sets them.
@@ -587,6 +631,14 @@ class Components:
 
         return take
 
+    def _classes(self, game: Game, kind: str) -> Any:
+        """``Pieces.classes(game)`` of ``kind`` (id -> class), kept on the spec."""
+        key = ("components-classes", kind)
+        found = game._cache.get(key)
+        if found is None:
+            found = game._cache[key] = self.cls.PIECES[kind].classes(game)  # type: ignore[misc]
+        return found
+
     def names_back(self, game: Game, kind: str) -> Mapping[Any, Hashable] | None:
         """How views name the pieces of ``kind`` (``Pieces.names``), reversed: name -> id,
         kept on the spec; None if views show the ids."""
@@ -603,13 +655,14 @@ class Components:
                      view: Mapping[str, Any]) -> Callable[[random.Random], Any]:
         """``draw(rng)``: a state consistent with ``view`` (one seat's), before the engine's
         part (seed, pending choices): what the view shows copied, the pieces it hides dealt
-        (see the module docstring), hidden marks rebuilt (:meth:`ComponentState.rebuild_mark`).
-        The view is read once here; a draw copies that template (each value by the cheapest
-        copy its type needs) and deals.
+        (see the module docstring; with ``Zone.quota`` / ``Value.deal``, by class:
+        :func:`_dealer`), each ``ORDER_HIDDEN`` zone's own pieces reshuffled, hidden marks
+        rebuilt (:meth:`ComponentState.rebuild_mark`). The view is read once here; a draw
+        copies that template (each value by the cheapest copy its type needs) and deals.
 
         Raises:
-            ParameterError: the view's counts do not add up to the unseen pieces (a view
-                that does not account for every piece).
+            ParameterError: the view's counts do not add up to the unseen pieces, or its
+                quotas cannot be met (a view that does not account for every piece).
         """
         cls = self.cls
         seat = view["seat"]
@@ -618,7 +671,8 @@ class Components:
         probe.game = game
         assigned: list[tuple[str, Any]] = []  # values never changed in place: shared
         copies: list[tuple[str, Callable[[Any], Any], Any]] = []
-        deals: dict[str, list[tuple[str, int | None, int]]] = {k: [] for k in cls.PIECES}
+        deals: dict[str, list[Place]] = {k: [] for k in cls.PIECES}
+        reshuffled: list[tuple[str, int | None]] = []  # order-hidden zones' own pieces
         known: dict[str, set[Any]] = {k: set() for k in cls.PIECES}
         later: list[Mark] = []
         takers = {k: self._taker(game, k) for k, p in cls.PIECES.items() if p.copies}
@@ -634,6 +688,10 @@ class Components:
                 else:
                     value = copied(_get(view, c.view or c.name))
                 setattr(probe, c.name, value)
+                if c.deal is not None:
+                    deals[c.pieces] += [  # type: ignore[index]
+                        (c.name, key, None, tuple((frozenset(cl), k) for cl, k in quota))
+                        for key, quota in c.deal(view)]
                 if c.pieces is not None and callable(c.holds):
                     known[c.pieces].update(c.holds(game, value))
                 elif c.pieces is not None and c.holds:
@@ -642,6 +700,9 @@ class Components:
             elif type(c) is Zone:
                 value, hidden = _read_zone(c, view, seat, n, self.names_back(game, c.pieces))
                 setattr(probe, c.name, value)
+                if c.visibility is ORDER_HIDDEN:
+                    reshuffled += ([(c.name, s) for s, p in enumerate(value) if p is not None]
+                                   if c.per_seat else [(c.name, None)])
                 take = takers.get(c.pieces)
                 if c.slot:
                     known[c.pieces].update(p for p in value if p is not None)
@@ -649,7 +710,7 @@ class Components:
                     for pieces in (value if c.per_seat else (value,)):
                         if pieces is None:
                             continue
-                        if take is not None and c.visibility is not PUBLIC:
+                        if take is not None and c.visibility not in (PUBLIC, ORDER_HIDDEN):
                             private.append((c.pieces, pieces))
                             continue
                         if take is not None:
@@ -674,14 +735,15 @@ class Components:
             known[kind].update(pieces)
         unseen = {k: [p for p in self.piece_ids(game, k) if p not in known[k]]
                   for k in cls.PIECES}
-        plans = tuple((kind, unseen[kind], tuple(plan)) for kind, plan in deals.items() if plan)
-        for kind, pieces, plan in plans:
-            places = sum(size for _, _, size in plan)
-            if places != len(pieces):
-                raise ParameterError(f"{game.name} view does not account for the {kind} "
-                                     f"pieces: {len(pieces)} unseen for {places} hidden places")
+        plans = []
+        for kind, plan in deals.items():
+            if not plan:
+                continue
+            classes = cls.PIECES[kind].classes
+            class_of = None if classes is None else self._classes(game, kind)
+            plans.append((_dealer(kind, unseen[kind], class_of, plan, game.name),
+                          tuple((name, where) for name, where, *_ in plan)))
         acting: list[tuple[int, ...]] = []
-        per_seat = frozenset(z.name for z in self.zones if z.per_seat)
         fill = self._filler((*((name, None) for name, _ in assigned),
                              *((name, copy) for name, copy, _ in copies)))
         values = (*(v for _, v in assigned), *(v for _, _, v in copies))
@@ -690,17 +752,15 @@ class Components:
             state = object.__new__(cls)
             state.game = game
             fill(state, values)  # every field, copied as it needs; the caches None
-            for _kind, pieces, plan in plans:  # the sizes add up (checked above)
-                cards = pieces.copy()
-                shuffle(rng, cards)
-                at = 0
-                for name, where, size in plan:
-                    dealt = cards[at:at + size]
-                    at += size
-                    if name in per_seat:
-                        getattr(state, name)[where] = dealt
-                    else:
+            for deal, places in plans:  # the quotas hold (checked by _dealer)
+                for (name, where), dealt in zip(places, deal(rng), strict=True):
+                    if where is None:
                         setattr(state, name, dealt)
+                    else:
+                        getattr(state, name)[where] = dealt
+            for name, where in reshuffled:
+                shuffle(rng, getattr(state, name) if where is None
+                        else getattr(state, name)[where])
             for mark in later:
                 setattr(state, mark.name, state.rebuild_mark(mark, view))
             if acting:
@@ -768,13 +828,34 @@ class Components:
                                  f"scenarios take: {', '.join(known)}")
         state = game.new_initial_state(seed)
         n = game.players
+        taken: dict[str, set[Any]] = {k: set() for k in cls.PIECES}  # copies given so far
+
+        def take(kind: str, word: Any, what: str) -> Any:
+            """The id a piece word names (``Pieces.parse``): of interchangeable copies (a
+            tuple), the first not named yet."""
+            parse = cls.PIECES[kind].parse
+            found = word if parse is None else parse(game, word, what)
+            if isinstance(found, tuple):
+                found = next((p for p in found if p not in taken[kind]), _MISSING)
+                if found is _MISSING:
+                    raise ParameterError(f"{what}: no {kind} {word!r} left (every copy is "
+                                         "named already)")
+            taken[kind].add(found)
+            return found
+
         named: dict[str, Any] = {}  # a slot's pieces as a list of one (or None) per seat
-        for name, given in description.items():
-            c = words.get(name)
-            if isinstance(c, Zone):
-                parse = cls.PIECES[c.pieces].parse
-                ids = ((lambda ws, what: list(ws)) if parse is None
-                       else (lambda ws, what, parse=parse: [parse(game, w, what) for w in ws]))
+        held: dict[str, Any] = {}  # the values of ``Value.takes`` with ``describe``
+        for c in self.fields:  # in declaration order: which copy a word gets
+            if c.name not in description or c.name not in words:
+                continue
+            name, given = c.name, description[c.name]
+            if isinstance(c, Value) and c.takes is not None and c.describe is not None:
+                held[name] = c.describe(  # type: ignore[call-arg]
+                    seat_values(given, n, None, name) if c.per_seat else given,
+                    lambda w, what, k=c.takes: take(k, w, what))
+            elif isinstance(c, Zone):
+                def ids(ws: Any, what: str, kind: str = c.pieces) -> list[Any]:
+                    return [take(kind, w, what) for w in ws]
                 if c.slot:
                     named[name] = [None if w is None else ids([w], f"{name}[{s}]")
                                    for s, w in enumerate(seat_values(given, n, None, name))]
@@ -783,19 +864,25 @@ class Components:
                                    for s, ws in enumerate(seat_values(given, n, None, name))]
                 else:
                     named[name] = ids(given, name)
+        named_ids: dict[str, set[Any]] = {}  # by kind: every piece the description names
         for kind, pieces_of in cls.PIECES.items():
             known_ids = set(pieces_of.ids(game))
-            seen: set[Any] = set()
-            for name, value in named.items():
-                if words[name].pieces != kind:  # type: ignore[union-attr]
-                    continue
-                for pieces in (value if words[name].per_seat else [value]):  # type: ignore
-                    for pid in pieces or ():
-                        if pid not in known_ids:
-                            raise ParameterError(f"unknown {kind} {pid!r}")
-                        if pid in seen:
-                            raise ParameterError(f"{kind} {pid!r} is named twice")
-                        seen.add(pid)
+            seen = named_ids[kind] = set()
+            lists = [pieces for name, value in named.items()
+                     if words[name].pieces == kind  # type: ignore[union-attr]
+                     for pieces in (value if words[name].per_seat else [value])]  # type: ignore
+            for name, value in held.items():
+                c = words[name]
+                if c.pieces == kind:  # type: ignore[union-attr]
+                    lists.append(list(c.holds(game, value)) if callable(c.holds)  # type: ignore
+                                 else [p for _, pile in _piles_in(value, "") for p in pile])
+            for pieces in lists:
+                for pid in pieces or ():
+                    if pid not in known_ids:
+                        raise ParameterError(f"unknown {kind} {pid!r}")
+                    if pid in seen:
+                        raise ParameterError(f"{kind} {pid!r} is named twice")
+                    seen.add(pid)
             for zone in self.zones:  # the named pieces leave wherever the deal put them
                 if zone.pieces != kind:
                     continue
@@ -833,7 +920,9 @@ class Components:
             getattr(state, pile.name)[:0] = pieces  # at the bottom
         for name, given in description.items():
             c = words.get(name)
-            if isinstance(c, Value):
+            if name in held:
+                setattr(state, name, held[name])
+            elif isinstance(c, Value):
                 value = seat_values(given, n, 0, name) if c.per_seat else given
                 setattr(state, name, value if c.describe is None else c.describe(value))
             elif isinstance(c, Mark):
@@ -848,7 +937,12 @@ class Components:
             parse = cls.PIECES[pile.pieces].parse
             if parse is not None:
                 draws = [parse(game, w, "next_draws") for w in draws]
-            self._free_for_next_draws(state, pile, draws, seen_named(named, words))
+            named_here = named_ids[pile.pieces]
+            for i, found in enumerate(draws):  # copies: the first not named elsewhere
+                if isinstance(found, tuple):
+                    draws[i] = next((p for p in found if p not in named_here
+                                     and p not in draws), found[0] if found else None)
+            self._free_for_next_draws(state, pile, draws, named_here)
             stack_on_top(getattr(state, pile.name), draws, pile.pieces)
         state._legal = None
         state._refresh_acting()
@@ -881,6 +975,11 @@ class Components:
 _SCALARS = frozenset({int, float, str, bool, type(None), tuple, frozenset})
 
 
+def _copy_lists(value: list[list[Any]]) -> list[list[Any]]:
+    """A list of lists copied two levels deep (``copied``'s result for it)."""
+    return list(map(list.copy, value))
+
+
 def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
     """The cheapest copy of ``value`` that shares nothing mutable with it, as ``copied``
     would make (None: immutable, assign it)."""
@@ -889,6 +988,8 @@ def _fast_copier(value: Any) -> Callable[[Any], Any] | None:
         return None
     if kind is list:
         scalars = _SCALARS
+        if value and all(type(v) is list for v in value):
+            return _copy_lists  # a list per seat: as ``copied``, without its tests
         for v in value:
             if type(v) not in scalars:
                 return copied
@@ -1058,7 +1159,7 @@ def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | N
                 put(c.count, "[0 if x is None else 1 for x in p]")
         elif isinstance(c, Zone) and c.per_seat:
             lines.append(f"    p = state.{c.name}")
-            if c.visibility is PUBLIC:
+            if c.visibility is PUBLIC or c.visibility is ORDER_HIDDEN:
                 if c.show is not None:
                     put(c.show, f"[{lst(c, 'x')} for x in p]")
                 if c.show_sorted is not None:
@@ -1082,7 +1183,7 @@ def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | N
             assert isinstance(c, (Zone, Mark))
             lines.append(f"    p = state.{c.name}")
             owner = f"{const(c.owner)}(state)" if c.owner is not None else "None"
-            test = {PUBLIC: "True", COUNT: "False",
+            test = {PUBLIC: "True", COUNT: "False", ORDER_HIDDEN: "True",
                     OWNER: f"seat is not None and seat == {owner}",
                     OTHERS: f"seat is not None and seat != {owner}"}[c.visibility]
             when = getattr(c, "when", None)
@@ -1107,15 +1208,6 @@ def compile_view(declared: Sequence[Component], pieces: Mapping[str, Pieces] | N
     view = scope["view"]
     view.source = source  # for a reader: what the declaration became
     return view  # type: ignore[no-any-return]
-
-
-def seen_named(named: Mapping[str, Any], words: Mapping[str, Component]) -> set[Any]:
-    """Every piece a scenario description names for a zone."""
-    out: set[Any] = set()
-    for name, value in named.items():
-        for pieces in (value if getattr(words[name], "per_seat", False) else [value]):
-            out.update(pieces or ())
-    return out
 
 
 def _piles_in(value: Any, path: str) -> list[tuple[str, list[Any]]]:
@@ -1149,7 +1241,7 @@ def _ids_in(value: Any, path: str) -> list[tuple[str, Any]]:
 
 
 def _sees(visibility: Visibility, owner: int | None, seat: int | None) -> bool:
-    if visibility is PUBLIC:
+    if visibility is PUBLIC or visibility is ORDER_HIDDEN:
         return True
     if visibility is COUNT or seat is None:
         return False
@@ -1209,40 +1301,204 @@ def _shown_pieces(c: Zone | Mark, view: Mapping[str, Any],
 
 
 def _read_zone(c: Zone, view: Mapping[str, Any], seat: int, n: int,
-               back: Mapping[Any, Any] | None = None
-               ) -> tuple[Any, list[tuple[str, int | None, int]]]:
+               back: Mapping[Any, Any] | None = None) -> tuple[Any, list[Place]]:
     """A zone's value in a determinization's template (None where dealt) and its hidden
-    places ``(name, seat or None, size)``, in deal order (``back``: name -> id, if the view
-    names the pieces)."""
+    places ``(name, seat or None, size, quota entries or None)``, in deal order (``back``:
+    name -> id, if the view names the pieces)."""
     if c.sizes is not None:
         counts = c.sizes(view)
     elif c.count is None:
         counts = None
     else:
         counts = _get(view, c.count, 0) if c.count_when else _get(view, c.count)
-    source = view
+    quota = None if c.quota is None else c.quota(view)
     ids = list if back is None else (lambda found: [back[x] for x in found])
+
+    def place(where: int | None, size: Any, entries: Any) -> Place:
+        if entries is not None:
+            entries = tuple((frozenset(classes), k) for classes, k in entries)
+            if all(k is not None for _, k in entries):
+                size = sum(k for _, k in entries)
+        elif size is None:
+            raise TypeError(f"zone {c.name}: hidden from the view and no count to deal by")
+        return (c.name, where, size, entries)
+
+    if c.contents is not None:
+        found = c.contents(view)
+        if not c.per_seat:
+            return ([], [place(None, counts, quota)]) if found is None else (ids(found), [])
+        value: list[Any] = [None] * n
+        hidden = []
+        for s in range(n):
+            if found[s] is not None:
+                value[s] = ids(found[s])
+            else:
+                hidden.append(place(s, None if counts is None else counts[s],
+                                    None if quota is None else quota[s]))
+        return value, hidden
     if not c.per_seat:
-        shown = _shown_pieces(c, source, back)
+        shown = _shown_pieces(c, view, back)
         if shown is not None:
             return shown, []
-        if counts is None:
-            raise TypeError(f"zone {c.name}: hidden from the view and no count to deal by")
-        return [], [(c.name, None, counts)]
-    if c.visibility is PUBLIC:
-        shown = _get(source, c.show if c.show is not None else c.show_sorted)
+        return [], [place(None, counts, quota)]
+    if c.visibility is PUBLIC or c.visibility is ORDER_HIDDEN:
+        shown = _get(view, c.show if c.show is not None else c.show_sorted)
         if c.slot:
             return [None if p is None else (p if back is None else back[p]) for p in shown], []
         return [ids(p) for p in shown], []
-    value: list[Any] = [None] * n
+    value = [None] * n
     hidden = []
-    own = _shown_pieces(c, source, back)
+    own = _shown_pieces(c, view, back)
     for s in range(n):
         if c.visibility is OWNER and s == seat and own is not None:
             value[s] = own
         elif c.visibility is OTHERS and s != seat:
             key = c.show if c.show is not None else c.show_sorted
-            value[s] = ids(_get(source, key)[s])
+            value[s] = ids(_get(view, key)[s])
         else:
-            hidden.append((c.name, s, counts[s]))
+            hidden.append(place(s, None if counts is None else counts[s],
+                                None if quota is None else quota[s]))
     return value, hidden
+
+
+#: A determinization's hidden place: the component's name, where in it (None: the whole
+#: field; a seat, or a key of a value's piles), its size, and its quota entries (``(classes,
+#: count or None)``; None: any unseen piece of the kind).
+Place = tuple[str, Any, Any, Any]
+
+
+def _dealer(kind: str, unseen: list[Any], class_of: Any, plan: Sequence[Place],
+            game_name: str) -> Callable[[random.Random], list[list[Any]]]:
+    """``deal(rng)``: the pieces of each place of ``plan`` (in order) dealt from the
+    ``unseen`` pieces of ``kind`` (in ``ids`` order), ``class_of`` (id -> class, or None: one
+    class) by the places' quotas, checked here (``ParameterError`` naming ``game_name``).
+
+    The deal, uniform over the deals the quotas allow: each class that a counted
+    single-class entry takes from is shuffled once (classes in ``ids`` order of their first
+    piece) and those entries take its first pieces, in place order; the classes the other
+    entries name are joined where they overlap, and each such group's pieces left over
+    (class by class) are shuffled once: its counted entries, which must name the whole
+    group, take its first pieces in place order, then its ``None`` entries, in place order,
+    every piece left of their classes. With no class and no quota, this is one shuffle of
+    the unseen pieces, dealt to the places in order.
+    """
+    entries: list[tuple[int, frozenset[Any] | None, int | None]] = []
+    for i, (_name, _where, size, quota) in enumerate(plan):
+        if quota is None:
+            entries.append((i, None, size))
+        else:
+            entries += [(i, classes, k) for classes, k in quota]
+    if class_of is None and all(q is None for *_, q in plan):
+        sizes = [size for *_, size, _q in plan]
+        if sum(sizes) != len(unseen):
+            raise ParameterError(f"{game_name} view does not account for the {kind} pieces: "
+                                 f"{len(unseen)} unseen for {sum(sizes)} hidden places")
+        bounds = []
+        at = 0
+        for size in sizes:
+            bounds.append(slice(at, at + size))
+            at += size
+
+        def deal_all(rng: random.Random) -> list[list[Any]]:
+            cards = unseen.copy()
+            shuffle(rng, cards)
+            return [cards[b] for b in bounds]
+
+        return deal_all
+    label = (lambda p: None) if class_of is None else class_of.__getitem__
+    pools: dict[Any, list[Any]] = {}
+    for p in unseen:
+        pools.setdefault(label(p), []).append(p)
+    order = list(pools)  # classes in ids order of their first unseen piece
+    everything = frozenset(order)
+    entries = [(i, everything if cl is None else cl, k) for i, cl, k in entries]
+
+    def refuse(why: str) -> ParameterError:
+        return ParameterError(f"{game_name} view does not account for the {kind} pieces: "
+                              f"{why}")
+
+    # the counted single-class entries
+    first = [e for e, (_, cl, k) in enumerate(entries) if len(cl) == 1 and k is not None]
+    used = dict.fromkeys(order, 0)
+    for e in first:
+        (c,) = entries[e][1]
+        used[c] = used.get(c, 0) + entries[e][2]  # type: ignore[operator]
+        if used[c] > len(pools.get(c, ())):
+            raise refuse(f"{used[c]} of class {c!r} wanted, {len(pools.get(c, ()))} unseen")
+    shuffled = [c for c in order if any(entries[e][1] == {c} for e in first)]
+    # the groups: classes of the other entries, joined where they overlap
+    groups: list[set[Any]] = []
+    for _, cl, k in entries:
+        if len(cl) == 1 and k is not None:
+            continue
+        joined = set(cl)
+        for g in [g for g in groups if g & joined]:
+            joined |= g
+            groups.remove(g)
+        groups.append(joined)
+    stages = []
+    for g in groups:
+        members = [c for c in order if c in g]
+        size = sum(len(pools.get(c, ())) - used.get(c, 0) for c in members)
+        counted = [e for e, (_, cl, k) in enumerate(entries) if k is not None and cl & g
+                   and not (len(cl) == 1 and k is not None)]
+        rest = [e for e, (_, cl, k) in enumerate(entries) if k is None and cl & g]
+        if any(entries[e][1] != g for e in counted):
+            raise refuse("counted quotas of several classes overlap but differ")
+        wanted = sum(entries[e][2] for e in counted)  # type: ignore[misc]
+        if wanted > size or (wanted < size and not rest):
+            raise refuse(f"{size} unseen for {wanted} hidden places of classes {sorted(g)}")
+        if wanted < size:
+            left = {c for c in members if len(pools.get(c, ())) > used.get(c, 0)}
+            if not left <= set().union(*(entries[e][1] for e in rest)):
+                raise refuse("pieces left over that no place takes")
+        stages.append((members, counted, [(e, entries[e][1]) for e in rest]))
+    placed = {c for g in groups for c in g}
+    for c in order:
+        if c not in placed and used.get(c, 0) != len(pools[c]):
+            raise refuse(f"{len(pools[c]) - used.get(c, 0)} of class {c!r} in no place")
+    by_place = [[e for e, (i, _, _) in enumerate(entries) if i == j] for j in range(len(plan))]
+    count = len(entries)
+
+    def deal(rng: random.Random) -> list[list[Any]]:
+        taken: list[Any] = [None] * count
+        left: dict[Any, list[Any]] = {}
+        for c in shuffled:
+            cards = pools[c].copy()
+            shuffle(rng, cards)
+            left[c] = cards
+        at = dict.fromkeys(shuffled, 0)
+        for e in first:
+            (c,) = entries[e][1]
+            k = entries[e][2]
+            if not k:
+                taken[e] = []
+                continue
+            taken[e] = left[c][at[c]:at[c] + k]  # type: ignore[operator]
+            at[c] += k  # type: ignore[operator]
+        for members, counted, rest in stages:
+            cards = []
+            for c in members:
+                cards += left[c][at[c]:] if c in left else pools[c]
+            shuffle(rng, cards)
+            k = 0
+            for e in counted:
+                size = entries[e][2]
+                taken[e] = cards[k:k + size]  # type: ignore[operator]
+                k += size  # type: ignore[operator]
+            cards = cards[k:]
+            for e, classes in rest:
+                taken[e] = [p for p in cards if label(p) in classes]
+                cards = [p for p in cards if label(p) not in classes]
+        out = []
+        for es in by_place:
+            if len(es) == 1:
+                out.append(taken[es[0]])
+            else:
+                pieces = []
+                for e in es:
+                    pieces += taken[e]
+                out.append(pieces)
+        return out
+
+    return deal

@@ -16,13 +16,20 @@ they came into play.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from meeple.engine.components import COUNT, ComponentState, Pieces, Shown, Value, Zone
+from meeple.engine.components import (
+    COUNT,
+    ORDER_HIDDEN,
+    ComponentState,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+)
 from meeple.engine.errors import ParameterError
 from meeple.engine.game import Capabilities, Game
 from meeple.engine.registry import register
@@ -44,6 +51,29 @@ DEADLY = 3
 #: Events kept in the state for the views.
 EVENTS_KEPT = 24
 SHARED_DECKS = (SALVAGE, SURVIVOR, CATASTROPHE, NIGHT)
+#: A card's class for the determinization (``Pieces.classes``): its kind, and whether it is
+#: a starter copy (only an event deck may hold an unseen one: the shared decks hold the
+#: shared supply's).
+CATS = frozenset({(CATASTROPHE, False), (CATASTROPHE, True)})
+OTHERS = frozenset({(SALVAGE, False), (SALVAGE, True), (SURVIVOR, False), (SURVIVOR, True)})
+
+
+def _card_classes(game: EpochEllipse) -> tuple[tuple[str, bool], ...]:
+    starters = {c for seat in game.starters for c in seat}
+    return tuple((kind, i in starters) for i, kind in enumerate(game.kinds))
+
+
+def _shared_piles(view: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The shared decks' hidden piles: each deck's size from the shared supply of its kind
+    (the Night deck: every night card not in the night discard pile)."""
+    return [(kind, (({(kind, False)}, view["decks"][kind]),)) for kind in SHARED_DECKS]
+
+
+def _event_piles(view: Mapping[str, Any]) -> list[tuple[int, Any]]:
+    """Each location's event deck: as many catastrophes as its tokens, its other cards
+    salvage or survivors (shared or starter copies); the order is drawn at each flip (3B)."""
+    return [(pos, ((CATS, loc["tokens"]), (OTHERS, loc["cards"] - loc["tokens"])))
+            for pos, loc in enumerate(view["locations"])]
 
 
 @register
@@ -135,12 +165,6 @@ class EpochEllipse(Game):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(f"Seat {i}" for i in range(self.players))
 
-    def _determinizer(self, view: Mapping[str, Any]) -> Callable[[random.Random], EpochState]:
-        """The view read once, then ``draw(rng)``: deck orders and event deck contents drawn
-        from ``rng`` (:mod:`.determinize`)."""
-        from meeple.games.epoch_ellipse.determinize import determinizer
-
-        return determinizer(self, view)
 
 
 class EpochState(PlanSteps, NightSteps, ExploreSteps, ComponentState):
@@ -171,65 +195,103 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, ComponentState):
 
     #: Card instances and locations. A saved state need not place every one (as before the
     #: components; play always does: a trashed card goes to the Graveyard's event deck).
-    PIECES = {"card": Pieces(lambda game: range(len(game.ctype)), int, all_placed=False),
+    #: Copies of a card type are interchangeable: a determinization gives a name the first
+    #: instance not given yet, starter copies first (their ids come first).
+    PIECES = {"card": Pieces(lambda game: range(len(game.ctype)), int,
+                             names=lambda game: game.labels, copies=True,
+                             classes=_card_classes, all_placed=False),
               "location": Pieces(lambda game: range(len(game.content.locations)), int,
+                                 names=lambda game: dict(enumerate(
+                                     loc.name for loc in game.content.locations)),
                                  all_placed=False)}
     #: What an Epoch Ellipse state is made of (docs/rules/epoch-ellipse.md, section 11): the
     #: copy, JSON data, validation and views derive from it (meeple.engine.components), in
     #: the view's key order. Cards are shown by name (:mod:`.views`); card instances kept in
     #: shapes no zone has (the four shared decks, an event deck per location, survivor piles,
-    #: single cards) are values that ``hold`` them. The determinization is the game's own
-    #: (:mod:`.determinize`): who may hold which unseen copy is a rule of this game.
+    #: single cards) are values that ``hold`` them. A determinization reads the cards back
+    #: from the view (``contents``, ``restore``), reshuffles each player's deck (its contents
+    #: are public: ``ORDER_HIDDEN``) and deals the unseen cards by class: the shared decks
+    #: from the shared supply, each event deck its tokens' catastrophes and other cards.
     COMPONENTS = (
         Value("day", type=Annotated[int, Field(ge=1)]),
         Value("phase", type=Literal["wake", "plan", "explore", "hunger", "over"]),
         Value("step", type=str),
         Value("first", type=NonNegInt, seat=True),
-        Value("turn", type=NonNegInt, seat=True, view=None),  # who acts in plan/explore/hunger
+        Value("turn", type=NonNegInt, seat=True, view=None,  # who acts in plan/explore/hunger
+              restore=views.turn),
         Shown("acting", show=views.acting),
-        Zone("locations", pieces="location"),  # in play, position 0 the Graveyard
-        Value("event_decks", type=list[list[NonNegInt]], pieces="card", holds=True, view=None),
-        Value("tokens", type=list[NonNegInt], view=None),  # catastrophes per event deck
+        Zone("locations", pieces="location",  # in play, position 0 the Graveyard
+             contents=lambda view: [loc["name"] for loc in view["locations"]]),
+        Value("event_decks", type=list[list[NonNegInt]], pieces="card", holds=True, view=None,
+              restore=lambda view, st: [None] * len(view["locations"]), draw_copy=list.copy,
+              deal=_event_piles),
+        Value("tokens", type=list[NonNegInt], view=None,  # catastrophes per event deck
+              restore=lambda view, st: [loc["tokens"] for loc in view["locations"]]),
         Shown("locations", show=views.locations),
         Shown("recovered_vp", show=views.recovered_vp),
         Shown("target_vp", show=views.target_vp),
         Zone("location_deck", pieces="location", visibility=COUNT, count="location_deck"),
         Value("decks", type=dict[Literal[*SHARED_DECKS], list[NonNegInt]],  # type: ignore
-              pieces="card", holds=True, show=views.deck_sizes),
-        Zone("draws", pieces="card", per_seat=True),  # contents shown sorted (players)
-        Zone("hands", pieces="card", per_seat=True),
-        Zone("discards", pieces="card", per_seat=True),
-        Value("status", type=Literal["alive", "mournful", "dead"], per_seat=True, view=None),
+              pieces="card", holds=True, show=views.deck_sizes, draw_copy=dict.copy,
+              restore=lambda view, st: dict.fromkeys(SHARED_DECKS), deal=_shared_piles),
+        Zone("draws", pieces="card", per_seat=True, visibility=ORDER_HIDDEN,
+             contents=views.seat_key("deck_cards")),  # shown sorted in ``players``
+        Zone("hands", pieces="card", per_seat=True, contents=views.seat_key("hand")),
+        Zone("discards", pieces="card", per_seat=True, contents=views.seat_key("discard")),
+        Value("status", type=Literal["alive", "mournful", "dead"], per_seat=True, view=None,
+              restore=lambda view, st: views.seat_key("status")(view)),
         Value("ms_card", type=NonNegInt | None, per_seat=True, pieces="card", holds=True,
-              view=None),
-        Value("death_cause", type=str | None, per_seat=True, view=None),
+              view=None, takes="card",
+              restore=lambda view, st, take: [None if p["mournful_card"] is None
+                                              else take(p["mournful_card"])
+                                              for p in view["players"]]),
+        Value("death_cause", type=str | None, per_seat=True, view=None,
+              restore=lambda view, st: views.seat_key("death_cause")(view)),
         Shown("players", show=views.players),
-        Zone("night_discard", pieces="card"),
+        Zone("night_discard", pieces="card", contents=lambda view: view["night_discard"]),
         Shown("night_discard", show=views.night_discard),
-        Zone("removed", pieces="card"),  # dead survivors out of the game
+        Zone("removed", pieces="card",  # dead survivors out of the game
+             contents=lambda view: view["removed"]),
         Shown("removed", show=views.removed),
         Value("passes", type=NonNegInt),
         Value("traded", type=list[Annotated[list[NonNegInt], Field(min_length=2, max_length=2)]],
-              show=views.traded, from_data=lambda v: {tuple(p) for p in v}),
+              show=views.traded, from_data=lambda v: {tuple(p) for p in v},
+              restore=lambda view, st: {(a, b) for a, b in view["traded"]}),
         Value("hungry", type=list[NonNegInt]),
-        Value("pool", type=list[list[NonNegInt]], pieces="card", holds=True, show=views.pool),
+        Value("pool", type=list[list[NonNegInt]], pieces="card", holds=True, show=views.pool,
+              takes="card", restore=lambda view, st, take: [[take(c) for c in pile]
+                                                            for pile in view["pool"]]),
         Value("queue", type=list[NonNegInt]),
         Value("offer", type=Annotated[list[NonNegInt], Field(min_length=4, max_length=4)] | None,
-              show=views.offer, from_data=lambda v: None if v is None else tuple(v)),
-        Value("explorer", type=int, view=None),
-        Value("expl_pos", type=int, view=None),
-        Value("expl_k", type=NonNegInt, view=None),
-        Value("expl_new", type=bool, view=None),
-        Zone("expl_cats", pieces="card"),
-        Zone("expl_survivors", pieces="card"),
-        Zone("expl_salvage", pieces="card"),
-        Value("current", type=NonNegInt | None, pieces="card", holds=True, view=None),
-        Value("paid", type=NonNegInt, view=None),
-        Value("rescue", type=list[NonNegInt] | None, pieces="card", holds=True, view=None),
-        Value("explore_queue", type=list[NonNegInt], view=None),
+              show=views.offer, from_data=lambda v: None if v is None else tuple(v),
+              restore=views.offer_back),
+        Value("explorer", type=int, view=None,
+              restore=views.exploration_value("explorer")),
+        Value("expl_pos", type=int, view=None,
+              restore=views.exploration_value("expl_pos")),
+        Value("expl_k", type=NonNegInt, view=None,
+              restore=views.exploration_value("expl_k")),
+        Value("expl_new", type=bool, view=None,
+              restore=views.exploration_value("expl_new")),
+        Zone("expl_cats", pieces="card", contents=views.explored("catastrophes"),
+             quota=lambda view: ((CATS, None),)),
+        Zone("expl_survivors", pieces="card", contents=views.explored("survivors"),
+             quota=lambda view: (({(SURVIVOR, False), (SURVIVOR, True)}, None),)),
+        Zone("expl_salvage", pieces="card", contents=views.explored("salvage"),
+             quota=lambda view: (({(SALVAGE, False), (SALVAGE, True)}, None),)),
+        Value("current", type=NonNegInt | None, pieces="card", holds=True, view=None,
+              takes="card", restore=views.exploration_value("current")),
+        Value("paid", type=NonNegInt, view=None,
+              restore=views.exploration_value("paid")),
+        Value("rescue", type=list[NonNegInt] | None, pieces="card", holds=True, view=None,
+              takes="card", restore=views.exploration_value("rescue")),
+        Value("explore_queue", type=list[NonNegInt], view=None,
+              restore=lambda view, st: [] if view["exploration"] is None
+              else list(view["exploration"]["waiting"])),
         Shown("exploration", show=views.exploration),
         Value("credits", type=NonNegInt),
-        Value("events", type=list[list[Any]], show=views.events),
+        Value("events", type=list[list[Any]], show=views.events,
+              restore=lambda view, st: [tuple(e) for e in view["events"]]),
         Value("result", type=Literal["won", "lost", "truncated"] | None),
         Value("cause", type=str | None),
     )
@@ -590,6 +652,12 @@ class EpochState(PlanSteps, NightSteps, ExploreSteps, ComponentState):
         if self.packs is not None:
             new.packs = self.packs.copy()
         return new
+
+    def after_deal(self, view: Mapping[str, Any]) -> None:
+        """A determinized state remembers its legal tables in the game spec's memo
+        (:func:`.moves.legal_tables`) and keeps its packed counts (``packs``)."""
+        self.tables = self.game.legal_memo
+        self.recount_packs()
 
     @classmethod
     def check_invariants(cls, game: Any, data: Any, base: str) -> None:

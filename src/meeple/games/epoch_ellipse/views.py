@@ -8,6 +8,7 @@ rules page section 11)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -109,3 +110,72 @@ def exploration(state: EpochState, seat: int | None) -> dict[str, Any] | None:
 
 def events(state: EpochState) -> list[list[Any]]:
     return [list(e) for e in state.events[-12:]]
+
+
+# -------------------------------------------------------------------------- read back
+# What a determinization reads back from a view (``EpochState.COMPONENTS``'s
+# ``Zone.contents`` and ``Value.restore``): every seat's view is the same and shows all but
+# the deck orders and the event decks' contents (EPE-4; rules page section 11).
+
+#: The exploration's fields when none is in progress (``ExploreSteps._reset_exploration``).
+NO_EXPLORATION = {"explorer": -1, "expl_pos": -1, "expl_k": 0, "expl_new": False,
+                  "current": None, "paid": 0, "rescue": None}
+
+
+def seat_key(key: str) -> Callable[[Mapping[str, Any]], list[Any]]:
+    """The view's ``players[s][key]`` for every seat (a pile's card names, a status)."""
+    return lambda view: [p[key] for p in view["players"]]
+
+
+def explored(key: str) -> Callable[[Mapping[str, Any]], list[str] | None]:
+    """The cards the exploration in progress shows under ``key`` (none outside one); None
+    at the end, where a win may have cut an exploration short: its flipped cards are no
+    longer shown (the deal puts there the unseen cards the event decks do not take)."""
+    def read(view: Mapping[str, Any]) -> list[str] | None:
+        ex = view["exploration"]
+        if ex is not None:
+            return ex[key]  # type: ignore[no-any-return]
+        return [] if view["result"] is None else None
+    return read
+
+
+def exploration_value(name: str) -> Callable[..., Any]:
+    """The ``Value.restore`` of the exploration's field ``name`` (card names taken as
+    instances with ``take``, for ``current`` and ``rescue``: ``Value.takes``), or its value
+    outside an exploration."""
+    def restore(view: Mapping[str, Any], state: EpochState,
+                take: Callable[[str], int] | None = None) -> Any:
+        ex = view["exploration"]
+        if ex is None:
+            return NO_EXPLORATION[name]
+        if name == "explorer":
+            return ex["seat"]
+        if name == "expl_pos":
+            return -1 if ex["location"] is None else next(
+                pos for pos, loc in enumerate(view["locations"]) if loc["name"] == ex["location"])
+        if name == "expl_k":
+            return ex["k"]
+        if name == "current":
+            return None if ex["current"] is None else take(ex["current"])  # type: ignore
+        if name == "rescue":
+            return None if ex["rescue"] is None else [take(c) for c in ex["rescue"]]  # type: ignore
+        return ex[name] if name in ex else NO_EXPLORATION[name]
+    return restore
+
+
+def turn(view: Mapping[str, Any], state: EpochState) -> int:
+    """Who acts in PLAN, EXPLORE and HUNGER: the offer's maker while it is answered; at a pick
+    the turn is unused (WAKE UP sets it afterwards): today's first player."""
+    if view["step"] == "answer":
+        return view["offer"]["from"]  # type: ignore[no-any-return]
+    acting = view["acting"]
+    return acting[0] if acting and view["step"] != "pick" else view["first"]  # type: ignore
+
+
+def offer_back(view: Mapping[str, Any], state: EpochState) -> tuple[int, int, int, int] | None:
+    """The open trade offer as ``(from, to, given type, received type)``."""
+    offer = view["offer"]
+    if offer is None:
+        return None
+    index = {name: t for t, name in enumerate(state.game.names)}
+    return offer["from"], offer["to"], index[offer["give"]], index[offer["receive"]]

@@ -217,7 +217,7 @@ class CampaignState(ModeSteps, RecordedWinners, ComponentState):
     #: Cards by index (copies of one name interchangeable: views show ``G5``), tiles by
     #: index; a position edited by hand may leave some out of play.
     PIECES = {"card": Pieces(_card_ids, int, names=lambda game: game.card_texts, copies=True,
-                             all_placed=False),
+                             parse=scenario_words.parse_card, all_placed=False),
               "tile": Pieces(lambda game: tuple(range(len(game.tiles))), int,
                              all_placed=False)}
     #: What a state is made of (docs/rules/ozymandias-campaign.md, "Search"): the copy, JSON
@@ -245,7 +245,8 @@ class CampaignState(ModeSteps, RecordedWinners, ComponentState):
               draw_copy=dict.copy),  # draws share the lists: the rules replace a stack
         Value("tableaus", type=list[Row], per_seat=True, pieces="card", view=None,
               holds=lambda game, v: [row[0] for t in v for row in t], takes="card",
-              restore=tableaus_from, copy=copy_tableaus),  # rows: three levels
+              restore=tableaus_from, copy=copy_tableaus,  # rows: three levels
+              describe=scenario_words.tableaus),
         Value("incoming", type=Suits, per_seat=True, view=None,
               restore=lambda view, st: [suit_list(p["incoming"]) for p in view["players"]]),
         Value("unrest", type=NonNegInt, per_seat=True, view=None, restore=per_seat("unrest")),
@@ -560,14 +561,14 @@ class CampaignState(ModeSteps, RecordedWinners, ComponentState):
 
     @classmethod
     def scenario_keys(cls) -> Mapping[str, str]:
-        """The game's scenario words (:mod:`.scenario_words`): card words by name, tableau
-        rows with cubes and workers, tiles, colonies, next tiles."""
+        """The game's own scenario words (:mod:`.scenario_words`): tiles, points, colonies,
+        incoming cubes, supplies, next tiles; the model reads the card words."""
         return scenario_words.WORDS
 
     def scenario_setup(self, described: Mapping[str, Any], extra: Mapping[str, Any]) -> None:
         """The described position at the start of ``active``'s turn
         (:func:`.scenario_words.setup`)."""
-        scenario_words.setup(self, **extra)
+        scenario_words.setup(self, **extra, hands=described.get("hands"))
 
 
 #: Move kind -> the transition ``CampaignState._do_<kind>`` (its own or :class:`.modes.ModeSteps`'s;
