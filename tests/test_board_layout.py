@@ -58,7 +58,7 @@ def test_the_layout_names_view_keys_the_views_hold_and_no_piece(name: str) -> No
     assert not pieces & _strings(layout)
     # every key the layout names is in some seat's view during random play (or in the
     # spectator's), and a zone's visibility is the declared one
-    wanted = {k for z in layout["zones"] for k in (z["show"], z["count"]) if k}
+    wanted = {k for z in layout["zones"] for k in (z["show"], z["count"], z["notes"]) if k}
     wanted |= {m[k] for m in layout["marks"] for k in ("show", "count") if m[k]}
     wanted |= {v["key"] for v in layout["values"]}
     for z in layout["zones"]:
@@ -88,10 +88,11 @@ def test_a_per_seat_hidden_zone_is_described_with_its_count_key() -> None:
     class Hands(ComponentState):
         PIECES = {"card": Pieces(lambda game: ("a", "b"))}
         COMPONENTS = (Zone("hands", pieces="card", per_seat=True, visibility=OTHERS,
-                           show="hands", count="hand_sizes"),)
+                           show="hands", count="hand_sizes", notes="hints"),)
 
     assert board_layout(Toy) == {"zones": [], "marks": [], "values": []}
     (zone,) = board_layout(Hands)["zones"]
     assert zone == {"name": "hands", "label": "Hands", "pieces": "card", "per_seat": True,
                     "visibility": "others", "show": "hands", "sorted": False,
-                    "count": "hand_sizes", "slot": False, "draw_pile": False}
+                    "count": "hand_sizes", "slot": False, "draw_pile": False,
+                    "notes": "hints"}

@@ -27,7 +27,8 @@ def _zone(zone: Zone) -> dict[str, Any]:
     return {"name": zone.name, "label": _label(zone.name), "pieces": zone.pieces,
             "per_seat": zone.per_seat, "visibility": zone.visibility.value,
             "show": zone.show or zone.show_sorted, "sorted": zone.show is None,
-            "count": zone.count, "slot": zone.slot, "draw_pile": zone.draw_pile}
+            "count": zone.count, "slot": zone.slot, "draw_pile": zone.draw_pile,
+            "notes": zone.notes}
 
 
 def _mark(mark: Mark) -> dict[str, Any]:
@@ -43,7 +44,8 @@ def board_layout(state_class: type | None) -> dict[str, Any] | None:
     Output: ``{"zones": [{"name", "label", "pieces", "per_seat", "visibility" ("public",
     "owner", "others" or "count"), "show" (the view key of its pieces, or None),
     "sorted" (the view sorts them: their order is not told), "count" (the view key of how
-    many, or None), "slot", "draw_pile"}...], "marks": [{"name", "label", "pieces",
+    many, or None), "slot", "draw_pile", "notes" (the view key of what is known of each
+    piece as held, written on the cards, or None)}...], "marks": [{"name", "label", "pieces",
     "visibility", "show", "count"}...], "values": [{"key", "label", "per_seat", "seat"}...]}``,
     in declaration order. ``values`` lists every :class:`Value` a view shows (its view key)
     and every :class:`Shown` key; a client draws per-seat values as columns of one table of

@@ -174,6 +174,11 @@ class Zone(Component):
             those classes no counted entry of any place takes (what is left over); a per-seat
             zone gives one such sequence per seat. The place holds its entries' pieces in
             entry order. See :meth:`Components.determinizer` for the deal.
+        notes: the view key of what is known of each piece as held, for the generic web
+            board to write on the card, face up or down (Hanabi's hints): for a per-seat zone
+            a list per seat, else one list, of one short text (or None) per position in the
+            zone's order. The rules keep that knowledge in a :class:`Value` (or a
+            :class:`Shown` computes it); the key only tells the board where it is.
     """
 
     pieces: str
@@ -190,6 +195,7 @@ class Zone(Component):
     sizes: Callable[[Mapping[str, Any]], Any] | None = None
     contents: Callable[[Mapping[str, Any]], Any] | None = None
     quota: Callable[[Mapping[str, Any]], Any] | None = None
+    notes: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

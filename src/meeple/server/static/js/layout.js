@@ -34,11 +34,15 @@ function seatTitle(seat, ctx) {
   return [ctx.seatChip ? ctx.seatChip(seat) : null, seat === ctx.mySeat ? `${name} (you)` : name];
 }
 
+/** What is known of a card (the zone's `notes`, Hanabi's hints) as a line on it. */
+const noteOn = (note) => (note === null || note === undefined || note === ''
+  ? null : h('span', {class: 'note'}, String(note)));
+
 /** One piece as a card: a button when legal actions name it (ctx.pickPiece decides what a
- *  click does), with a tag for each mark that names it. */
-function card(piece, ctx, marks) {
+ *  click does), with a tag for each mark that names it and what is known of it (`note`). */
+function card(piece, ctx, marks, note) {
   const name = String(piece);
-  const tags = (marks.get(name) || []).map((m) => h('span', {class: 'tag'}, m));
+  const tags = [...(marks.get(name) || []).map((m) => h('span', {class: 'tag'}, m)), noteOn(note)];
   const acts = ctx.actionsNaming ? ctx.actionsNaming(name) : [];
   if (acts.length && ctx.pickPiece) {
     return h('button', {type: 'button', class: 'card actionable', dataset: {piece: name},
@@ -49,18 +53,25 @@ function card(piece, ctx, marks) {
   return h('span', {class: 'card', dataset: {piece: name}}, name, tags);
 }
 
-/** A zone's contents for one holder: its pieces face up, or a face-down stack of `count`. */
-function zoneRow(pieces, count, zone, ctx, marks) {
+/** A zone's contents for one holder: its pieces face up, or a face-down stack of `count`;
+ *  with `notes` (one per position), each card with what is known of it, face down too. */
+function zoneRow(pieces, count, zone, ctx, marks, notes) {
+  const known = Array.isArray(notes) ? notes : [];
   if (Array.isArray(pieces)) {
     if (!pieces.length) return h('span', {class: 'empty'}, 'empty');
-    const shown = zone.draw_pile || pieces.length <= 30 ? pieces : pieces.slice(-30);
-    return h('span', {class: 'cards'}, pieces.length > shown.length
-      ? h('span', {class: 'more'}, `${pieces.length - shown.length} more under`) : null,
-    shown.map((p) => card(p, ctx, marks)),
+    const from = zone.draw_pile || pieces.length <= 30 ? 0 : pieces.length - 30;
+    const shown = pieces.slice(from);
+    return h('span', {class: 'cards'}, from
+      ? h('span', {class: 'more'}, `${from} more under`) : null,
+    shown.map((p, i) => card(p, ctx, marks, known[from + i])),
     zone.sorted ? h('span', {class: 'order', title: 'The view does not tell their order'}, 'sorted') : null);
   }
   if (pieces !== null && pieces !== undefined && !Array.isArray(pieces)) {
     return h('span', {class: 'cards'}, card(pieces, ctx, marks));  // a slot's one piece
+  }
+  if (typeof count === 'number' && known.length && count <= 30) {  // each face-down card
+    return h('span', {class: 'cards'}, Array.from({length: count}, (_, i) =>
+      h('span', {class: 'card back', title: 'face down'}, '?', noteOn(known[i]))));
   }
   if (typeof count === 'number') {
     return count ? h('span', {class: 'card back', title: `${count} face down`}, `${count} face down`)
@@ -79,7 +90,9 @@ function seatPart(view, zone, seat, ctx) {
     else if (Array.isArray(shown)) pieces = shown[seat];
   }
   if (zone.slot && pieces === null) pieces = [];
-  return [pieces, Array.isArray(counts) ? counts[seat] : undefined];
+  const notes = zone.notes ? viewAt(view, zone.notes) : undefined;
+  return [pieces, Array.isArray(counts) ? counts[seat] : undefined,
+    Array.isArray(notes) ? notes[seat] : undefined];
 }
 
 /** `view` without the (possibly dotted) keys in `used`; a record left empty goes too. */
@@ -125,10 +138,11 @@ export function renderLayout(view, ctx) {
   for (const zone of layout.zones.filter((z) => !z.per_seat)) {
     const pieces = zone.show ? viewAt(view, zone.show) : undefined;
     const count = zone.count ? viewAt(view, zone.count) : undefined;
-    const row = zoneRow(pieces, count, zone, ctx, marks);
+    const row = zoneRow(pieces, count, zone, ctx, marks, zone.notes ? viewAt(view, zone.notes) : null);
     if (!row) continue;
     take(zone.show);
     take(zone.count);
+    take(zone.notes);
     shared.push(h('div', {class: 'zone', dataset: {zone: zone.name}},
       h('h4', {}, zone.label, zone.visibility !== 'public' ? h('span', {class: 'vis'}, ` (${zone.visibility})`) : null), row));
   }
@@ -140,8 +154,8 @@ export function renderLayout(view, ctx) {
     for (let seat = 0; seat < ctx.players; seat += 1) {
       const rows = [];
       for (const zone of seatZones) {
-        const [pieces, count] = seatPart(view, zone, seat, ctx);
-        const row = zoneRow(pieces, count, zone, ctx, marks);
+        const [pieces, count, notes] = seatPart(view, zone, seat, ctx);
+        const row = zoneRow(pieces, count, zone, ctx, marks, notes);
         if (row) rows.push(h('div', {class: 'zone', dataset: {zone: zone.name}}, h('h4', {}, zone.label), row));
       }
       const counters = seatValues.map((v) => h('li', {}, h('span', {class: 'key'}, v.label), ' ',
@@ -149,7 +163,7 @@ export function renderLayout(view, ctx) {
       panels.push(h('section', {class: `seat-panel${seat === ctx.mySeat ? ' mine' : ''}`, dataset: {seat}},
         h('h3', {}, seatTitle(seat, ctx)), counters.length ? h('ul', {class: 'pairs'}, counters) : null, rows));
     }
-    for (const zone of seatZones) { take(zone.show); take(zone.count); }
+    for (const zone of seatZones) { take(zone.show); take(zone.count); take(zone.notes); }
     for (const v of seatValues) take(v.key);
   }
   const facts = [];
