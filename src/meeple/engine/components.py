@@ -21,7 +21,8 @@ that copies what the view shows and deals the pieces it hides (one shuffle of th
 of each kind, dealt to the hidden zones in declaration order, sized by their counts; by class
 where the hidden places have quotas: :func:`meeple.engine.dealing.dealer`; the pieces of an
 ``ORDER_HIDDEN`` zone, whose contents are public, reshuffled), and a scenario builder (named
-pieces into named zones, values set, the next draws on top of the draw pile). A game adds only what the declaration cannot say, through small hooks on its state class
+pieces into named zones, values set, the next draws on top of the draw pile). A game adds only
+what the declaration cannot say, through small hooks on its state class
 (:class:`ComponentState`): invariants across fields, how a hidden mark is rebuilt after a deal,
 a scenario's defaults.
 
