@@ -50,6 +50,12 @@ def wait_settled(page: Page) -> None:
                            " || document.querySelector('#result:not([hidden])')")
 
 
+def enabled(page: Page, selector: str, data: str) -> list[str]:
+    """The ``data-*`` value of every enabled button ``selector`` matches (an action's text, a
+    card's piece)."""
+    return page.eval_on_selector_all(f"{selector}:enabled", f"bs => bs.map(b => b.dataset.{data})")
+
+
 def view_of(page: Page) -> dict:
     """The hand sizes the page shows for each seat panel: the cards face up, or the count on
     the face-down stack (None when the panel shows neither)."""
@@ -77,8 +83,7 @@ def test_crazy_eights_is_played_to_the_end_on_the_generic_board(server: Server,
     deadline = time.monotonic() + 120
     while not finished(page):
         assert time.monotonic() < deadline, f"not over after {card_clicks + other_clicks} clicks"
-        legal = page.eval_on_selector_all("#actions button.action:enabled",
-                                          "bs => bs.map(b => b.dataset.action)")
+        legal = enabled(page, "#actions button.action", "action")
         if not legal:
             page.wait_for_timeout(30)
             continue
@@ -86,8 +91,7 @@ def test_crazy_eights_is_played_to_the_end_on_the_generic_board(server: Server,
         hands = view_of(page)
         assert "up" in hands[0] and "down" in hands[1], hands
         assert page.locator(".seat-panel[data-seat='1'] .card:not(.back)").count() == 0
-        cards = page.eval_on_selector_all("#board button.card.actionable:enabled",
-                                          "bs => bs.map(b => b.dataset.piece)")
+        cards = enabled(page, "#board button.card.actionable", "piece")
         # a card is a button exactly when a legal action names it
         named = {c for c in (w for a in legal for w in a.split()) if c in cards}
         assert set(cards) == named, (cards, legal)
@@ -141,15 +145,13 @@ def test_every_design_is_drawn_and_played_on_the_generic_board(server: Server, b
     decisions, deadline = 0, time.monotonic() + 60
     while decisions < 5 and not finished(page):
         assert time.monotonic() < deadline, f"{decisions} decisions in 60 s"
-        legal = page.eval_on_selector_all("#actions button.action:enabled",
-                                          "bs => bs.map(b => b.dataset.action)")
+        legal = enabled(page, "#actions button.action", "action")
         if not legal:
             page.wait_for_timeout(30)
             continue
         if decisions == 0:
             shot(page, f"generic-board-{game}")
-        cards = page.eval_on_selector_all("#board button.card.actionable:enabled",
-                                          "bs => bs.map(b => b.dataset.piece)")
+        cards = enabled(page, "#board button.card.actionable", "piece")
         try:
             if cards and decisions % 2 == 0:
                 page.locator(f'#board button.card[data-piece="{cards[0]}"]').click(timeout=2000)
