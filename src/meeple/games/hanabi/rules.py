@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.engine import ActionParseError, Capabilities, Game, KindAction, Parameter, Variant
-from meeple.engine import ParameterError, register
+from meeple.engine import (
+    ActionParseError,
+    Capabilities,
+    Game,
+    KindAction,
+    Parameter,
+    ParameterError,
+    Variant,
+    register,
+)
 from meeple.engine.components import COUNT, OTHERS, ComponentState, Pieces, Shown, Value, Zone
 from meeple.engine.rng import shuffle
 from meeple.engine.validation import NonNegInt, check_that, json_path
