@@ -76,10 +76,12 @@ class HeuristicBot(Bot):
         if self.after is None or len(self.after) != len(mine):
             self.after, self.marks = [self.game.colours + self.game.ranks] * len(mine), \
                 [None] * len(mine)
+        chop = self._chop(self.after, self.marks)
         for i, (before, now) in enumerate(zip(self.after, mine, strict=True)):
             if touched(now) and not touched(before):
                 options = table.candidates(now, table.seen)
-                self.marks[i] = "play" if any(map(table.playable, options)) else "keep"
+                self.marks[i] = "play" if any(map(table.playable, options)) and (
+                    i != chop or all(map(table.playable, options))) else "keep"
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[KindAction]) -> KindAction:
         game, seat = self.game, self.seat
@@ -115,9 +117,9 @@ class HeuristicBot(Bot):
         best = self._best_hint(view, hints, table)
         if best is not None and best[0] > 0:
             return best[1]
-        # 3. protect the next seat's critical card about to be discarded
-        if hints:
-            nxt = (self.seat + 1) % self.game.players
+        # 3. protect a critical card about to be discarded, the next seats first
+        for k in range(1, self.game.players if hints else 1):
+            nxt = (self.seat + k) % self.game.players
             chop = self._chop(view["knowledge"][nxt])
             if chop is not None and table.critical(view["hands"][nxt][chop]):
                 saves = [(v, m) for v, m in self._hint_values(view, hints, table)
@@ -125,6 +127,13 @@ class HeuristicBot(Bot):
                          self._touches(view, m, chop)]
                 if saves:
                     return max(saves, key=lambda vm: vm[0])[1]
+                break
+        # in the final round, with a life to spare, the likeliest playable card
+        if view["final_turns"] is not None and view["lives"] > 1:
+            odds = [(sum(map(table.playable, o)) / max(len(o), 1), i)
+                    for i, o in enumerate(options)]
+            if max(odds)[0] > 0:
+                return by_text[f"play {max(odds)[1]}"]
         # 4. discard a known useless card, else the oldest untouched one
         if can_discard:
             dead = [i for i, o in enumerate(options) if all(map(table.useless, o))]
@@ -163,6 +172,7 @@ class HeuristicBot(Bot):
         convention), else the playable cards it newly touches, the nearer seats and lower
         ranks first (0: a hint that marks nothing)."""
         n, out = self.game.players, []
+        chops = {s: self._chop(view["knowledge"][s]) for s in range(n) if s != self.seat}
         marked = Counter(view["hands"][s][i] for s in range(n) if s != self.seat
                          for i, k in enumerate(view["knowledge"][s]) if touched(k))
         for hint in hints:
@@ -174,9 +184,15 @@ class HeuristicBot(Bot):
                 hit = name[0] == letter or name[1:] == letter
                 keep = self.game.colours if letter.isalpha() else self.game.ranks
                 after = "".join(x for x in k if x not in keep or (x == letter) == hit)
+                public = table.candidates(after, table.gone)
+                if touched(k) and table.playable(name) and marked[name] <= 1 and all(
+                        map(table.playable, public)) and not all(
+                        map(table.playable, table.candidates(k, table.gone))):
+                    value += 9 - int(name[1:]) - distance / n  # now known playable
                 if touched(k) or not touched(after):
                     continue
-                public = table.candidates(after, table.gone)
+                if i == chops[other] and not all(map(table.playable, public)):
+                    continue  # a save: the receiver keeps its chop card
                 if table.playable(name) and marked[name] == 0:
                     value += 10 - int(name[1:]) - distance / n
                     marked[name] += 1
