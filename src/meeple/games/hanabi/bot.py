@@ -77,11 +77,16 @@ class HeuristicBot(Bot):
             self.after, self.marks = [self.game.colours + self.game.ranks] * len(mine), \
                 [None] * len(mine)
         chop = self._chop(self.after, self.marks)
+        focus = None
         for i, (before, now) in enumerate(zip(self.after, mine, strict=True)):
             if touched(now) and not touched(before):
                 options = table.candidates(now, table.seen)
-                self.marks[i] = "play" if any(map(table.playable, options)) and (
-                    i != chop or all(map(table.playable, options))) else "keep"
+                self.marks[i] = "keep"
+                if any(map(table.playable, options)) and (
+                        i != chop or all(map(table.playable, options))):
+                    focus = i
+        if focus is not None:
+            self.marks[focus] = "play"
 
     def act(self, view: Mapping[str, Any], legal_actions: Sequence[KindAction]) -> KindAction:
         game, seat = self.game, self.seat
@@ -179,7 +184,7 @@ class HeuristicBot(Bot):
             other, word = hint.args
             letter = self.game.colour_of.get(word, word)
             hand, known = view["hands"][other], view["knowledge"][other]
-            value, distance = 0.0, (other - self.seat) % n
+            value, distance, focus = 0.0, (other - self.seat) % n, None
             for i, (name, k) in enumerate(zip(hand, known, strict=True)):
                 hit = name[0] == letter or name[1:] == letter
                 keep = self.game.colours if letter.isalpha() else self.game.ranks
@@ -193,11 +198,13 @@ class HeuristicBot(Bot):
                     continue
                 if i == chops[other] and not all(map(table.playable, public)):
                     continue  # a save: the receiver keeps its chop card
+                if any(map(table.playable, public)):
+                    focus = (name, i)  # the newest possibly playable card: to be played
+            if focus is not None:
+                name = focus[0]
                 if table.playable(name) and marked[name] == 0:
                     value += 10 - int(name[1:]) - distance / n
-                    marked[name] += 1
-                elif any(map(table.playable, public)):
+                else:
                     value = -1.0
-                    break
             out.append((value, hint))
         return out
