@@ -117,7 +117,7 @@ class HeuristicBot(Bot):
         if plays:
             return by_text[f"play {min(plays)[1]}"]
         hints = [m for m in legal if m.kind == "hint"]
-        can_discard = f"discard 0" in by_text
+        can_discard = "discard 0" in by_text
         # 2. the hint marking the most playable cards
         best = self._best_hint(view, hints, table)
         if best is not None and best[0] > 0:
@@ -203,7 +203,7 @@ class HeuristicBot(Bot):
             if focus is not None:
                 name = focus[0]
                 if table.playable(name) and marked[name] == 0:
-                    value += 10 - int(name[1:]) - distance / n
+                    value += 10 - int(name[1:]) - distance
                 else:
                     value = -1.0
             out.append((value, hint))
