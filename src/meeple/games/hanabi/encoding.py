@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.engine.encoding import derived_encoding
+from meeple.engine.encoding import Feature, derived_encoding
 from meeple.games.hanabi.rules import HanabiState
 
 
@@ -23,4 +23,24 @@ def max_steps(game: Any) -> int:
     return game.params["max_turns"]
 
 
-ENCODING = derived_encoding(HanabiState, action_texts, max_steps=max_steps)
+def write_knowledge(game: Any, view: Any, out: Any) -> None:
+    """What each seat knows of its cards (``knowledge``), the viewer's hand first: per seat,
+    per hand position (``hand_size`` of them, empty positions all 0), the colours then the
+    ranks still possible (multi-hot); then the final round's turns left / seats (0 before)."""
+    me, n, letters = view.get("seat") or 0, game.players, game.colours + game.ranks
+    for k in range(n):
+        known = view["knowledge"][(me + k) % n]
+        for i in range(game.hand_size):
+            out.multi_hot(len(letters), [letters.index(x) for x in known[i]]
+                          if i < len(known) else ())
+    out.value((view["final_turns"] or 0) / n)
+
+
+KNOWLEDGE = Feature("knowledge", lambda game: game.players * game.hand_size *
+                    (len(game.colours) + len(game.ranks)) + 1, write_knowledge,
+                    "per seat (viewer first) and hand position: the colours and ranks still "
+                    "possible; then the final round's turns left / seats")
+
+#: The tensor: the derived blocks (``ENCODING.describe(game)``) and the knowledge block above.
+ENCODING = derived_encoding(HanabiState, action_texts, max_steps=max_steps,
+                            features=[KNOWLEDGE], leave_out=("knowledge", "final_turns"))

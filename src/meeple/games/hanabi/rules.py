@@ -45,6 +45,8 @@ def note(known: str, colours: str, ranks: str) -> str | None:
             parts.append(have[0])
         elif len(have) < len(every):
             parts.append("not " + "/".join(x for x in every if x not in have))
+    if len(cs) == 1 and len(rs) == 1:
+        return cs[0] + rs[0]
     return " ".join(parts) if parts else None
 
 
@@ -147,9 +149,9 @@ class HanabiState(ComponentState):
 
     def _legal_actions(self, seat: int) -> Sequence[Move]:
         n, hand = self.game.players, range(len(self.hands[seat]))
-        out = [Move(seat, "play", (i,)) for i in hand]
-        if self.info < self.game.params["info_tokens"]:
-            out += [Move(seat, "discard", (i,)) for i in hand]
+        out = [Move(seat, "discard", (i,)) for i in hand  # the HLE's order
+               if self.info < self.game.params["info_tokens"]]
+        out += [Move(seat, "play", (i,)) for i in hand]
         if self.info > 0:
             for other in ((seat + k) % n for k in range(1, n)):
                 out += [Move(seat, "hint", (other, w)) for w in self.game.hint_words
@@ -240,6 +242,7 @@ class Hanabi(Game):
     rules_page = "docs/rules/hanabi.md"
     score_name = "fireworks"
     timeout_kinds = ("discard", "play")
+    playtest_bots = ("heuristic",)  # random seats burn the fuses in about 12 turns
     state_class = HanabiState
     parameters = (
         Parameter("cards", "", "a card file to use instead of the packaged one (HAN-1)",
