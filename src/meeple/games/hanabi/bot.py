@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.engine import Bot, KindAction
+from meeple.games.hanabi.rules import knowledge_of
 
 
 def touched(known: str) -> bool:
@@ -94,6 +95,8 @@ class HeuristicBot(Bot):
             self.after = None
         self.turn = view["turns"]
         table = Table(game, view, seat)
+        view = {**view, "knowledge": [[knowledge_of(n, game.colours, game.ranks) for n in ns]
+                                      for ns in view["notes"]]}
         mine = view["knowledge"][seat]
         self._update_marks(mine, table)
         choice = self._choose(view, legal_actions, table, mine)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.engine.encoding import Feature, derived_encoding
-from meeple.games.hanabi.rules import HanabiState
+from meeple.games.hanabi.rules import HanabiState, knowledge_of
 
 
 def action_texts(game: Any) -> tuple[str, ...]:
@@ -24,12 +24,13 @@ def max_steps(game: Any) -> int:
 
 
 def write_knowledge(game: Any, view: Any, out: Any) -> None:
-    """What each seat knows of its cards (``knowledge``), the viewer's hand first: per seat,
+    """What each seat knows of its cards (``notes``, read back), the viewer's hand first: per seat,
     per hand position (``hand_size`` of them, empty positions all 0), the colours then the
     ranks still possible (multi-hot); then the final round's turns left / seats (0 before)."""
     me, n, letters = view.get("seat") or 0, game.players, game.colours + game.ranks
     for k in range(n):
-        known = view["knowledge"][(me + k) % n]
+        known = [knowledge_of(x, game.colours, game.ranks)
+                 for x in view["notes"][(me + k) % n]]
         for i in range(game.hand_size):
             out.multi_hot(len(letters), [letters.index(x) for x in known[i]]
                           if i < len(known) else ())
@@ -43,4 +44,4 @@ KNOWLEDGE = Feature("knowledge", lambda game: game.players * game.hand_size *
 
 #: The tensor: the derived blocks (``ENCODING.describe(game)``) and the knowledge block above.
 ENCODING = derived_encoding(HanabiState, action_texts, max_steps=max_steps,
-                            features=[KNOWLEDGE], leave_out=("knowledge", "final_turns"))
+                            features=[KNOWLEDGE], leave_out=("final_turns",))

@@ -21,7 +21,16 @@ from meeple.engine import (
     Variant,
     register,
 )
-from meeple.engine.components import COUNT, OTHERS, ComponentState, Pieces, Shown, Value, Zone
+from meeple.engine.components import (
+    COUNT,
+    OTHERS,
+    ComponentState,
+    Pieces,
+    Shown,
+    Value,
+    Zone,
+    event_log,
+)
 from meeple.engine.rng import shuffle
 from meeple.engine.validation import NonNegInt, check_that, json_path
 from meeple.games.hanabi.content import load_cards
@@ -50,6 +59,24 @@ def note(known: str, colours: str, ranks: str) -> str | None:
     return " ".join(parts) if parts else None
 
 
+def knowledge_of(text: str | None, colours: str, ranks: str) -> str:
+    """The knowledge text a note says (the inverse of :func:`note`): ``"R3"`` -> ``"R3"``,
+    ``"not R/B"`` -> ``"YGW12345"``, None -> every colour and rank."""
+    cs, rs = colours, ranks
+    words = [text[0], text[1:]] if text and " " not in text and len(text) > 1 else \
+        (text or "").split()
+    for k, word in enumerate(words):
+        if word == "not":
+            continue
+        if k and words[k - 1] == "not":
+            out = word.split("/")
+            cs, rs = (("".join(c for c in cs if c not in out), rs) if out[0].isalpha()
+                      else (cs, "".join(r for r in rs if r not in out)))
+        else:
+            cs, rs = (word, rs) if word.isalpha() else (cs, word)
+    return cs + rs
+
+
 class HanabiState(ComponentState):
     """Hands (each seen by the other seats), the deck (a count), the fireworks (the cards
     played, public), the discards (public), tokens, what each seat knows of its cards, whose
@@ -66,13 +93,16 @@ class HanabiState(ComponentState):
         Value("final_turns", type=NonNegInt | None),
         Zone("hands", pieces="card", per_seat=True, visibility=OTHERS, show="hands",
              count="hand_sizes", notes="notes"),
-        Value("knowledge", type=list[str], per_seat=True),
+        Value("knowledge", type=list[str], per_seat=True, view=None,  # shown as notes
+              restore=lambda view, st: [[knowledge_of(n, st.game.colours, st.game.ranks)
+                                         for n in ns] for ns in view["notes"]]),
         Shown("notes", show=lambda st, seat: [
             [note(k, st.game.colours, st.game.ranks) for k in ks] for ks in st.knowledge]),
         Zone("fireworks", pieces="card", show="fireworks"),
         Zone("discard", pieces="card", show="discard"),
         Zone("deck", pieces="card", visibility=COUNT, count="deck_size", draw_pile=True),
         Shown("score", show=lambda st, seat: st.score()),
+        event_log(),
     )
     __slots__ = tuple(c.name for c in COMPONENTS if not isinstance(c, Shown))
 
@@ -88,6 +118,7 @@ class HanabiState(ComponentState):
         self.turns, self.to_move = 0, 0
         self.info, self.lives = game.params["info_tokens"], game.params["life_tokens"]
         self.final_turns = None if self.deck else game.players
+        self.events = []
         self._refresh_acting()
 
     # ------------------------------------------------------------------ hooks of the model
@@ -179,6 +210,9 @@ class HanabiState(ComponentState):
             self.info -= 1
             touched = self._hint_targets(other, word)
             letter = self.game.colour_of.get(word, word)
+            where = ", ".join(map(str, touched))
+            self.events.append([self.turns, seat, f"hints seat {other} {word}: "
+                                f"card{'s' if len(touched) > 1 else ''} {where}"])
             keep = self.game.colours if letter.isalpha() else self.game.ranks
             self.knowledge[other] = [
                 "".join(x for x in k if x not in keep or (x == letter) == (i in touched))
@@ -188,7 +222,10 @@ class HanabiState(ComponentState):
             card = self.hands[seat].pop(i)
             del self.knowledge[seat][i]
             name, top = self.game.card_names[card], self.heights()
-            if move.kind == "play" and top[name[0]] == int(name[1:]) - 1:
+            good = move.kind == "play" and top[name[0]] == int(name[1:]) - 1
+            self.events.append([self.turns, seat, f"{move.kind}s {i}: {name}" + (
+                "" if good or move.kind == "discard" else ", a fuse burns")])
+            if good:
                 self.fireworks.append(card)
                 if name[1:] == self.game.ranks[-1]:
                     self.info = min(self.info + 1, self.game.params["info_tokens"])
@@ -203,6 +240,8 @@ class HanabiState(ComponentState):
                 self.knowledge[seat].append(self.game.colours + self.game.ranks)
                 if not self.deck:
                     self.final_turns = self.game.players
+                    self.events.append([self.turns, -1, "the last card is drawn: one more "
+                                        "turn each"])
         self.turns += 1
         self.to_move = (seat + 1) % self.game.players
         self._refresh_acting()
