@@ -2,12 +2,14 @@
 speak only through hints. The HLE's default game (OpenSpiel's ``hanabi``) on the component
 model; rules, decisions (HAN-n), variants and notation: docs/rules/hanabi.md. Modules:
 ``content`` (the card file), ``rules`` (spec and state), ``bot`` (the heuristic bot),
-``encoding`` (the adapters' action table; the tensor is derived).
+``encoding`` (the adapters' action table; the tensor is derived), ``render``
+(terminal text).
 """
 
-from meeple.games.hanabi import bot, encoding
+from meeple.games.hanabi import bot, encoding, render
 from meeple.games.hanabi.rules import Hanabi, HanabiState
 
 __all__ = ["Hanabi", "HanabiState"]
 
-Hanabi.define(bots={"heuristic": bot.HeuristicBot}, encoding=encoding.ENCODING)
+Hanabi.define(bots={"heuristic": bot.HeuristicBot}, encoding=encoding.ENCODING,
+              renderer=render.render)

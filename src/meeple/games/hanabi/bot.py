@@ -122,7 +122,8 @@ class HeuristicBot(Bot):
         hints = [m for m in legal if m.kind == "hint"]
         can_discard = "discard 0" in by_text
         # 2. the hint marking the most playable cards
-        best = self._best_hint(view, hints, table)
+        values = [vm for vm in self._hint_values(view, hints, table) if vm[0] >= 0]
+        best = max(values, key=lambda vm: vm[0]) if values else None
         if best is not None and best[0] > 0:
             return best[1]
         # 3. protect a critical card about to be discarded, the next seats first
@@ -130,9 +131,9 @@ class HeuristicBot(Bot):
             nxt = (self.seat + k) % self.game.players
             chop = self._chop(view["knowledge"][nxt])
             if chop is not None and table.critical(view["hands"][nxt][chop]):
-                saves = [(v, m) for v, m in self._hint_values(view, hints, table)
-                         if m.args[0] == nxt and v >= 0 and
-                         self._touches(view, m, chop)]
+                card = view["hands"][nxt][chop]
+                saves = [(v, m) for v, m in values if m.args[0] == nxt and (
+                    card[0] == self.game.colour_of.get(m.args[1]) or card[1:] == m.args[1])]
                 if saves:
                     return max(saves, key=lambda vm: vm[0])[1]
                 break
@@ -163,16 +164,6 @@ class HeuristicBot(Bot):
         """The oldest card no hint touched (the one its holder discards next)."""
         return next((i for i, k in enumerate(known) if not touched(k) and
                      (i >= len(marks) or marks[i] is None)), None)
-
-    def _touches(self, view: Mapping[str, Any], hint: KindAction, position: int) -> bool:
-        other, word = hint.args
-        name = view["hands"][other][position]
-        return name[0] == self.game.colour_of.get(word) or name[1:] == word
-
-    def _best_hint(self, view: Mapping[str, Any], hints: Sequence[KindAction],
-                   table: Table) -> tuple[float, KindAction] | None:
-        values = [vm for vm in self._hint_values(view, hints, table) if vm[0] >= 0]
-        return max(values, key=lambda vm: vm[0]) if values else None
 
     def _hint_values(self, view: Mapping[str, Any], hints: Sequence[KindAction],
                      table: Table) -> list[tuple[float, KindAction]]:

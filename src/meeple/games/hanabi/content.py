@@ -52,8 +52,7 @@ def load_cards(path: str = "") -> CardsManifest:
         problems = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
         raise problems_error(CardsError, f"card file {where}", problems,
                              CardsManifest.format_hint()) from None
-    for field in ("letter", "name"):
-        seen = [getattr(c, field) for c in manifest.colours]
-        if len(set(seen)) != len(seen):
-            raise CardsError(f"invalid card file {where}: colours repeat a {field}")
+    if len({c.letter for c in manifest.colours} | {c.name for c in manifest.colours}) \
+            != 2 * len(manifest.colours):
+        raise CardsError(f"invalid card file {where}: colours repeat a letter or a name")
     return manifest

@@ -1,10 +1,7 @@
 """Hanabi's spec and state (docs/rules/hanabi.md): the HLE's default game, as OpenSpiel's
-``hanabi`` plays it, declared on the component model (meeple.engine.components).
-
-Cards are ids 0..N-1 in the card file's order (colour by colour, rank by rank, copy by copy);
-views name them ``R3`` (copies interchangeable). A seat's hand is seen by every other seat;
-what each seat knows of its own cards from hints is the public value ``knowledge``.
-"""
+``hanabi`` plays it, on the component model. Cards are ids 0..N-1 in the card file's order,
+named ``R3`` in views (copies interchangeable); what each seat knows of its cards from hints
+is ``knowledge``, shown as the ``notes`` written on the cards."""
 
 from __future__ import annotations
 
@@ -117,8 +114,7 @@ class HanabiState(ComponentState):
         self.fireworks, self.discard = [], []
         self.turns, self.to_move = 0, 0
         self.info, self.lives = game.params["info_tokens"], game.params["life_tokens"]
-        self.final_turns = None if self.deck else game.players
-        self.events = []
+        self.final_turns, self.events = (None if self.deck else game.players), []
         self._refresh_acting()
 
     # ------------------------------------------------------------------ hooks of the model
@@ -242,8 +238,7 @@ class HanabiState(ComponentState):
                     self.final_turns = self.game.players
                     self.events.append([self.turns, -1, "the last card is drawn: one more "
                                         "turn each"])
-        self.turns += 1
-        self.to_move = (seat + 1) % self.game.players
+        self.turns, self.to_move = self.turns + 1, (seat + 1) % self.game.players
         self._refresh_acting()
 
     # ------------------------------------------------------------------ results
