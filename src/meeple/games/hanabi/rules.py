@@ -51,9 +51,7 @@ def note(known: str, colours: str, ranks: str) -> str | None:
             parts.append(have[0])
         elif len(have) < len(every):
             parts.append("not " + "/".join(x for x in every if x not in have))
-    if len(cs) == 1 and len(rs) == 1:
-        return cs[0] + rs[0]
-    return " ".join(parts) if parts else None
+    return cs[0] + rs[0] if len(cs) == len(rs) == 1 else (" ".join(parts) or None)
 
 
 def knowledge_of(text: str | None, colours: str, ranks: str) -> str:
@@ -197,6 +195,10 @@ class HanabiState(ComponentState):
             return "hint another seat, not yourself"
         return f"seat {args[0]} holds no {args[1]} card: a hint must touch a card (HAN-3)"
 
+    def _log(self, seat: int, text: str) -> None:
+        if self.narrate:  # the search's own states keep no log
+            self.events.append([self.turns, seat, text])
+
     def _apply(self, joint: Mapping[int, Move]) -> None:  # type: ignore[override]
         ((seat, move),) = joint.items()
         if not self.deck and self.final_turns is not None:
@@ -207,8 +209,7 @@ class HanabiState(ComponentState):
             touched = self._hint_targets(other, word)
             letter = self.game.colour_of.get(word, word)
             where = ", ".join(map(str, touched))
-            self.events.append([self.turns, seat, f"hints seat {other} {word}: "
-                                f"card{'s' if len(touched) > 1 else ''} {where}"])
+            self._log(seat, f"hints seat {other} {word}: card{'s' * (len(touched) > 1)} {where}")
             keep = self.game.colours if letter.isalpha() else self.game.ranks
             self.knowledge[other] = [
                 "".join(x for x in k if x not in keep or (x == letter) == (i in touched))
@@ -219,8 +220,8 @@ class HanabiState(ComponentState):
             del self.knowledge[seat][i]
             name, top = self.game.card_names[card], self.heights()
             good = move.kind == "play" and top[name[0]] == int(name[1:]) - 1
-            self.events.append([self.turns, seat, f"{move.kind}s {i}: {name}" + (
-                "" if good or move.kind == "discard" else ", a fuse burns")])
+            self._log(seat, f"{move.kind}s {i}: {name}" + (
+                "" if good or move.kind == "discard" else ", a fuse burns"))
             if good:
                 self.fireworks.append(card)
                 if name[1:] == self.game.ranks[-1]:
@@ -236,8 +237,7 @@ class HanabiState(ComponentState):
                 self.knowledge[seat].append(self.game.colours + self.game.ranks)
                 if not self.deck:
                     self.final_turns = self.game.players
-                    self.events.append([self.turns, -1, "the last card is drawn: one more "
-                                        "turn each"])
+                    self._log(-1, "the last card is drawn: one more turn each")
         self.turns, self.to_move = self.turns + 1, (seat + 1) % self.game.players
         self._refresh_acting()
 
