@@ -116,7 +116,8 @@ class HeuristicBot(Bot):
         # 1. a card known playable, or marked and possibly playable: the lowest rank first
         plays = [(min(int(n[1:]) for n in o), i) for i, o in enumerate(options)
                  if all(map(table.playable, o)) or
-                 (self.marks[i] == "play" and any(map(table.playable, o)))]
+                 (self.marks[i] == "play" and  # at the last life, only if likely
+                  sum(map(table.playable, o)) > len(o) / 2 * (view["lives"] == 1))]
         if plays:
             return by_text[f"play {min(plays)[1]}"]
         hints = [m for m in legal if m.kind == "hint"]
