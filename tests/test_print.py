@@ -32,6 +32,7 @@ DEFAULTS = {
     "ozymandias-market": (40, 0, 0),
     "ozymandias-campaign": (54, 9, 0),
     "epoch-ellipse": (205, 0, 0),
+    "hanabi": (50, 0, 0),
 }
 
 
@@ -43,6 +44,8 @@ def _expected_cards(game) -> int:
         return len(game.deck)
     if game.name.startswith("ozymandias"):
         return len(game.cards)
+    if game.name == "hanabi":
+        return len(game.card_names)
     data = game.content  # epoch-ellipse: shared decks, a starting deck per player, locations
     return (sum(len(deck) for deck in data.decks.values())
             + game.players * len(data.starter) + len(data.locations))

@@ -27,7 +27,7 @@ from tests.server.browser_kit import (
 )
 
 DESIGNS = ("damocles", "battle-of-the-four-gods", "ozymandias-market", "ozymandias-campaign",
-           "epoch-ellipse")
+           "epoch-ellipse", "hanabi")
 
 
 @pytest.fixture(scope="module")

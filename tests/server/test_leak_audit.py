@@ -28,6 +28,7 @@ GAMES = [
     ("battle-of-the-four-gods", {"players": 3, "params": {"start_energy": 20}}),
     ("damocles", {"players": 2, "params": {"cycles": 3}}),
     ("epoch-ellipse", {"players": 2}),
+    ("hanabi", {"players": 3}),
     ("ozymandias-campaign", {"players": 2, "params": {"max_rounds": 8}}),
     ("ozymandias-market", {"players": 2, "params": {"max_rounds": 8}}),
 ]

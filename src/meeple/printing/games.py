@@ -212,7 +212,27 @@ def epoch_ellipse(game: Game) -> PrintSpec:
 
 
 #: Game name -> its print builder.
+# ---------------------------------------------------------------- Hanabi
+def hanabi(game: Game) -> PrintSpec:
+    """One card per card of the game's card file (``R3``: red 3), in the file's order, with
+    the number of copies of its rank; the tokens are any 8 and 3 counters."""
+    spec = _spec(game)
+    names = {letter: name for name, letter in game.colour_of.items()}
+    for ident, card in enumerate(game.card_names):
+        colour = names[card[0]]
+        copies = game.card_names.count(card)
+        spec.cards.append(CardFace(
+            group=f"{colour.title()} card", title=f"{colour.title()} {card[1:]}",
+            colour=HEX.get(colour, "#c9a800" if colour == "yellow" else "#888888"),
+            colour_name=colour.title(), subtitle=f"{copies} of this card in the deck",
+            corner=card[1:], ident=str(ident),
+            text="Hold it facing the others. Play it on its firework when the firework shows "
+                 f"{int(card[1:]) - 1 or 'nothing'}."))
+    return spec
+
+
 BUILDERS: dict[str, Callable[[Game], PrintSpec]] = {
+    "hanabi": hanabi,
     "battle-of-the-four-gods": four_gods,
     "damocles": damocles,
     "ozymandias-market": ozymandias_market,
