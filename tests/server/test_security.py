@@ -31,10 +31,10 @@ def detail(response: httpx.Response) -> dict:
 
 # ----------------------------------------------------------------- no path from the web to disk
 def test_every_content_file_parameter_of_every_game_is_found(tmp_path: Path) -> None:
-    # the list the tests below run over: the four (deck, cards x2, tiles), and cards
-    # of the campaign
+    # the list the tests below run over: the four (deck, cards x2, tiles), cards of
+    # the campaign and of Hanabi
     assert sorted(FILE_PARAMS) == [("damocles", "deck"), ("epoch-ellipse", "cards"),
-                                   ("ozymandias-campaign", "cards"),
+                                   ("hanabi", "cards"), ("ozymandias-campaign", "cards"),
                                    ("ozymandias-campaign", "tiles"),
                                    ("ozymandias-market", "cards")]
 
