@@ -38,11 +38,18 @@ function seatTitle(seat, ctx) {
 const noteOn = (note) => (note === null || note === undefined || note === ''
   ? null : h('span', {class: 'note'}, String(note)));
 
+/** A card's position in a zone whose cards carry notes (positions matter there: Hanabi's
+ *  actions name them), counted as the actions count, from 0. */
+const posOn = (at) => (at === undefined ? null
+  : h('span', {class: 'pos', title: `position ${at} in this hand`}, String(at)));
+
 /** One piece as a card: a button when legal actions name it (ctx.pickPiece decides what a
- *  click does), with a tag for each mark that names it and what is known of it (`note`). */
-function card(piece, ctx, marks, note) {
+ *  click does), with a tag for each mark that names it, what is known of it (`note`) and,
+ *  where notes are kept, its position `at`. */
+function card(piece, ctx, marks, note, at) {
   const name = String(piece);
-  const tags = [...(marks.get(name) || []).map((m) => h('span', {class: 'tag'}, m)), noteOn(note)];
+  const tags = [posOn(at), ...(marks.get(name) || []).map((m) => h('span', {class: 'tag'}, m)),
+    noteOn(note)];
   const acts = ctx.actionsNaming ? ctx.actionsNaming(name) : [];
   if (acts.length && ctx.pickPiece) {
     return h('button', {type: 'button', class: 'card actionable', dataset: {piece: name},
@@ -63,7 +70,7 @@ function zoneRow(pieces, count, zone, ctx, marks, notes) {
     const shown = pieces.slice(from);
     return h('span', {class: 'cards'}, from
       ? h('span', {class: 'more'}, `${from} more under`) : null,
-    shown.map((p, i) => card(p, ctx, marks, known[from + i])),
+    shown.map((p, i) => card(p, ctx, marks, known[from + i], known.length ? from + i : undefined)),
     zone.sorted ? h('span', {class: 'order', title: 'The view does not tell their order'}, 'sorted') : null);
   }
   if (pieces !== null && pieces !== undefined && !Array.isArray(pieces)) {
@@ -71,7 +78,7 @@ function zoneRow(pieces, count, zone, ctx, marks, notes) {
   }
   if (typeof count === 'number' && known.length && count <= 30) {  // each face-down card
     return h('span', {class: 'cards'}, Array.from({length: count}, (_, i) =>
-      h('span', {class: 'card back', title: 'face down'}, '?', noteOn(known[i]))));
+      h('span', {class: 'card back', title: 'face down'}, posOn(i), '?', noteOn(known[i]))));
   }
   if (typeof count === 'number') {
     return count ? h('span', {class: 'card back', title: `${count} face down`}, `${count} face down`)
